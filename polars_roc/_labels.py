@@ -1,0 +1,104 @@
+"""Column coding shared by every computation: positive class, score and weight checks.
+
+The checks that need data (label values, negative weights, non-numeric scores in a bare
+expression) run inside the query, when it is collected: a lazy query fails at collect with a
+message that names the column and the fix, never with a wrong number.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+from polars._typing import IntoExprColumn
+from polars.exceptions import SchemaError
+
+
+def into_expr(value: IntoExprColumn) -> pl.Expr:
+    """A column name, Series or expression as an expression."""
+    if isinstance(value, pl.Expr):
+        return value
+    if isinstance(value, str):
+        return pl.col(value)
+    return pl.lit(value)
+
+
+def _binary_codes(labels: pl.Series) -> pl.Series:
+    """Map Boolean labels to themselves and 0/1 codes to False/True; refuse anything else."""
+    if labels.dtype == pl.Boolean:
+        return labels
+    if labels.dtype.is_numeric():
+        bad = labels.filter(labels.is_not_null() & ~labels.is_in([0, 1]))
+    else:
+        bad = labels.drop_nulls()
+    if bad.len() > 0:
+        found = labels.drop_nulls().unique().sort().head(10).to_list()
+        msg = (
+            f"label column {labels.name!r} holds {found}, not Boolean or 0/1 codes; "
+            f"which class is positive?\n\nHint: pass pos_label=<the positive class>, "
+            f"e.g. pos_label={found[-1]!r}."
+        )
+        raise ValueError(msg)
+    return labels.cast(pl.Boolean)
+
+
+def positive(label: IntoExprColumn, pos_label: Any = None) -> pl.Expr:
+    """
+    Boolean expression: is the row's label the positive class (null where the label is null).
+
+    Without `pos_label`, Boolean labels mean True and 0/1 integers mean 1; any other coding
+    raises when the query runs.
+    """
+    expr = into_expr(label)
+    if pos_label is None:
+        return expr.map_batches(_binary_codes, return_dtype=pl.Boolean, is_elementwise=True)
+    return expr == pl.lit(pos_label)
+
+
+def _numeric_scores(scores: pl.Series) -> pl.Series:
+    if not scores.dtype.is_numeric() or scores.dtype == pl.Boolean:
+        msg = (
+            f"score column {scores.name!r} has dtype {scores.dtype}, expected a numeric score "
+            f"(did you swap score and label?)\n\nHint: pass the score column first."
+        )
+        raise SchemaError(msg)
+    return scores.cast(pl.Float64)
+
+
+def score(value: IntoExprColumn, *, checked: bool = True) -> pl.Expr:
+    """Float64 score expression; `checked` adds a run-time dtype check for bare expressions."""
+    expr = into_expr(value)
+    if checked:
+        return expr.map_batches(_numeric_scores, return_dtype=pl.Float64, is_elementwise=True)
+    return expr.cast(pl.Float64)
+
+
+def _valid_weights(weights: pl.Series) -> pl.Series:
+    if not weights.dtype.is_numeric() or weights.dtype == pl.Boolean:
+        msg = f"weight column {weights.name!r} has dtype {weights.dtype}, expected numbers"
+        raise SchemaError(msg)
+    values = weights.cast(pl.Float64)
+    bad = values.filter(values.is_not_null() & ~(values.is_finite() & (values >= 0)))
+    if bad.len() > 0:
+        msg = (
+            f"weight column {weights.name!r} holds {bad.unique().sort().head(5).to_list()}; "
+            f"weights must be finite and non-negative\n\nHint: drop or fix those rows, "
+            f"e.g. .filter(pl.col({weights.name!r}) >= 0)."
+        )
+        raise ValueError(msg)
+    return values
+
+
+def weight(value: IntoExprColumn) -> pl.Expr:
+    """Float64 weight expression that raises at collect on negative or non-finite weights."""
+    return into_expr(value).map_batches(
+        _valid_weights, return_dtype=pl.Float64, is_elementwise=True
+    )
+
+
+def kept(s: pl.Expr, y: pl.Expr, w: pl.Expr | None) -> pl.Expr:
+    """Rows that count: score and label present, and weight present and positive."""
+    keep = s.is_not_null() & y.is_not_null()
+    if w is not None:
+        keep = keep & w.is_not_null() & (w > 0)
+    return keep

@@ -1,0 +1,171 @@
+"""Schema and argument checks: read the schema only, never the data."""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+from polars.exceptions import ColumnNotFoundError, SchemaError
+
+By = str | Sequence[str] | None
+
+
+def as_names(by: By) -> list[str]:
+    """Normalize `by` (None, a name, or a list of names) to a list of names."""
+    if by is None:
+        return []
+    if isinstance(by, str):
+        return [by]
+    names = list(by)
+    if not all(isinstance(name, str) for name in names):
+        msg = f"`by` must be a column name or a list of column names, got {by!r}"
+        raise TypeError(msg)
+    return names
+
+
+def column(schema: pl.Schema, name: str, role: str) -> pl.DataType:
+    """Return the dtype of `name`, or raise naming the role and the closest columns."""
+    if not isinstance(name, str):
+        msg = f"the {role} column must be given by name (a str), got {name!r}"
+        raise TypeError(msg)
+    if name not in schema:
+        close = difflib.get_close_matches(name, list(schema), n=3)
+        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        msg = (
+            f"{role} column {name!r} not found; the frame has {list(schema)}."
+            f"{hint}\n\nHint: pass {role}=<column name>."
+        )
+        raise ColumnNotFoundError(msg)
+    return schema[name]
+
+
+def is_label_dtype(dtype: pl.DataType) -> bool:
+    """Whether `dtype` can hold class labels (Boolean, integer, float, string, categorical)."""
+    return dtype == pl.Boolean or dtype.is_numeric() or isinstance(
+        dtype, pl.String | pl.Categorical | pl.Enum
+    )
+
+
+def roles(
+    schema: pl.Schema,
+    *,
+    score: str,
+    label: str,
+    by: Sequence[str] = (),
+    weight: str | None = None,
+    pos_label: Any = None,
+) -> None:
+    """
+    Check the column roles against a schema: present, of a usable type, not swapped.
+
+    Raises
+    ------
+    ColumnNotFoundError
+        A role names a column the frame does not have.
+    SchemaError
+        The score or weight column is not numeric, or the label is not a label type.
+    """
+    score_dtype = column(schema, score, "score")
+    label_dtype = column(schema, label, "label")
+    for name in by:
+        column(schema, name, "by")
+    overlap = {score, label} & set(by)
+    if overlap:
+        msg = f"column(s) {sorted(overlap)} cannot be both a role and a `by` group"
+        raise ValueError(msg)
+    if not score_dtype.is_numeric() or score_dtype == pl.Boolean:
+        swapped = " (did you swap score and label?)" if label_dtype.is_float() else ""
+        msg = (
+            f"score column {score!r} has dtype {score_dtype}, expected a numeric score"
+            f"{swapped}\n\nHint: pass score=<numeric column>, label=<class column>."
+        )
+        raise SchemaError(msg)
+    if not is_label_dtype(label_dtype):
+        msg = (
+            f"label column {label!r} has dtype {label_dtype}, expected Boolean, integer, "
+            f"string or categorical\n\nHint: pass label=<class column>."
+        )
+        raise SchemaError(msg)
+    if label_dtype.is_float() and pos_label is None:
+        msg = (
+            f"label column {label!r} has dtype {label_dtype}: it looks like a score "
+            f"(did you swap score and label?)\n\nHint: pass score=<score column>, "
+            f"label=<class column>, or pos_label= to use float class codes."
+        )
+        raise SchemaError(msg)
+    if isinstance(label_dtype, pl.Enum) and pos_label is not None:
+        categories = label_dtype.categories.to_list()
+        if pos_label not in categories:
+            msg = f"pos_label {pos_label!r} is not a category of label column {label!r}: {categories}"
+            raise ValueError(msg)
+    if isinstance(label_dtype, pl.Enum) and pos_label is None:
+        categories = label_dtype.categories.to_list()
+        msg = (
+            f"label column {label!r} is an Enum with categories {categories}; "
+            f"which one is positive?\n\nHint: pass pos_label={categories[-1]!r} (or another)."
+        )
+        raise ValueError(msg)
+    if pos_label is not None:
+        _pos_label_fits(label, label_dtype, pos_label)
+    if weight is not None:
+        weight_dtype = column(schema, weight, "weight")
+        if not weight_dtype.is_numeric() or weight_dtype == pl.Boolean:
+            msg = (
+                f"weight column {weight!r} has dtype {weight_dtype}, expected non-negative "
+                f"numbers\n\nHint: pass weight=<numeric column> or weight=None."
+            )
+            raise SchemaError(msg)
+
+
+def _pos_label_fits(label: str, dtype: pl.DataType, pos_label: Any) -> None:
+    textual = isinstance(dtype, pl.String | pl.Categorical | pl.Enum)
+    if dtype == pl.Boolean:
+        ok = isinstance(pos_label, bool)
+    elif textual:
+        ok = isinstance(pos_label, str)
+    else:
+        ok = isinstance(pos_label, int | float) and not isinstance(pos_label, bool)
+    if not ok:
+        msg = (
+            f"pos_label {pos_label!r} does not fit label column {label!r} of dtype {dtype}"
+            f"\n\nHint: pass a pos_label of the label column's type."
+        )
+        raise TypeError(msg)
+
+
+def level(value: float) -> None:
+    """Check a confidence level lies strictly between 0 and 1."""
+    if not isinstance(value, int | float) or not 0.0 < value < 1.0:
+        msg = f"level must lie strictly between 0 and 1, got {value!r}\n\nHint: level=0.95."
+        raise ValueError(msg)
+
+
+def unit_range(bounds: Any, name: str) -> tuple[float, float]:
+    """Check `(lo, hi)` with 0 <= lo < hi <= 1 and return it as floats."""
+    try:
+        lo, hi = (float(b) for b in bounds)
+    except (TypeError, ValueError):
+        msg = f"{name} must be a pair (lo, hi) of rates in [0, 1], got {bounds!r}"
+        raise ValueError(msg) from None
+    if not (0.0 <= lo < hi <= 1.0) or math.isnan(lo) or math.isnan(hi):
+        msg = f"{name}=({lo}, {hi}) must satisfy 0 <= lo < hi <= 1\n\nHint: e.g. {name}=(0.0, 0.2)."
+        raise ValueError(msg)
+    return lo, hi
+
+
+def rates(values: float | Sequence[float], name: str) -> list[float]:
+    """Check one rate or a list of rates, each in [0, 1], and return them as a list."""
+    items = [values] if isinstance(values, int | float) else list(values)
+    if not items:
+        msg = f"{name} needs at least one target rate in [0, 1], got an empty list"
+        raise ValueError(msg)
+    out = []
+    for item in items:
+        if not isinstance(item, int | float) or not 0.0 <= float(item) <= 1.0:
+            msg = f"{name} targets must be rates in [0, 1], got {item!r}"
+            raise ValueError(msg)
+        out.append(float(item))
+    return out

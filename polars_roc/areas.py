@@ -1,0 +1,199 @@
+"""Areas under ROC curves per group: AUC and partial AUC. LazyFrame in, LazyFrame out."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import polars as pl
+
+from polars_roc import _validate
+from polars_roc._validate import By
+from polars_roc.curves import curve
+from polars_roc.exprs import _auc_of, class_totals, rows
+
+
+def auc(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    ci: Literal["delong", "bootstrap"] | None = None,
+    level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = 0,
+) -> pl.LazyFrame:
+    """
+    Area under the ROC curve per group, with class counts and optional intervals.
+
+    Parameters
+    ----------
+    lf
+        Scored rows.
+    score
+        Numeric score column; higher means more likely positive.
+    label
+        Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
+    by
+        Column name(s) to group by: one row per group, sorted by group.
+    weight
+        Optional non-negative case weights (`n_pos` / `n_neg` become weight sums).
+    pos_label
+        The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    ci
+        ``"delong"`` or ``"bootstrap"`` adds ``auc_se, auc_lower, auc_upper``.
+    level
+        Confidence level of the interval.
+    n_boot, seed
+        Bootstrap replicates and random seed (``ci="bootstrap"`` only).
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, auc, n_pos, n_neg`` (+ ``auc_se, auc_lower, auc_upper``). `auc` is null for a
+        group without positives or negatives, or with a NaN score.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "model": ["a", "a", "a", "b", "b", "b"],
+    ...         "score": [0.9, 0.5, 0.5, 0.2, 0.6, 0.7],
+    ...         "label": [True, True, False, True, False, False],
+    ...     }
+    ... )
+    >>> df.roc.auc(by="model")
+    shape: (2, 4)
+    ┌───────┬──────┬───────┬───────┐
+    │ model ┆ auc  ┆ n_pos ┆ n_neg │
+    │ ---   ┆ ---  ┆ ---   ┆ ---   │
+    │ str   ┆ f64  ┆ i64   ┆ i64   │
+    ╞═══════╪══════╪═══════╪═══════╡
+    │ a     ┆ 0.75 ┆ 2     ┆ 1     │
+    │ b     ┆ 0.0  ┆ 1     ┆ 2     │
+    └───────┴──────┴───────┴───────┘
+    """
+    names = _validate.as_names(by)
+    _validate.roles(
+        lf.collect_schema(), score=score, label=label, by=names, weight=weight,
+        pos_label=pos_label,
+    )
+    if ci is not None:
+        from polars_roc import inference
+
+        return inference.auc_interval(
+            lf, score, label, by=names, weight=weight, pos_label=pos_label, ci=ci,
+            level=level, n_boot=n_boot, seed=seed,
+        )
+    r = rows(score, label, weight=weight, pos_label=pos_label, checked=False)
+    n_pos, n_neg = class_totals(r)
+    measures = [_auc_of(r).alias("auc"), n_pos.alias("n_pos"), n_neg.alias("n_neg")]
+    if not names:
+        return lf.select(measures)
+    return lf.group_by(names).agg(measures).sort(names, nulls_last=True)
+
+
+def _segment_area(x: str, y: str, lo: float, hi: float, names: list[str]) -> pl.Expr:
+    """Area under the polyline (x, y) between x = lo and x = hi, linear within segments."""
+
+    def previous(column: str) -> pl.Expr:
+        shifted = pl.col(column).shift(1)
+        return shifted.over(names) if names else shifted
+
+    x0, y0, x1, y1 = previous(x), previous(y), pl.col(x), pl.col(y)
+    a, b = x0.clip(lo, hi), x1.clip(lo, hi)
+    slope = (y1 - y0) / (x1 - x0)
+    at_a, at_b = y0 + slope * (a - x0), y0 + slope * (b - x0)
+    return pl.when(b > a).then((b - a) * (at_a + at_b) / 2).otherwise(0.0)
+
+
+def partial_auc(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    fpr: tuple[float, float] | None = None,
+    tpr: tuple[float, float] | None = None,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+) -> pl.LazyFrame:
+    """
+    Partial area under the ROC curve over an FPR or a TPR range, with McClish's standardization.
+
+    With ``fpr=(lo, hi)`` the area is the integral of TPR over that FPR range (pROC's focus
+    "specificity"); with ``tpr=(lo, hi)`` it is the integral of specificity (1 - FPR) over
+    that TPR range (pROC's focus "sensitivity"). The curve is interpolated linearly at the
+    bounds. ``pauc_std = (1 + (A - min) / (max - min)) / 2`` with ``max = hi - lo`` and
+    ``min`` the same area under the chance diagonal; it is null where the curve's area is
+    below the diagonal's (the standardization is undefined there). For ``fpr=(0, b)`` it
+    equals scikit-learn's ``roc_auc_score(max_fpr=b)``.
+
+    Parameters
+    ----------
+    lf
+        Scored rows.
+    score, label, by, weight, pos_label
+        Column roles, as in :func:`polars_roc.areas.auc`.
+    fpr
+        FPR range ``(lo, hi)``, ``0 <= lo < hi <= 1``.
+    tpr
+        TPR range ``(lo, hi)``; give exactly one of `fpr` and `tpr`.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, pauc, pauc_std, n_pos, n_neg``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.3, 0.2], "label": [1, 0, 1, 0, 0]})
+    >>> df.roc.partial_auc(fpr=(0.0, 0.5))
+    shape: (1, 4)
+    ┌──────────┬──────────┬───────┬───────┐
+    │ pauc     ┆ pauc_std ┆ n_pos ┆ n_neg │
+    │ ---      ┆ ---      ┆ ---   ┆ ---   │
+    │ f64      ┆ f64      ┆ i64   ┆ i64   │
+    ╞══════════╪══════════╪═══════╪═══════╡
+    │ 0.333333 ┆ 0.777778 ┆ 2     ┆ 3     │
+    └──────────┴──────────┴───────┴───────┘
+    """
+    if (fpr is None) == (tpr is None):
+        msg = "give exactly one range: fpr=(lo, hi) or tpr=(lo, hi)\n\nHint: fpr=(0.0, 0.2)."
+        raise ValueError(msg)
+    names = _validate.as_names(by)
+    if fpr is not None:
+        lo, hi = _validate.unit_range(fpr, "fpr")
+        area = _segment_area("fpr", "tpr", lo, hi, names)
+        chance = (hi * hi - lo * lo) / 2
+    else:
+        lo, hi = _validate.unit_range(tpr, "tpr")
+        area = _segment_area("tpr", "tnr", lo, hi, names)
+        chance = (hi - lo) - (hi * hi - lo * lo) / 2
+    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = points.with_columns(tnr=1 - pl.col("fpr"))
+    n_pos = pl.col("tp").max()
+    n_neg = pl.col("fp").max()
+    defined = pl.col("tpr").is_not_null().all() & pl.col("fpr").is_not_null().all()
+    summary = [
+        pl.when(defined).then(pl.col("_area").sum()).alias("pauc"),
+        n_pos.alias("n_pos"),
+        n_neg.alias("n_neg"),
+    ]
+    per_group = points.with_columns(_area=area)
+    table = (
+        per_group.group_by(names).agg(summary).sort(names, nulls_last=True)
+        if names
+        else per_group.select(summary)
+    )
+    width = hi - lo
+    standardized = (1 + (pl.col("pauc") - chance) / (width - chance)) / 2
+    return table.with_columns(
+        pauc_std=pl.when(pl.col("pauc") >= chance).then(standardized)
+    ).select(*names, "pauc", "pauc_std", "n_pos", "n_neg")

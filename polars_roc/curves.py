@@ -1,0 +1,209 @@
+"""The counts core and the ROC curve: LazyFrame in, LazyFrame out.
+
+`counts` is the one place where cumulative true/false positives are computed. Every curve,
+table, area and chart in the package derives from it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from polars_roc import _labels, _validate
+from polars_roc._validate import By
+
+INF = float("inf")
+
+
+def counts(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+) -> pl.LazyFrame:
+    """
+    Cumulative true and false positives per group at each distinct score, highest first.
+
+    The sufficient statistic of ROC analysis: one row per group and distinct score (tied
+    scores collapse into one threshold), with `tp` / `fp` the positives / negatives (or their
+    weights) scoring at or above it. A first row per group at ``threshold=+inf`` holds (0, 0),
+    so the table starts where the ROC curve starts. Rows with a null score, label or weight
+    are skipped; zero weights drop the row.
+
+    Parameters
+    ----------
+    lf
+        Scored rows.
+    score, label, by, weight, pos_label
+        Column roles; see :func:`polars_roc.curves.curve`.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, threshold, tp, fp``, sorted by ``by`` then threshold descending. Counts are
+        Int64, or Float64 weight sums when `weight` is given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_roc.curves import counts
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.8, 0.1], "label": [1, 1, 0, 0]})
+    >>> counts(df.lazy()).collect()
+    shape: (4, 3)
+    ┌───────────┬─────┬─────┐
+    │ threshold ┆ tp  ┆ fp  │
+    │ ---       ┆ --- ┆ --- │
+    │ f64       ┆ i64 ┆ i64 │
+    ╞═══════════╪═════╪═════╡
+    │ inf       ┆ 0   ┆ 0   │
+    │ 0.9       ┆ 1   ┆ 0   │
+    │ 0.8       ┆ 2   ┆ 1   │
+    │ 0.1       ┆ 2   ┆ 2   │
+    └───────────┴─────┴─────┘
+    """
+    names = _validate.as_names(by)
+    _validate.roles(
+        lf.collect_schema(), score=score, label=label, by=names, weight=weight,
+        pos_label=pos_label,
+    )
+    coded = lf.select(
+        *names,
+        threshold=_labels.score(score, checked=False),
+        _positive=_labels.positive(label, pos_label),
+        _weight=pl.lit(None, dtype=pl.Float64) if weight is None else _labels.weight(weight),
+    )
+    y = pl.col("_positive")
+    w = None if weight is None else pl.col("_weight")
+    if w is None:
+        tp, fp = y.cast(pl.Int64), (~y).cast(pl.Int64)
+    else:
+        tp, fp = w * y, w * ~y
+    keep = _labels.kept(pl.col("threshold"), y, w)
+    kept_rows = coded.filter(keep).select(*names, "threshold", tp=tp, fp=fp)
+    per_score = kept_rows.group_by(*names, "threshold").agg(pl.col("tp", "fp").sum())
+    zero = pl.lit(0, dtype=pl.Int64 if weight is None else pl.Float64)
+    groups = per_score.select(names).unique() if names else pl.LazyFrame({"_": [True]})
+    start = groups.select(
+        *names, threshold=pl.lit(INF, dtype=pl.Float64), tp=zero, fp=zero, _start=pl.lit(True)
+    )
+    table = pl.concat(
+        [start, per_score.with_columns(_start=pl.lit(False))], how="vertical_relaxed"
+    )
+    # The explicit sort fixes the window order: within each group, thresholds descend and
+    # the (0, 0) start row comes before a real +inf score.
+    ordered = table.sort(
+        [*names, "threshold", "_start"],
+        descending=[False] * len(names) + [True, True],
+        nulls_last=True,
+    )
+    running = pl.col("tp", "fp").cum_sum()
+    return ordered.with_columns(running.over(names) if names else running).drop("_start")
+
+
+def group_totals(names: list[str]) -> tuple[pl.Expr, pl.Expr]:
+    """
+    Positives and negatives of each group, read off a counts table; null for a NaN group.
+
+    A group with a NaN score has no defined curve: its totals are null, so every rate and
+    area derived from them is null too.
+    """
+    nan_group = pl.col("threshold").is_nan().any()
+    totals = []
+    for column in ("tp", "fp"):
+        total = pl.when(~nan_group).then(pl.col(column).max())
+        totals.append(total.over(names) if names else total)
+    return totals[0], totals[1]
+
+
+def curve(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    drop_intermediate: bool = False,
+) -> pl.LazyFrame:
+    """
+    ROC curve per group: every distinct score as a threshold, highest first.
+
+    A row is predicted positive iff ``score >= threshold``. The first row of each group is
+    ``threshold=+inf`` at (0, 0), the last is at (1, 1). With `drop_intermediate`, a point is
+    dropped only when it lies exactly on the line through its neighbours, so the curve keeps
+    its shape and its area.
+
+    Parameters
+    ----------
+    lf
+        Scored rows.
+    score
+        Numeric score column; higher means more likely positive.
+    label
+        Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
+    by
+        Column name(s) to group by: one curve per group.
+    weight
+        Optional non-negative case weights (counts become Float64 weight sums).
+    pos_label
+        The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    drop_intermediate
+        Drop points exactly collinear with both neighbours.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, threshold, tp, fp, tn, fn, tpr, fpr``. Rates are null for a group without
+        positives (tpr) or negatives (fpr), and for a group holding a NaN score.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.1], "label": [1, 1, 0, 0]})
+    >>> df.roc.curve()
+    shape: (5, 7)
+    ┌───────────┬─────┬─────┬─────┬─────┬─────┬─────┐
+    │ threshold ┆ tp  ┆ fp  ┆ tn  ┆ fn  ┆ tpr ┆ fpr │
+    │ ---       ┆ --- ┆ --- ┆ --- ┆ --- ┆ --- ┆ --- │
+    │ f64       ┆ i64 ┆ i64 ┆ i64 ┆ i64 ┆ f64 ┆ f64 │
+    ╞═══════════╪═════╪═════╪═════╪═════╪═════╪═════╡
+    │ inf       ┆ 0   ┆ 0   ┆ 2   ┆ 2   ┆ 0.0 ┆ 0.0 │
+    │ 0.9       ┆ 1   ┆ 0   ┆ 2   ┆ 1   ┆ 0.5 ┆ 0.0 │
+    │ 0.8       ┆ 2   ┆ 0   ┆ 2   ┆ 0   ┆ 1.0 ┆ 0.0 │
+    │ 0.7       ┆ 2   ┆ 1   ┆ 1   ┆ 0   ┆ 1.0 ┆ 0.5 │
+    │ 0.1       ┆ 2   ┆ 2   ┆ 0   ┆ 0   ┆ 1.0 ┆ 1.0 │
+    └───────────┴─────┴─────┴─────┴─────┴─────┴─────┘
+    >>> df.roc.curve(drop_intermediate=True)["threshold"].to_list()
+    [inf, 0.8, 0.1]
+    """
+    names = _validate.as_names(by)
+    table = counts(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    n_pos, n_neg = group_totals(names)
+    out = table.with_columns(
+        tn=n_neg - pl.col("fp"),
+        fn=n_pos - pl.col("tp"),
+        tpr=pl.when(n_pos > 0).then(pl.col("tp") / n_pos),
+        fpr=pl.when(n_neg > 0).then(pl.col("fp") / n_neg),
+    )
+    if drop_intermediate:
+        out = out.filter(_not_collinear(names))
+    return out
+
+
+def _not_collinear(names: list[str]) -> pl.Expr:
+    """Keep a point unless it lies exactly on the segment joining its neighbours."""
+
+    def step(column: str, n: int) -> pl.Expr:
+        diff = pl.col(column) - pl.col(column).shift(n)
+        return (diff.over(names) if names else diff) * (1 if n == 1 else -1)
+
+    before_tp, before_fp = step("tp", 1), step("fp", 1)
+    after_tp, after_fp = step("tp", -1), step("fp", -1)
+    # Exact in integer counts: the cross product of the two steps is zero iff collinear.
+    cross = before_fp * after_tp - before_tp * after_fp
+    return cross.is_null() | (cross != 0)
