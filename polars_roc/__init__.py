@@ -14,8 +14,9 @@ Examples
 0.75
 """
 
-from polars_roc import areas, curves, exprs, namespace
+from polars_roc import areas, curves, datasets, exprs, namespace
 from polars_roc.exprs import auc
 
-__all__ = ["areas", "auc", "curves", "exprs", "namespace"]
+# Keep __all__ sorted; each feature module adds its public names here.
+__all__ = ["areas", "auc", "curves", "datasets", "exprs", "namespace"]
 __version__ = "0.1.0"

@@ -44,8 +44,10 @@ def column(schema: pl.Schema, name: str, role: str) -> pl.DataType:
 
 def is_label_dtype(dtype: pl.DataType) -> bool:
     """Whether `dtype` can hold class labels (Boolean, integer, float, string, categorical)."""
-    return dtype == pl.Boolean or dtype.is_numeric() or isinstance(
-        dtype, pl.String | pl.Categorical | pl.Enum
+    return (
+        dtype == pl.Boolean
+        or dtype.is_numeric()
+        or isinstance(dtype, pl.String | pl.Categorical | pl.Enum)
     )
 
 
@@ -99,7 +101,9 @@ def roles(
     if isinstance(label_dtype, pl.Enum) and pos_label is not None:
         categories = label_dtype.categories.to_list()
         if pos_label not in categories:
-            msg = f"pos_label {pos_label!r} is not a category of label column {label!r}: {categories}"
+            msg = (
+                f"pos_label {pos_label!r} is not a category of label column {label!r}: {categories}"
+            )
             raise ValueError(msg)
     if isinstance(label_dtype, pl.Enum) and pos_label is None:
         categories = label_dtype.categories.to_list()

@@ -79,15 +79,27 @@ def auc(
     """
     names = _validate.as_names(by)
     _validate.roles(
-        lf.collect_schema(), score=score, label=label, by=names, weight=weight,
+        lf.collect_schema(),
+        score=score,
+        label=label,
+        by=names,
+        weight=weight,
         pos_label=pos_label,
     )
     if ci is not None:
         from polars_roc import inference
 
         return inference.auc_interval(
-            lf, score, label, by=names, weight=weight, pos_label=pos_label, ci=ci,
-            level=level, n_boot=n_boot, seed=seed,
+            lf,
+            score,
+            label,
+            by=names,
+            weight=weight,
+            pos_label=pos_label,
+            ci=ci,
+            level=level,
+            n_boot=n_boot,
+            seed=seed,
         )
     r = rows(score, label, weight=weight, pos_label=pos_label, checked=False)
     n_pos, n_neg = class_totals(r)
@@ -194,6 +206,6 @@ def partial_auc(
     )
     width = hi - lo
     standardized = (1 + (pl.col("pauc") - chance) / (width - chance)) / 2
-    return table.with_columns(
-        pauc_std=pl.when(pl.col("pauc") >= chance).then(standardized)
-    ).select(*names, "pauc", "pauc_std", "n_pos", "n_neg")
+    return table.with_columns(pauc_std=pl.when(pl.col("pauc") >= chance).then(standardized)).select(
+        *names, "pauc", "pauc_std", "n_pos", "n_neg"
+    )

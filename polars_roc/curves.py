@@ -67,7 +67,11 @@ def counts(
     """
     names = _validate.as_names(by)
     _validate.roles(
-        lf.collect_schema(), score=score, label=label, by=names, weight=weight,
+        lf.collect_schema(),
+        score=score,
+        label=label,
+        by=names,
+        weight=weight,
         pos_label=pos_label,
     )
     coded = lf.select(
@@ -90,9 +94,7 @@ def counts(
     start = groups.select(
         *names, threshold=pl.lit(INF, dtype=pl.Float64), tp=zero, fp=zero, _start=pl.lit(True)
     )
-    table = pl.concat(
-        [start, per_score.with_columns(_start=pl.lit(False))], how="vertical_relaxed"
-    )
+    table = pl.concat([start, per_score.with_columns(_start=pl.lit(False))], how="vertical_relaxed")
     # The explicit sort fixes the window order: within each group, thresholds descend and
     # the (0, 0) start row comes before a real +inf score.
     ordered = table.sort(

@@ -22,6 +22,9 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "curve": curves.curve,
     "auc": areas.auc,
     "partial_auc": areas.partial_auc,
+    # threshold analysis (thresholds.py, pr_det.py, metrics.py)
+    # inference and cross-validation (inference.py, crossval.py)
+    # geometry (hull.py)
 }
 
 
@@ -76,7 +79,10 @@ class RocExpr:
         self._expr = expr
 
     def auc(
-        self, label: IntoExprColumn, *, weight: IntoExprColumn | None = None,
+        self,
+        label: IntoExprColumn,
+        *,
+        weight: IntoExprColumn | None = None,
         pos_label: Any = None,
     ) -> pl.Expr:
         """See :func:`polars_roc.exprs.auc`."""
