@@ -34,7 +34,7 @@ def _binary_codes(labels: pl.Series) -> pl.Series:
     if bad.len() > 0:
         found = labels.drop_nulls().unique().sort().head(10).to_list()
         msg = (
-            f"label column {labels.name!r} holds {found}, not Boolean or 0/1 codes; "
+            f"label column {labels.name!r} holds values like {found}, not Boolean or 0/1 codes; "
             f"which class is positive?\n\nHint: pass pos_label=<the positive class>, "
             f"e.g. pos_label={found[-1]!r}."
         )

@@ -1,0 +1,72 @@
+"""Shared oracles and hypothesis strategies: slow, obviously-correct references."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+settings.register_profile(
+    "ci",
+    max_examples=int(os.environ.get("HYPOTHESIS_MAX_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("ci")
+
+#: The published data sets that ship beside the checkout (../shared/data), not in the package.
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+POOL = [0.0, 0.25, 0.5, 0.75, 1.0]  # a small pool forces ties
+
+
+def pairwise_auc(labels, scores, weights=None) -> float | None:
+    """P(score_pos > score_neg) + 1/2 P(tie) over all weighted pairs; None if undefined."""
+    labels = np.asarray(labels, dtype=bool)
+    scores = np.asarray(scores, dtype=float)
+    weights = np.ones(len(labels)) if weights is None else np.asarray(weights, dtype=float)
+    pos, neg = labels & (weights > 0), ~labels & (weights > 0)
+    total = 0.0
+    for i in np.flatnonzero(pos):
+        for j in np.flatnonzero(neg):
+            win = 1.0 if scores[i] > scores[j] else 0.5 if scores[i] == scores[j] else 0.0
+            total += weights[i] * weights[j] * win
+    denominator = weights[pos].sum() * weights[neg].sum()
+    return None if denominator == 0 else total / denominator
+
+
+@st.composite
+def scored_rows(
+    draw: st.DrawFn,
+    *,
+    pool: list[float] | None = POOL,
+    min_size: int = 0,
+    max_size: int = 30,
+    weighted: bool = False,
+    groups: int = 1,
+) -> pl.DataFrame:
+    """A frame of `score, label` (+ `weight`, + `group`) rows; scores from `pool` if given."""
+    n = draw(st.integers(min_size, max_size))
+    score = st.sampled_from(pool) if pool else st.floats(-1e6, 1e6, allow_nan=False)
+    data = {
+        "score": draw(st.lists(score, min_size=n, max_size=n)),
+        "label": draw(st.lists(st.booleans(), min_size=n, max_size=n)),
+    }
+    if weighted:
+        data["weight"] = [
+            float(w) for w in draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+        ]
+    if groups > 1:
+        data["group"] = draw(st.lists(st.integers(0, groups - 1), min_size=n, max_size=n))
+    schema = {"score": pl.Float64, "label": pl.Boolean, "weight": pl.Float64, "group": pl.Int64}
+    return pl.DataFrame(data, schema={k: schema[k] for k in data})
+
+
+def repeat_rows(frame: pl.DataFrame, weight: str = "weight") -> pl.DataFrame:
+    """Each row repeated `weight` times (integer weights), the weight column dropped."""
+    counts = frame[weight].cast(pl.Int64)
+    return frame.drop(weight).select(pl.all().repeat_by(counts).explode()).drop_nulls()
