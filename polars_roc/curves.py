@@ -6,12 +6,15 @@ table, area and chart in the package derives from it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from polars_roc import _labels, _validate
 from polars_roc._validate import By
+
+if TYPE_CHECKING:
+    from polars_roc.thresholds import Thresholds
 
 INF = float("inf")
 
@@ -87,23 +90,41 @@ def counts(
     else:
         tp, fp = w * y, w * ~y
     keep = _labels.kept(pl.col("threshold"), y, w)
-    kept_rows = coded.filter(keep).select(*names, "threshold", tp=tp, fp=fp)
-    per_score = kept_rows.group_by(*names, "threshold").agg(pl.col("tp", "fp").sum())
+    kept_rows = coded.filter(keep).select(
+        *names, "threshold", tp=tp, fp=fp, _start=pl.lit(False)
+    )
     zero = pl.lit(0, dtype=pl.Int64 if weight is None else pl.Float64)
-    groups = per_score.select(names).unique() if names else pl.LazyFrame({"_": [True]})
+    groups = kept_rows.select(names).unique() if names else pl.LazyFrame({"_": [True]})
     start = groups.select(
         *names, threshold=pl.lit(INF, dtype=pl.Float64), tp=zero, fp=zero, _start=pl.lit(True)
     )
-    table = pl.concat([start, per_score.with_columns(_start=pl.lit(False))], how="vertical_relaxed")
-    # The explicit sort fixes the window order: within each group, thresholds descend and
-    # the (0, 0) start row comes before a real +inf score.
-    ordered = table.sort(
-        [*names, "threshold", "_start"],
-        descending=[False] * len(names) + [True, True],
+    # The explicit sort fixes the order of every running sum below: groups in turn, within
+    # each the start row (0, 0) first (a stable sort keeps it before a real +inf score), then
+    # thresholds descending. Sorting rows and keeping the last row of each tie block is about
+    # twice as fast as hashing distinct scores first.
+    ordered = pl.concat([start, kept_rows], how="vertical_relaxed").sort(
+        [*names, "threshold"],
+        descending=[False] * len(names) + [True],
         nulls_last=True,
+        maintain_order=True,
     )
-    running = pl.col("tp", "fp").cum_sum()
-    return ordered.with_columns(running.over(names) if names else running).drop("_start")
+    new_group = pl.int_range(pl.len()) == 0
+    last_of_block = (pl.int_range(pl.len()) == pl.len() - 1) | pl.col("_start")
+    for name in names:
+        new_group = new_group | pl.col(name).ne_missing(pl.col(name).shift(1))
+    for name in [*names, "threshold"]:
+        last_of_block = last_of_block | pl.col(name).ne_missing(pl.col(name).shift(-1))
+    sums = {}
+    for name in ("tp", "fp"):
+        running = pl.col(name).cum_sum()
+        # A group's sums start from zero: subtract the running sum before its first row.
+        before = pl.when(new_group).then(running - pl.col(name)).forward_fill()
+        sums[name] = running - before if names else running
+    return (
+        ordered.with_columns(**sums, _last=last_of_block)
+        .filter(pl.col("_last"))
+        .drop("_start", "_last")
+    )
 
 
 def group_totals(names: list[str]) -> tuple[pl.Expr, pl.Expr]:
@@ -130,6 +151,7 @@ def curve(
     weight: str | None = None,
     pos_label: Any = None,
     drop_intermediate: bool = False,
+    thresholds: Thresholds = None,
 ) -> pl.LazyFrame:
     """
     ROC curve per group: every distinct score as a threshold, highest first.
@@ -155,6 +177,10 @@ def curve(
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
     drop_intermediate
         Drop points exactly collinear with both neighbours.
+    thresholds
+        Where to evaluate the curve: None (every distinct score), a list of floats, an int k
+        (k quantiles of the negative class's scores) or ``pr.linspace(k)``; the end points
+        (0, 0) and (1, 1) are always kept. See :mod:`polars_roc.thresholds`.
 
     Returns
     -------
@@ -192,6 +218,10 @@ def curve(
         tpr=pl.when(n_pos > 0).then(pl.col("tp") / n_pos),
         fpr=pl.when(n_neg > 0).then(pl.col("fp") / n_neg),
     )
+    if thresholds is not None:
+        from polars_roc.thresholds import at_thresholds  # imports this module
+
+        out = at_thresholds(out, names, thresholds, ends=True)
     if drop_intermediate:
         out = out.filter(_not_collinear(names))
     return out
