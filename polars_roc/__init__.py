@@ -15,8 +15,42 @@ Examples
 """
 
 from polars_roc import areas, curves, datasets, exprs, namespace
+from polars_roc import charts
+from polars_roc.curves import from_counts
 from polars_roc.exprs import auc
+from polars_roc import metrics, precision_recall, thresholds
+from polars_roc.metrics import accuracy, brier_score, log_loss
+from polars_roc.precision_recall import average_precision
+from polars_roc.thresholds import linspace
+from polars_roc import hull, iso
+from polars_roc.hull import dominance, hull_auc_of_points, hull_of_points
+from polars_roc.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
 
 # Keep __all__ sorted; each feature module adds its public names here.
-__all__ = ["areas", "auc", "curves", "datasets", "exprs", "namespace"]
+__all__ = [
+    "accuracy",
+    "areas",
+    "auc",
+    "average_precision",
+    "brier_score",
+    "charts",
+    "curves",
+    "datasets",
+    "dominance",
+    "exprs",
+    "from_counts",
+    "hull",
+    "hull_auc_of_points",
+    "hull_of_points",
+    "hybrid_of_points",
+    "iso",
+    "linspace",
+    "log_loss",
+    "metrics",
+    "namespace",
+    "operating_ranges_of_points",
+    "optimal_of_points",
+    "precision_recall",
+    "thresholds",
+]
 __version__ = "0.1.0"

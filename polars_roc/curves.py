@@ -90,9 +90,7 @@ def counts(
     else:
         tp, fp = w * y, w * ~y
     keep = _labels.kept(pl.col("threshold"), y, w)
-    kept_rows = coded.filter(keep).select(
-        *names, "threshold", tp=tp, fp=fp, _start=pl.lit(False)
-    )
+    kept_rows = coded.filter(keep).select(*names, "threshold", tp=tp, fp=fp, _start=pl.lit(False))
     zero = pl.lit(0, dtype=pl.Int64 if weight is None else pl.Float64)
     groups = kept_rows.select(names).unique() if names else pl.LazyFrame({"_": [True]})
     start = groups.select(
@@ -132,14 +130,15 @@ def group_totals(names: list[str]) -> tuple[pl.Expr, pl.Expr]:
     Positives and negatives of each group, read off a counts table; null for a NaN group.
 
     A group with a NaN score has no defined curve: its totals are null, so every rate and
-    area derived from them is null too.
+    area derived from them is null too. The totals are window expressions (a column, not a
+    scalar): Polars may divide by a broadcast scalar through its reciprocal, which is not
+    exact (3 / 5 gives 0.6000000000000001), so divide by a column of totals.
     """
     nan_group = pl.col("threshold").is_nan().any()
-    totals = []
-    for column in ("tp", "fp"):
-        total = pl.when(~nan_group).then(pl.col(column).max())
-        totals.append(total.over(names) if names else total)
-    return totals[0], totals[1]
+    partition = names or [pl.lit(True)]
+    return tuple(  # type: ignore[return-value]
+        pl.when(~nan_group).then(pl.col(column).max()).over(partition) for column in ("tp", "fp")
+    )
 
 
 def curve(
@@ -212,11 +211,16 @@ def curve(
     names = _validate.as_names(by)
     table = counts(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     n_pos, n_neg = group_totals(names)
-    out = table.with_columns(
-        tn=n_neg - pl.col("fp"),
-        fn=n_pos - pl.col("tp"),
-        tpr=pl.when(n_pos > 0).then(pl.col("tp") / n_pos),
-        fpr=pl.when(n_neg > 0).then(pl.col("fp") / n_neg),
+    positives, negatives = pl.col("_positives"), pl.col("_negatives")
+    out = (
+        table.with_columns(_positives=n_pos, _negatives=n_neg)
+        .with_columns(
+            tn=negatives - pl.col("fp"),
+            fn=positives - pl.col("tp"),
+            tpr=pl.when(positives > 0).then(pl.col("tp") / positives),
+            fpr=pl.when(negatives > 0).then(pl.col("fp") / negatives),
+        )
+        .drop("_positives", "_negatives")
     )
     if thresholds is not None:
         from polars_roc.thresholds import at_thresholds  # imports this module
@@ -239,3 +243,52 @@ def _not_collinear(names: list[str]) -> pl.Expr:
     # Exact in integer counts: the cross product of the two steps is zero iff collinear.
     cross = before_fp * after_tp - before_tp * after_fp
     return cross.is_null() | (cross != 0)
+
+
+def from_counts(
+    lf: pl.LazyFrame, score: str = "score", *, pos: str = "pos", neg: str = "neg"
+) -> pl.LazyFrame:
+    """
+    Scored rows from a counts table: the way in for data reduced where it lives.
+
+    A table of positives and negatives per distinct score (and per group) — what any engine
+    computes with a plain ``GROUP BY group, score`` — is the sufficient statistic of ROC
+    analysis. This turns it into weighted rows (``label`` True with weight `pos`, False with
+    weight `neg`), so every function here runs on it with ``weight="weight"`` and gives the
+    same numbers as on the raw rows. Binned or rounded scores work the same way.
+
+    Parameters
+    ----------
+    lf
+        The counts table: `score`, `pos`, `neg` and any group columns.
+    score
+        The score column.
+    pos, neg
+        Columns with the number (or weight) of positives and negatives at each score.
+
+    Returns
+    -------
+    pl.LazyFrame
+        The other columns, then ``score, label, weight`` (two rows per input row).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> table = pl.DataFrame({"score": [0.9, 0.5, 0.1], "pos": [3, 1, 0], "neg": [1, 2, 4]})
+    >>> rows = pr.from_counts(table.lazy())
+    >>> rows.roc.auc(weight="weight").collect()["auc"].item()
+    0.875
+    """
+    schema = lf.collect_schema()
+    _validate.column(schema, score, "score")
+    _validate.column(schema, pos, "pos")
+    _validate.column(schema, neg, "neg")
+    rest = [name for name in schema if name not in {score, pos, neg}]
+
+    def side(count: str, positive: bool) -> pl.LazyFrame:
+        return lf.select(
+            *rest, pl.col(score), label=pl.lit(positive), weight=pl.col(count).cast(pl.Float64)
+        )
+
+    return pl.concat([side(pos, True), side(neg, False)])
