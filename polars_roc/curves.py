@@ -135,10 +135,11 @@ def group_totals(names: list[str]) -> tuple[pl.Expr, pl.Expr]:
     exact (3 / 5 gives 0.6000000000000001), so divide by a column of totals.
     """
     nan_group = pl.col("threshold").is_nan().any()
-    partition = names or [pl.lit(True)]
-    return tuple(  # type: ignore[return-value]
+    partition: list[str | pl.Expr] = [*names] if names else [pl.lit(True)]
+    positives, negatives = (
         pl.when(~nan_group).then(pl.col(column).max()).over(partition) for column in ("tp", "fp")
     )
+    return positives, negatives
 
 
 def curve(

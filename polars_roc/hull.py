@@ -1,0 +1,900 @@
+"""ROC geometry: the convex hull, dominance and where curves cross. LazyFrame in, LazyFrame out.
+
+The ROC convex hull (ROCCH; Provost & Fawcett, 2001) of a set of classifiers is the upper-left
+boundary of the convex hull of their ROC points together with the trivial classifiers "always
+negative" (0, 0) and "always positive" (1, 1). Every point on it is attainable, by a vertex or
+by randomizing between the two vertices of an edge; a classifier below it is optimal for no
+class distribution and no costs. :mod:`polars_roc.iso` reads the optimal vertex, the operating
+ranges and the hybrid classifiers off this hull.
+
+Every analysis comes twice: on scored rows (``hull``, ``hull_auc``; the curves come from
+:func:`polars_roc.curves.curve`) and on a frame of ROC points (``hull_of_points``,
+``hull_auc_of_points``), e.g. hard-label classifiers given only as confusion matrices.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import polars as pl
+from polars.exceptions import SchemaError
+
+from polars_roc import _validate
+from polars_roc._validate import By
+from polars_roc.curves import curve
+
+#: A frame of ROC points may be eager or lazy; results are always lazy.
+Frame = pl.LazyFrame | pl.DataFrame
+
+_EPS = float(np.finfo(np.float64).eps)
+_PASSES = 64  # vectorized thinning passes before the exact monotone chain takes over
+_COLUMNS = ("_name", "fpr", "tpr", "threshold")  # the internal vertex frame, after `*by`
+
+
+# --- the kernel ------------------------------------------------------------------------------
+
+
+def _not_right_turn(
+    x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], a: Any, p: Any, b: Any, scale: float
+) -> Any:
+    """Whether p lies on or below the segment a-b (a before p before b along x)."""
+    dx1, dy1 = x[p] - x[a], y[p] - y[a]
+    dx2, dy2 = x[b] - x[a], y[b] - y[a]
+    cross = dx1 * dy2 - dy1 * dx2
+    if x.dtype.kind in "iu":
+        return cross >= 0  # integer counts: exact
+    # Float rates: a turn within the rounding error of the differences counts as collinear.
+    tolerance = 4 * _EPS * scale * (abs(dx1) + abs(dy1) + abs(dx2) + abs(dy2))
+    return cross >= -tolerance
+
+
+def _upper_hull(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """
+    Indices of the upper convex hull of points sorted by x, then y (both ascending).
+
+    A point on or below the segment joining its current neighbours is never a hull vertex,
+    so all such points are dropped at once, pass after pass, until every turn is strictly
+    clockwise; the chain left is the hull. Collinear points are dropped. Integer coordinates
+    (counts) are exact; float coordinates treat turns within rounding error as collinear.
+    """
+    scale = max(1.0, float(np.abs(x).max()), float(np.abs(y).max())) if x.size else 1.0
+    index = np.arange(x.size)
+    for _ in range(_PASSES):
+        if index.size < 3:
+            return index
+        drop = _not_right_turn(x, y, index[:-2], index[1:-1], index[2:], scale)
+        if not drop.any():
+            return index
+        index = index[np.concatenate(([True], ~drop, [True]))]
+    chain: list[int] = []  # rare slow convergence: finish with Andrew's monotone chain
+    for i in index.tolist():
+        while len(chain) >= 2 and _not_right_turn(x, y, chain[-2], chain[-1], i, scale):
+            chain.pop()
+        chain.append(i)
+    return np.asarray(chain, dtype=np.int64)
+
+
+def _group_starts(frame: pl.DataFrame, by: list[str]) -> tuple[list[int], list[int]]:
+    """First and one-past-last row of each run of equal `by` keys (groups are contiguous)."""
+    if by:
+        ids = frame.select(pl.struct(by).rle_id()).to_series().to_numpy()
+        starts = np.flatnonzero(np.diff(ids, prepend=-1))
+    else:
+        starts = np.zeros(1, dtype=np.int64)
+    ends = np.append(starts[1:], frame.height)
+    return starts.tolist(), ends.tolist()
+
+
+def _hull_batch(
+    frame: pl.DataFrame, by: list[str], *, corners: bool, required: bool
+) -> pl.DataFrame:
+    """
+    The hull vertices of each group of a frame of points, sorted by ``*by, fpr, tpr``.
+
+    Groups must be contiguous and sorted within by `_x`, `_y`, then owner preference: of
+    identical points the first is kept. Points with a null rate are skipped, and a group
+    left with none gives one row of nulls. With `corners`, (0, 0) and (1, 1) join each
+    group as nameless points unless a given point sits there. With `required`, an empty
+    frame is an error (a set of points with no hull); otherwise it has no groups.
+    """
+    if frame.height == 0 and not required:
+        return frame
+    if frame.height == 0:
+        msg = (
+            "the set of ROC points is empty: there is no hull\n\n"
+            "Hint: pass a frame with at least one (fpr, tpr) point."
+        )
+        raise ValueError(msg)
+    x = frame["_x"].fill_null(0).to_numpy()
+    y = frame["_y"].fill_null(0).to_numpy()
+    valid = (frame["fpr"].is_not_null() & frame["tpr"].is_not_null()).to_numpy()
+    taken, origins, tops, undefined = [], [], [], []
+    for start, end in zip(*_group_starts(frame, by), strict=True):
+        rows = start + np.flatnonzero(valid[start:end])
+        if rows.size == 0:
+            undefined.append(start)
+            continue
+        gx, gy = x[rows], y[rows]
+        distinct = np.concatenate(([True], (gx[1:] != gx[:-1]) | (gy[1:] != gy[:-1])))
+        rows, gx, gy = rows[distinct], gx[distinct], gy[distinct]
+        if corners and (gx[0] != 0 or gy[0] != 0):  # sorted: (0, 0) would come first
+            rows, gx, gy = np.append(-1, rows), np.append(0.0, gx), np.append(0.0, gy)
+            origins.append(start)
+        if corners and (gx[-1] != 1 or gy[-1] != 1):  # and (1, 1) last
+            rows, gx, gy = np.append(rows, -1), np.append(gx, 1.0), np.append(gy, 1.0)
+            tops.append(start)
+        chosen = rows[_upper_hull(gx, gy)]  # the corners are always vertices
+        taken.append(chosen[chosen >= 0])
+    parts = [frame[np.concatenate(taken)]] if taken else []
+    nameless = {"_name": None, "threshold": None}
+    for starts, at in ((origins, 0), (tops, 1)):
+        if starts:
+            corner = {"fpr": at, "tpr": at, "_x": at, "_y": at, **nameless}
+            parts.append(_replaced(frame[starts], corner))
+    if undefined:
+        parts.append(_replaced(frame[undefined], dict.fromkeys(frame.columns[len(by) :])))
+    out = pl.concat(parts, how="vertical")
+    return out.sort([*by, "fpr", "tpr"], nulls_last=True, maintain_order=True)
+
+
+def _replaced(rows: pl.DataFrame, values: dict[str, Any]) -> pl.DataFrame:
+    """`rows` with the given columns set to constants, dtypes kept."""
+    schema = rows.schema
+    return rows.with_columns(pl.lit(v, dtype=schema[c]).alias(c) for c, v in values.items())
+
+
+def _over(expr: pl.Expr, by: list[str]) -> pl.Expr:
+    return expr.over(by) if by else expr
+
+
+def _curve_vertices(curves: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """
+    The hull of each curve, in its own counts: exact for integer counts.
+
+    `curves` is a standardized frame read off :func:`polars_roc.curves.curve`, in its order
+    (grouped by `keys`, thresholds descending: counts ascending), so nothing is sorted here.
+    """
+    schema = curves.collect_schema()
+    return curves.map_batches(
+        lambda df: _hull_batch(df, keys, corners=False, required=False), schema=schema
+    )
+
+
+def _vertices(points: pl.LazyFrame, by: list[str], *, required: bool) -> pl.LazyFrame:
+    """
+    The hull of a standardized points frame (`_x`, `_y` the rates) per group, with corners.
+
+    `points` holds ``*by, _name, fpr, tpr, threshold, _x, _y``. Of identical points the
+    first in name order (then the highest threshold) owns the vertex. With `required`,
+    no points at all is an error.
+    """
+    order = [*by, "_x", "_y", "_name", "threshold"]
+    table = points.sort(order, descending=[False] * (len(order) - 1) + [True], nulls_last=True)
+    schema = table.collect_schema()
+    return table.map_batches(
+        lambda df: _hull_batch(df, by, corners=True, required=required), schema=schema
+    )
+
+
+# --- inputs ----------------------------------------------------------------------------------
+
+
+def _check_rates(values: pl.Series) -> pl.Series:
+    bad = values.filter(values.is_not_null() & ~((values >= 0) & (values <= 1)))
+    if bad.len() > 0:
+        msg = (
+            f"column {values.name!r} holds {bad.unique().sort().head(5).to_list()}, "
+            f"not rates in [0, 1]\n\nHint: pass fpr= and tpr= columns of rates."
+        )
+        raise ValueError(msg)
+    return values
+
+
+def _rate(name: str) -> pl.Expr:
+    """Float64 rate column that raises at collect on a value outside [0, 1] (or NaN)."""
+    checked = pl.col(name).cast(pl.Float64)
+    return checked.map_batches(_check_rates, return_dtype=pl.Float64, is_elementwise=True)
+
+
+def _points_schema(
+    points: pl.LazyFrame, fpr: str, tpr: str, name: str | None, by: list[str]
+) -> pl.Schema:
+    """Check the roles of a points frame against its schema and return the schema."""
+    schema = points.collect_schema()
+    for role, column in (("fpr", fpr), ("tpr", tpr)):
+        dtype = _validate.column(schema, column, role)
+        if not dtype.is_numeric() or dtype == pl.Boolean:
+            msg = (
+                f"{role} column {column!r} has dtype {dtype}, expected rates in [0, 1]"
+                f"\n\nHint: pass {role}=<numeric column>."
+            )
+            raise SchemaError(msg)
+    if name is not None:
+        _validate.column(schema, name, "name")
+    for column in by:
+        _validate.column(schema, column, "by")
+    roles = [fpr, tpr] + ([name] if name is not None else [])
+    if len(set(roles)) < len(roles) or set(roles) & set(by):
+        msg = f"the roles fpr={fpr!r}, tpr={tpr!r}, name={name!r} and by={by} must be distinct"
+        raise ValueError(msg)
+    return schema
+
+
+def _standard_points(
+    points: Frame, fpr: str, tpr: str, name: str | None, by: list[str]
+) -> pl.LazyFrame:
+    """A points frame as ``*by, _name, fpr, tpr, threshold, _x, _y`` (rates checked)."""
+    lf = points.lazy()
+    schema = _points_schema(lf, fpr, tpr, name, by)
+    has_threshold = "threshold" in schema and "threshold" not in {fpr, tpr, name, *by}
+    return lf.select(
+        *by,
+        _name=pl.lit(None) if name is None else pl.col(name),
+        fpr=_rate(fpr),
+        tpr=_rate(tpr),
+        threshold=pl.col("threshold").cast(pl.Float64)
+        if has_threshold
+        else pl.lit(None, dtype=pl.Float64),
+    ).with_columns(_x="fpr", _y="tpr")
+
+
+def _scored_vertices(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    by: list[str],
+    across: str | None,
+    points: Frame | None,
+    weight: str | None,
+    pos_label: Any,
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """
+    Hull vertices of scored rows: one curve per group, or all `across` curves and `points`.
+
+    Each curve is hulled first in its own counts (exactly, for unweighted counts); with
+    `across`, the hull of those hulls and the extra points is then taken in rates. Returns
+    the vertices ``*by, _name, fpr, tpr, threshold, _x, _y`` and the per-group class balance
+    ``*by, _n_pos, _n_neg`` of the scored rows (null where a curve is undefined).
+    """
+    if across is not None and (across in by or across in (score, label)):
+        msg = f"across={across!r} must differ from the score, label and `by` columns"
+        raise ValueError(msg)
+    if points is not None and across is None:
+        msg = (
+            "extra `points` need a classifier name column\n\n"
+            "Hint: pass across=<name column>, present in the scored rows and in `points`."
+        )
+        raise ValueError(msg)
+    keys = [*by] if across is None else [*by, across]
+    curves = curve(lf, score, label, by=keys, weight=weight, pos_label=pos_label)
+    standard = curves.select(
+        *keys,
+        _name=pl.lit(None) if across is None else pl.col(across),
+        fpr="fpr",
+        tpr="tpr",
+        threshold="threshold",
+        _x="fp",
+        _y="tp",
+    )
+    own = _curve_vertices(standard, keys)
+    per_curve = own.group_by(keys).agg(
+        pl.col("_y").max().alias("_n_pos"), pl.col("_x").max().alias("_n_neg")
+    )
+    totals = pl.col("_n_pos", "_n_neg").sum()
+    balance = per_curve.group_by(by).agg(totals) if by else per_curve.select(totals)
+    if across is None:
+        return own.drop(keys[len(by) :]), balance
+    rates = own.select(*by, *_COLUMNS, _x="fpr", _y="tpr")
+    if points is not None:
+        schema = rates.collect_schema()
+        extra = _standard_points(points, "fpr", "tpr", across, by)
+        rates = pl.concat(
+            [rates, extra.cast({c: schema[c] for c in [*by, "_name"]})], how="vertical"
+        )
+    return _vertices(rates, by, required=False), balance
+
+
+def _points_vertices(
+    points: Frame, fpr: str, tpr: str, name: str | None, by: list[str]
+) -> pl.LazyFrame:
+    """Hull vertices of a frame of ROC points, per group, with the corners."""
+    return _vertices(_standard_points(points, fpr, tpr, name, by), by, required=True)
+
+
+def _shown(
+    vertices: pl.LazyFrame, by: list[str], name: str | None, *, threshold: bool
+) -> pl.LazyFrame:
+    """The internal vertex frame with the public column names."""
+    columns: list[str | pl.Expr] = [*by]
+    if name is not None:
+        columns.append(pl.col("_name").alias(name))
+    columns += ["fpr", "tpr"] + (["threshold"] if threshold else [])
+    return vertices.select(columns)
+
+
+def _has_threshold(points: Frame, fpr: str, tpr: str, name: str | None, by: list[str]) -> bool:
+    schema = points.lazy().collect_schema()
+    return "threshold" in schema and "threshold" not in {fpr, tpr, name, *by}
+
+
+# --- hull ------------------------------------------------------------------------------------
+
+
+def hull(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    across: str | None = None,
+    points: Frame | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+) -> pl.LazyFrame:
+    """
+    Vertices of the ROC convex hull per group, from (0, 0) to (1, 1).
+
+    The hull of one curve per group, or with `across` of several classifiers' curves
+    together (e.g. ``across="model"`` on long-format scores), plus any hard-label `points`.
+    A hard-label classifier scored 0/1 is its own ROC point; so is a `points` row. Points on
+    a hull edge between two vertices (collinear) are not vertices. Each curve is hulled in
+    its own counts, exactly when they are integers (no weights); the hull across curves
+    and points is then taken in rates, where a turn within rounding error counts as
+    collinear.
+
+    Parameters
+    ----------
+    lf
+        Scored rows.
+    score, label, by, weight, pos_label
+        Column roles, as in :func:`polars_roc.curves.curve`; one hull per `by` group.
+    across
+        Classifier name column: the hull is taken over all its classifiers' curves in a
+        group, and each vertex names its owner. When several classifiers reach the same
+        point, the first in sort order owns it.
+    points
+        Extra ROC points (e.g. from ``df.roc.point(...)``): ``*by, <across>, fpr, tpr``
+        columns; needs `across`. Their vertices have a null threshold.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, [across], fpr, tpr, threshold``, per group by FPR ascending (and TPR, where
+        the hull rises vertically at FPR 0). A group without a defined curve (no positives
+        or no negatives) gives one row of nulls.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame(
+    ...     {"score": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4], "label": [1, 0, 1, 1, 0, 0]}
+    ... )
+    >>> df.roc.hull()
+    shape: (4, 3)
+    ┌──────────┬──────────┬───────────┐
+    │ fpr      ┆ tpr      ┆ threshold │
+    │ ---      ┆ ---      ┆ ---       │
+    │ f64      ┆ f64      ┆ f64       │
+    ╞══════════╪══════════╪═══════════╡
+    │ 0.0      ┆ 0.0      ┆ inf       │
+    │ 0.0      ┆ 0.333333 ┆ 0.9       │
+    │ 0.333333 ┆ 1.0      ┆ 0.6       │
+    │ 1.0      ┆ 1.0      ┆ 0.4       │
+    └──────────┴──────────┴───────────┘
+    """
+    names = _validate.as_names(by)
+    vertices, _ = _scored_vertices(
+        lf,
+        score,
+        label,
+        by=names,
+        across=across,
+        points=points,
+        weight=weight,
+        pos_label=pos_label,
+    )
+    return _shown(vertices, names, across, threshold=True)
+
+
+def hull_of_points(
+    points: Frame,
+    fpr: str = "fpr",
+    tpr: str = "tpr",
+    name: str | None = "model",
+    *,
+    by: By = None,
+) -> pl.LazyFrame:
+    """
+    Vertices of the ROC convex hull of a set of ROC points, per group.
+
+    The points are classifiers' (fpr, tpr) pairs, e.g. hard-label classifiers given as
+    confusion matrices, or curves stacked in long format. The trivial classifiers (0, 0) and
+    (1, 1) always belong to the hull; where no given point sits there, their name is null.
+    Collinear points on an edge are not vertices; turns within floating-point rounding
+    error count as collinear.
+
+    Parameters
+    ----------
+    points
+        ROC points, eager or lazy. A ``threshold`` column, if present, is carried along.
+    fpr, tpr
+        Rate columns, in [0, 1] (checked when the query runs). Points with a null rate are
+        skipped.
+    name
+        Classifier name column (the owner of each vertex), or None. When several points
+        coincide, the first name in sort order owns the vertex.
+    by
+        Column name(s) to group by: one hull per group.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, [name], fpr, tpr, [threshold]``, per group by FPR ascending. A group whose
+        points all have null rates gives one row of nulls.
+
+    Raises
+    ------
+    ValueError
+        When the query runs: a rate outside [0, 1], or no points at all.
+
+    Examples
+    --------
+    The three classifiers of the lecture notes' worked example (given as confusion matrices
+    TP/FN/FP/TN 40/60/30/70, 80/20/50/50 and 60/40/20/80): classifier 1 lies below the hull.
+
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> points = pl.DataFrame(
+    ...     {"model": ["c1", "c2", "c3"], "fpr": [0.3, 0.5, 0.2], "tpr": [0.4, 0.8, 0.6]}
+    ... )
+    >>> pr.hull_of_points(points).collect()
+    shape: (4, 3)
+    ┌───────┬─────┬─────┐
+    │ model ┆ fpr ┆ tpr │
+    │ ---   ┆ --- ┆ --- │
+    │ str   ┆ f64 ┆ f64 │
+    ╞═══════╪═════╪═════╡
+    │ null  ┆ 0.0 ┆ 0.0 │
+    │ c3    ┆ 0.2 ┆ 0.6 │
+    │ c2    ┆ 0.5 ┆ 0.8 │
+    │ null  ┆ 1.0 ┆ 1.0 │
+    └───────┴─────┴─────┘
+    """
+    names = _validate.as_names(by)
+    vertices = _points_vertices(points, fpr, tpr, name, names)
+    threshold = _has_threshold(points, fpr, tpr, name, names)
+    return _shown(vertices, names, name, threshold=threshold)
+
+
+def _area(vertices: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """Trapezoidal area under each group's vertices: ``*by, hull_auc`` (null if undefined)."""
+    ordered = vertices.sort([*by, "fpr", "tpr"], nulls_last=True)
+    step = (pl.col("fpr") - pl.col("fpr").shift(1)) * (pl.col("tpr") + pl.col("tpr").shift(1)) / 2
+    area = pl.when(pl.col("fpr").is_not_null().all()).then(pl.col("_step").sum())
+    with_steps = ordered.with_columns(_step=_over(step, by))
+    if not by:
+        return with_steps.select(hull_auc=area)
+    return with_steps.group_by(by).agg(hull_auc=area).sort(by, nulls_last=True)
+
+
+def hull_auc(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    across: str | None = None,
+    points: Frame | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+) -> pl.LazyFrame:
+    """
+    Area under the ROC convex hull (ROCCH AUC) per group.
+
+    The AUC attainable by choosing, for each operating point, the best (possibly randomized)
+    classifier: at least the AUC of every curve in the group. Arguments as in
+    :func:`polars_roc.hull.hull`.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, hull_auc``; null for a group without a defined curve.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame(
+    ...     {"score": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4], "label": [1, 0, 1, 1, 0, 0]}
+    ... )
+    >>> df.roc.hull_auc()["hull_auc"].item()
+    0.888889
+    >>> df.roc.auc()["auc"].item()
+    0.777778
+    """
+    names = _validate.as_names(by)
+    vertices, _ = _scored_vertices(
+        lf,
+        score,
+        label,
+        by=names,
+        across=across,
+        points=points,
+        weight=weight,
+        pos_label=pos_label,
+    )
+    return _area(vertices, names)
+
+
+def hull_auc_of_points(
+    points: Frame, fpr: str = "fpr", tpr: str = "tpr", *, by: By = None
+) -> pl.LazyFrame:
+    """
+    Area under the ROC convex hull of a set of ROC points (with (0, 0) and (1, 1)), per group.
+
+    Parameters
+    ----------
+    points, fpr, tpr, by
+        As in :func:`polars_roc.hull.hull_of_points`.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, hull_auc``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> points = pl.DataFrame({"fpr": [0.3, 0.5, 0.2], "tpr": [0.4, 0.8, 0.6]})
+    >>> pr.hull_auc_of_points(points).collect().item()
+    0.72
+    """
+    names = _validate.as_names(by)
+    return _area(_points_vertices(points, fpr, tpr, None, names), names)
+
+
+# --- dominance -------------------------------------------------------------------------------
+
+
+def _check_unique_names(frame: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    if frame.height == 0:
+        msg = "the set of ROC points is empty\n\nHint: pass at least two classifiers' points."
+        raise ValueError(msg)
+    if frame["_name"].null_count():
+        msg = "a classifier name is null\n\nHint: give every point a name, or drop it."
+        raise ValueError(msg)
+    repeated = frame.filter(pl.len().over([*by, "_name"]) > 1)
+    if repeated.height:
+        found = repeated["_name"].unique().sort().head(5).to_list()
+        msg = (
+            f"classifier name(s) {found} appear more than once in a group: dominance compares "
+            f"one point per classifier\n\nHint: add the distinguishing column to `by`."
+        )
+        raise ValueError(msg)
+    return frame
+
+
+def dominance(
+    points: Frame,
+    fpr: str = "fpr",
+    tpr: str = "tpr",
+    name: str = "model",
+    *,
+    by: By = None,
+) -> pl.LazyFrame:
+    """
+    Which hard-label classifier dominates which: every ordered pair of ROC points.
+
+    A dominates B iff ``tpr_A >= tpr_B`` and ``fpr_A <= fpr_B`` with at least one of the two
+    strict: A is at least as good as B for every class distribution and cost. For scored
+    classifiers (curves) see :func:`polars_roc.hull.curve_dominance`.
+
+    Parameters
+    ----------
+    points
+        One ROC point per classifier (and group), eager or lazy.
+    fpr, tpr
+        Rate columns, in [0, 1].
+    name
+        Classifier name column; names must be unique within a group.
+    by
+        Column name(s) to group by: pairs are formed within each group.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, a, b, dominates`` (Boolean; null where a rate is null), sorted.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> points = pl.DataFrame(
+    ...     {"model": ["c1", "c2", "c3"], "fpr": [0.3, 0.5, 0.2], "tpr": [0.4, 0.8, 0.6]}
+    ... )
+    >>> pr.dominance(points).filter("dominates").collect()
+    shape: (1, 3)
+    ┌─────┬─────┬───────────┐
+    │ a   ┆ b   ┆ dominates │
+    │ --- ┆ --- ┆ ---       │
+    │ str ┆ str ┆ bool      │
+    ╞═════╪═════╪═══════════╡
+    │ c3  ┆ c1  ┆ true      │
+    └─────┴─────┴───────────┘
+    """
+    names = _validate.as_names(by)
+    if {"a", "b", "dominates"} & set(names):
+        msg = f"`by` columns {names} clash with the output columns a, b, dominates"
+        raise ValueError(msg)
+    standard = _standard_points(points, fpr, tpr, name, names).select(*names, "_name", "fpr", "tpr")
+    checked = standard.map_batches(
+        lambda df: _check_unique_names(df, names), schema=standard.collect_schema()
+    )
+    left = checked.rename({"_name": "a", "fpr": "_fpr_a", "tpr": "_tpr_a"})
+    right = checked.rename({"_name": "b", "fpr": "_fpr_b", "tpr": "_tpr_b"})
+    pairs = left.join(right, on=names, nulls_equal=True) if names else left.join(right, how="cross")
+    fpr_a, tpr_a, fpr_b, tpr_b = (pl.col(c) for c in ("_fpr_a", "_tpr_a", "_fpr_b", "_tpr_b"))
+    dominates = (tpr_a >= tpr_b) & (fpr_a <= fpr_b) & ((tpr_a > tpr_b) | (fpr_a < fpr_b))
+    return (
+        pairs.filter(pl.col("a") != pl.col("b"))
+        .select(*names, "a", "b", dominates=dominates)
+        .sort([*names, "a", "b"], nulls_last=True)
+    )
+
+
+# --- curves: where each is higher ------------------------------------------------------------
+
+
+def _limits(
+    fpr: np.ndarray[Any, Any], tpr: np.ndarray[Any, Any], at: np.ndarray[Any, Any]
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """
+    A curve's left and right limits at the FPR values `at` (sorted, within [0, 1]).
+
+    The curve (sorted by FPR, then TPR) is a function of FPR with jumps where it rises
+    vertically: the left limit is the lowest TPR at that FPR, the right limit the highest.
+    """
+    xs, first = np.unique(fpr, return_index=True)
+    last = np.append(first[1:], fpr.size) - 1
+    low, high = tpr[first], tpr[last]
+    k = np.searchsorted(xs, at, side="right") - 1  # the vertex at or left of each x
+    exact = xs[k] == at
+    nxt = np.minimum(k + 1, xs.size - 1)
+    span = xs[nxt] - xs[k]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        between = high[k] + (low[nxt] - high[k]) * np.where(span > 0, (at - xs[k]) / span, 0.0)
+    return np.where(exact, low[k], between), np.where(exact, high[k], between)
+
+
+def _pair_intervals(
+    a: tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]],
+    b: tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]],
+) -> list[tuple[float, float, int]]:
+    """FPR intervals ``(from, to, sign)``: sign 1 where curve a is higher, -1 b, 0 equal."""
+    xs = np.unique(np.concatenate([a[0], b[0]]))
+    a_left, a_right = _limits(*a, xs)
+    b_left, b_right = _limits(*b, xs)
+    d0 = (a_right - b_right)[:-1]  # the difference just right of each breakpoint
+    d1 = (a_left - b_left)[1:]  # and just left of the next one
+    tolerance = 64 * _EPS
+    s0 = np.where(np.abs(d0) <= tolerance, 0, np.sign(d0)).astype(int)
+    s1 = np.where(np.abs(d1) <= tolerance, 0, np.sign(d1)).astype(int)
+    x0, x1 = xs[:-1], xs[1:]
+    split = s0 * s1 < 0  # the curves cross inside: split where the difference is zero
+    with np.errstate(invalid="ignore", divide="ignore"):
+        at = np.where(split, x0 + (x1 - x0) * d0 / np.where(split, d0 - d1, 1.0), x1)
+    interval = np.repeat(np.arange(x0.size), 1 + split)
+    second = np.concatenate(([False], interval[1:] == interval[:-1]))
+    first_of_split = split[interval] & ~second
+    lo = np.where(second, at[interval], x0[interval])
+    hi = np.where(first_of_split, at[interval], x1[interval])
+    sign = np.where(
+        split[interval],
+        np.where(second, s1[interval], s0[interval]),
+        (s0 + s1 * (s0 == 0))[interval],
+    )
+    keep = hi > lo
+    lo, hi, sign = lo[keep], hi[keep], sign[keep]
+    if sign.size == 0:
+        return []
+    run = np.flatnonzero(np.concatenate(([True], sign[1:] != sign[:-1])))
+    run_end = np.append(run[1:], sign.size) - 1
+    return list(zip(lo[run].tolist(), hi[run_end].tolist(), sign[run].tolist(), strict=True))
+
+
+def _crossings_batch(frame: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """Per group and pair of named curves, the FPR intervals where each is higher."""
+    name_dtype = frame.schema["_name"]
+    rows: list[dict[str, Any]] = []
+    groups = frame.partition_by(by, maintain_order=True, as_dict=True) if by else {(): frame}
+    for key, group in groups.items():
+        keys = dict(zip(by, key, strict=True))
+        curves: dict[Any, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]] | None] = {}
+        for (curve_name,), part in group.partition_by(
+            "_name", maintain_order=True, as_dict=True
+        ).items():
+            if part["fpr"].is_null().any() or part["tpr"].is_null().any():
+                curves[curve_name] = None
+            else:
+                ordered = part.sort("fpr", "tpr")
+                curves[curve_name] = (ordered["fpr"].to_numpy(), ordered["tpr"].to_numpy())
+        listed = sorted(curves, key=lambda n: (n is None, n))
+        for i, first in enumerate(listed):
+            for second in listed[i + 1 :]:
+                pair = {**keys, "a": first, "b": second}
+                one, other = curves[first], curves[second]
+                if one is None or other is None:
+                    rows.append({**pair, "fpr_from": None, "fpr_to": None, "higher": None})
+                    continue
+                for lo, hi, sign in _pair_intervals(one, other):
+                    higher = first if sign > 0 else second if sign < 0 else None
+                    rows.append({**pair, "fpr_from": lo, "fpr_to": hi, "higher": higher})
+    schema: dict[str, pl.DataType] = {
+        **{c: frame.schema[c] for c in by},
+        "a": name_dtype,
+        "b": name_dtype,
+        "fpr_from": pl.Float64(),
+        "fpr_to": pl.Float64(),
+        "higher": name_dtype,
+    }
+    return pl.DataFrame(rows, schema=schema)
+
+
+def _scored_curves(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    by: list[str],
+    across: str,
+    weight: str | None,
+    pos_label: Any,
+) -> pl.LazyFrame:
+    if not isinstance(across, str) or across in by or across in (score, label):
+        msg = (
+            f"across={across!r} must name the classifier column, apart from score, label "
+            f"and `by`\n\nHint: across='model'."
+        )
+        raise ValueError(msg)
+    curves = curve(lf, score, label, by=[*by, across], weight=weight, pos_label=pos_label)
+    return curves.select(*by, _name=across, fpr="fpr", tpr="tpr")
+
+
+def crossings(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    across: str = "model",
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+) -> pl.LazyFrame:
+    """
+    Where ROC curves cross: for each pair of classifiers, the FPR ranges where each is higher.
+
+    Each curve is read as a function of FPR (piecewise linear, jumping where it rises
+    vertically); between the pooled breakpoints of two curves their difference is linear,
+    so every crossing is found exactly, up to floating-point rounding (differences within
+    ``64 * eps`` count as equal).
+
+    Parameters
+    ----------
+    lf
+        Scored rows in long format: one score per case and classifier.
+    score, label, by, weight, pos_label
+        Column roles, as in :func:`polars_roc.curves.curve`.
+    across
+        Classifier name column: one curve per classifier (and `by` group).
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, a, b, fpr_from, fpr_to, higher``: per unordered pair (``a < b``), the
+        consecutive FPR intervals covering [0, 1]; `higher` names the higher curve, null
+        where they coincide. A pair with an undefined curve gives one row of nulls.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "model": ["x"] * 4 + ["y"] * 4,
+    ...         "label": [1, 1, 0, 0] * 2,
+    ...         "score": [0.9, 0.2, 0.5, 0.1, 0.6, 0.7, 0.8, 0.1],
+    ...     }
+    ... )
+    >>> df.roc.crossings()
+    shape: (2, 5)
+    ┌─────┬─────┬──────────┬────────┬────────┐
+    │ a   ┆ b   ┆ fpr_from ┆ fpr_to ┆ higher │
+    │ --- ┆ --- ┆ ---      ┆ ---    ┆ ---    │
+    │ str ┆ str ┆ f64      ┆ f64    ┆ str    │
+    ╞═════╪═════╪══════════╪════════╪════════╡
+    │ x   ┆ y   ┆ 0.0      ┆ 0.5    ┆ x      │
+    │ x   ┆ y   ┆ 0.5      ┆ 1.0    ┆ null   │
+    └─────┴─────┴──────────┴────────┴────────┘
+    """
+    names = _validate.as_names(by)
+    curves = _scored_curves(
+        lf, score, label, by=names, across=across, weight=weight, pos_label=pos_label
+    )
+    schema = curves.collect_schema()
+    out_schema: dict[str, pl.DataType] = {
+        **{c: schema[c] for c in names},
+        "a": schema["_name"],
+        "b": schema["_name"],
+        "fpr_from": pl.Float64(),
+        "fpr_to": pl.Float64(),
+        "higher": schema["_name"],
+    }
+    return curves.map_batches(
+        lambda df: _crossings_batch(df, names), schema=pl.Schema(out_schema)
+    ).sort([*names, "a", "b", "fpr_from"], nulls_last=True)
+
+
+def curve_dominance(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    across: str = "model",
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+) -> pl.LazyFrame:
+    """
+    Which classifier's ROC curve dominates which: every ordered pair of curves.
+
+    A dominates B iff A's curve is nowhere below B's and somewhere above it (as for points,
+    identical curves dominate neither). Read off :func:`polars_roc.hull.crossings`.
+
+    Parameters
+    ----------
+    lf, score, label, across, by, weight, pos_label
+        As in :func:`polars_roc.hull.crossings`.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, a, b, dominates``; null where a curve is undefined.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "model": ["x"] * 4 + ["y"] * 4,
+    ...         "label": [1, 1, 0, 0] * 2,
+    ...         "score": [0.9, 0.2, 0.5, 0.1, 0.6, 0.7, 0.8, 0.1],
+    ...     }
+    ... )
+    >>> df.roc.curve_dominance()
+    shape: (2, 3)
+    ┌─────┬─────┬───────────┐
+    │ a   ┆ b   ┆ dominates │
+    │ --- ┆ --- ┆ ---       │
+    │ str ┆ str ┆ bool      │
+    ╞═════╪═════╪═══════════╡
+    │ x   ┆ y   ┆ true      │
+    │ y   ┆ x   ┆ false     │
+    └─────┴─────┴───────────┘
+    """
+    names = _validate.as_names(by)
+    table = crossings(lf, score, label, across=across, by=names, weight=weight, pos_label=pos_label)
+    flipped = table.rename({"a": "b", "b": "a"})
+    both = pl.concat([table, flipped.select(table.collect_schema().names())])
+    higher = pl.col("higher")
+    dominates = (higher == pl.col("a")).any() & ~(higher == pl.col("b")).any()
+    defined = pl.col("fpr_from").is_not_null().all()
+    return (
+        both.group_by([*names, "a", "b"])
+        .agg(dominates=pl.when(defined).then(dominates))
+        .sort([*names, "a", "b"], nulls_last=True)
+    )
