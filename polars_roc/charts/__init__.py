@@ -1,0 +1,43 @@
+"""
+Altair charts of ROC analysis: frame in, chart out.
+
+Each builder takes the eager frame a ``.roc`` method returns (or, for :func:`score_chart`,
+the scored rows), plus column roles (``color=``, ``facet=``, ...), and returns an untitled
+Altair chart to compose with ``+``, ``|`` and ``&``. Altair is imported when a chart is built,
+not when :mod:`polars_roc` is imported, and no global Altair state (themes, data
+transformers, renderers) is changed.
+
+Large frames are thinned for drawing (see :mod:`polars_roc.charts._thin` for the error
+bound), so a curve of millions of thresholds stays under Altair's 5,000-row limit and the
+page stays small; labels and tooltips show exact values. ``+inf`` thresholds (and any NaN)
+are written as null, since JSON has no Infinity.
+
+Examples
+--------
+>>> import polars_roc as pr
+>>> df = pr.datasets.simulate(1000, seed=2)
+>>> chart = pr.charts.roc_chart(df.roc.curve(by="model"), color="model")
+>>> chart.to_dict()["width"]
+300
+"""
+
+from polars_roc.charts.explorer import threshold_explorer
+from polars_roc.charts.geometry import hull_chart
+from polars_roc.charts.intervals import auc_interval_chart, average_curve_chart
+from polars_roc.charts.pr_det import det_chart, pr_chart
+from polars_roc.charts.roc import partial_auc_chart, roc_chart
+from polars_roc.charts.scores import score_chart
+from polars_roc.charts.thresholds import threshold_chart
+
+__all__ = [
+    "auc_interval_chart",
+    "average_curve_chart",
+    "det_chart",
+    "hull_chart",
+    "partial_auc_chart",
+    "pr_chart",
+    "roc_chart",
+    "score_chart",
+    "threshold_chart",
+    "threshold_explorer",
+]

@@ -1,0 +1,305 @@
+"""Plumbing shared by the chart builders: the lazy Altair import, JSON-safe data, panels, labels.
+
+Every builder puts all its layers' rows in one frame, told apart by a ``_mark`` column, so a
+layered chart can be faceted (Vega-Lite facets need the data at the top level) and so shared
+rows (the chance diagonal, label text) exist once per panel.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+import polars as pl
+from polars.exceptions import ColumnNotFoundError
+
+if TYPE_CHECKING:
+    import altair as alt
+
+#: Columns of the frames the `.roc` methods return, other than the group (`by`) columns.
+CURVE_COLUMNS = ("threshold", "tp", "fp", "tn", "fn", "tpr", "fpr")
+THRESHOLD_COLUMNS = (
+    *CURVE_COLUMNS,
+    "tnr",
+    "fnr",
+    "ppv",
+    "npv",
+    "fdr",
+    "accuracy",
+    "balanced_accuracy",
+    "f1",
+    "youden",
+    "mcc",
+    "lr_pos",
+    "lr_neg",
+)
+AUC_COLUMNS = ("auc", "n_pos", "n_neg", "auc_se", "auc_lower", "auc_upper")
+PR_COLUMNS = ("threshold", "precision", "recall")
+DET_COLUMNS = ("threshold", "fpr", "fnr")
+AVERAGE_COLUMNS = ("fpr", "tpr_mean", "tpr_lower", "tpr_upper")
+HULL_COLUMNS = ("fpr", "tpr", "threshold")
+
+#: Tooltip number formats: counts may be Float64 weight sums, rates lie in [0, 1].
+COUNT_FORMAT = ",.2~f"
+RATE_FORMAT = ".4f"
+THRESHOLD_FORMAT = ".6~g"
+#: Vega's "is this a usable number" test, for expressions.
+FPR_TITLE = "False positive rate (1 − specificity)"
+TPR_TITLE = "True positive rate (sensitivity)"
+
+
+def altair() -> Any:
+    """
+    Import Altair on first use, with a clear message when it is missing.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        Altair is not installed.
+    """
+    try:
+        import altair as alt
+    except ImportError as error:
+        msg = (
+            "polars_roc.charts needs altair (>= 5.4), which is not installed"
+            "\n\nHint: pip install altair (and vl-convert-python to save PNG/SVG)."
+        )
+        raise ModuleNotFoundError(msg) from error
+    return alt
+
+
+def require(frame: pl.DataFrame, columns: Sequence[str], what: str, hint: str) -> None:
+    """Raise ColumnNotFoundError when `frame` lacks one of `columns`."""
+    if not isinstance(frame, pl.DataFrame):
+        msg = (
+            f"{what} must be an eager polars DataFrame, got {type(frame).__name__}"
+            f"\n\nHint: {hint} (call .collect() on a LazyFrame)."
+        )
+        raise TypeError(msg)
+    missing = [name for name in columns if name not in frame.columns]
+    if missing:
+        msg = f"{what} has no column(s) {missing}; it has {frame.columns}\n\nHint: {hint}."
+        raise ColumnNotFoundError(msg)
+
+
+def groups(frame: pl.DataFrame, known: Sequence[str]) -> list[str]:
+    """The group (`by`) columns of a `.roc` frame: every column that is not a known output."""
+    return [name for name in frame.columns if name not in known and not name.startswith("_")]
+
+
+def check_roles(by: Sequence[str], what: str, **roles: str | None) -> None:
+    """Each given role (color=, facet=, ...) must name one of the frame's group columns."""
+    for role, name in roles.items():
+        if name is not None and name not in by:
+            msg = (
+                f"{role}={name!r} is not a group column of the {what} frame; its group "
+                f"columns are {list(by)}\n\nHint: compute the frame with by=[..., {name!r}] "
+                f"or pass {role}= one of {list(by)}."
+            )
+            raise ColumnNotFoundError(msg)
+
+
+def finite(frame: pl.DataFrame) -> pl.DataFrame:
+    """Map NaN and ±inf to null in every float column: JSON has no Infinity or NaN."""
+    floats = [name for name, dtype in frame.schema.items() if dtype.is_float()]
+    return frame.with_columns(
+        pl.when(pl.col(c).is_finite()).then(pl.col(c)).alias(c) for c in floats
+    )
+
+
+def field(name: str) -> str:
+    """A column name as a Vega-Lite field: dots and brackets escaped (they mean nesting)."""
+    return name.replace("\\", "\\\\").replace(".", "\\.").replace("[", "\\[").replace("]", "\\]")
+
+
+def datum(name: str) -> str:
+    """A column as a Vega expression, e.g. ``datum["fpr"]``."""
+    return f"datum[{json.dumps(name)}]"
+
+
+def is_mark(name: str) -> str:
+    """Vega filter expression selecting the rows of one layer."""
+    return f'datum._mark === "{name}"'
+
+
+def nominal(alt: Any, channel: str, name: str, **kwargs: Any) -> Any:
+    """A nominal encoding of a column, built without Altair's shorthand parsing."""
+    return getattr(alt, channel)(field=field(name), type="nominal", **kwargs)
+
+
+def quantitative(alt: Any, channel: str, name: str, **kwargs: Any) -> Any:
+    """A quantitative encoding of a column, built without Altair's shorthand parsing."""
+    return getattr(alt, channel)(field=field(name), type="quantitative", **kwargs)
+
+
+def tooltips(alt: Any, frame: pl.DataFrame, by: Sequence[str], names: Sequence[str]) -> list[Any]:
+    """Tooltip channels: the group columns, then those of `names` the frame has."""
+    out = [alt.Tooltip(field=field(name), type="nominal") for name in by]
+    for name in names:
+        if name not in frame.columns:
+            continue
+        if name == "threshold":
+            fmt = THRESHOLD_FORMAT
+        elif name in ("tp", "fp", "tn", "fn", "n_pos", "n_neg"):
+            fmt = COUNT_FORMAT
+        else:
+            fmt = RATE_FORMAT
+        out.append(alt.Tooltip(field=field(name), type="quantitative", format=fmt))
+    return out
+
+
+@dataclass(frozen=True)
+class Panels:
+    """The faceting roles of a chart: a wrapped `facet`, or a `row` / `column` grid."""
+
+    facet: str | None = None
+    row: str | None = None
+    column: str | None = None
+    columns: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.facet is not None and (self.row is not None or self.column is not None):
+            msg = (
+                f"give facet={self.facet!r} or row=/column=, not both"
+                "\n\nHint: facet= wraps panels in rows of `columns`; row=/column= make a grid."
+            )
+            raise ValueError(msg)
+
+    @property
+    def names(self) -> list[str]:
+        """The columns that split the chart into panels."""
+        return [name for name in (self.facet, self.row, self.column) if name is not None]
+
+    def apply(self, alt_: Any, chart: Any) -> alt.LayerChart | alt.FacetChart:
+        """Facet `chart` (whose data sits at the top level) by the panel roles, if any."""
+        if self.facet is not None:
+            columns = alt_.Undefined if self.columns is None else self.columns
+            chart = chart.facet(facet=nominal(alt_, "Facet", self.facet), columns=columns)
+        else:
+            roles = {}
+            if self.row is not None:
+                roles["row"] = nominal(alt_, "Row", self.row)
+            if self.column is not None:
+                roles["column"] = nominal(alt_, "Column", self.column)
+            chart = chart.facet(**roles) if roles else chart
+        return cast("alt.LayerChart | alt.FacetChart", chart)
+
+
+def per_panel(rows: pl.DataFrame, source: pl.DataFrame, panels: Sequence[str]) -> pl.DataFrame:
+    """Repeat `rows` (e.g. the chance diagonal) once for every panel present in `source`."""
+    if not panels:
+        return rows
+    return source.select(panels).unique(maintain_order=True).join(rows, how="cross")
+
+
+def combine(**layers: pl.DataFrame | None) -> pl.DataFrame:
+    """One JSON-safe frame holding every layer's rows, tagged by a ``_mark`` column."""
+    parts = [
+        frame.with_columns(_mark=pl.lit(name))
+        for name, frame in layers.items()
+        if frame is not None and frame.height > 0
+    ]
+    if not parts:
+        return pl.DataFrame({"_mark": []}, schema={"_mark": pl.String})
+    return finite(pl.concat(parts, how="diagonal_relaxed"))
+
+
+def js_key(value: Any) -> str:
+    """The string JavaScript makes of a legend value when it indexes an object."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def legend_labels(labels: Mapping[Any, str]) -> str:
+    """A Vega label expression replacing each legend value's label by ``labels[value]``."""
+    table = json.dumps({js_key(key): text for key, text in labels.items()})
+    return f"{table}[datum.value] || datum.label"
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Where per-group texts (AUC, pAUC, AP) go: into the legend, or as text in each panel."""
+
+    #: Vega label expression for the color legend, when each color value has one text.
+    legend: str | None
+    #: Color values in the order the legend lists them.
+    order: list[Any] | None
+    #: Text rows (``_text`` plus the panel and color columns) to draw inside the panels.
+    rows: pl.DataFrame | None
+
+
+def place_labels(
+    summary: pl.DataFrame,
+    *,
+    by: Sequence[str],
+    color: str | None,
+    panels: Sequence[str],
+    x: tuple[str, float],
+    y: tuple[str, float, float],
+) -> Labels:
+    """
+    Put each group's ``_text`` in the legend label when color alone tells groups apart.
+
+    Otherwise each panel gets the texts of its groups as lines of text at data position
+    ``x=(column, value)``, ``y=(column, first, step)``, named by the groups' other columns.
+    """
+    if color is not None and summary[color].n_unique() == summary.height:
+        values, texts = summary[color].to_list(), summary["_text"].to_list()
+        labels = {v: f"{js_key(v)} ({text})" for v, text in zip(values, texts, strict=True)}
+        return Labels(legend_labels(labels), values, None)
+    named = [name for name in by if name not in panels]
+    if named:
+        prefix = pl.concat_str([pl.col(name).cast(pl.String) for name in named], separator=" · ")
+        text = pl.concat_str([prefix, pl.lit(" ("), pl.col("_text"), pl.lit(")")])
+    else:
+        text = pl.col("_text")
+    line = pl.int_range(pl.len()).reverse()
+    # Within a panel, lines keep the summary's order (best first, on top).
+    keys = list(panels)
+    ordered = summary.sort(keys, nulls_last=True, maintain_order=True) if keys else summary
+    rows = ordered.select(
+        *by,
+        pl.lit(x[1]).alias(x[0]),
+        (y[1] + y[2] * (line.over(panels) if panels else line)).alias(y[0]),
+        _text=text,
+    )
+    return Labels(None, None, rows)
+
+
+def label_layer(alt: Any, x: Any, y: Any, color: Any, align: str = "right") -> Any:
+    """Text marks for the rows that :func:`place_labels` put in the panels."""
+    marks = alt.Chart().transform_filter(is_mark("label"))
+    style = {"color": color} if color is not None else {}
+    text = marks.mark_text(align=align, baseline="bottom", fontSize=11)
+    return text.encode(x, y, text=alt.Text(field="_text", type="nominal"), **style)
+
+
+def color_channel(alt: Any, color: str | None, labels: Labels | None) -> dict[str, Any]:
+    """The color encoding, with its legend labels and order when they carry the texts."""
+    if color is None:
+        return {}
+    if labels is not None and labels.legend is not None:
+        legend = alt.Legend(labelExpr=labels.legend, labelLimit=400)
+        order = [value for value in labels.order or [] if value is not None]  # null goes last
+        return {"color": nominal(alt, "Color", color, legend=legend, sort=order)}
+    return {"color": nominal(alt, "Color", color)}
+
+
+def detail(alt: Any, names: Sequence[str]) -> dict[str, Any]:
+    """Keep groups apart that no other channel tells apart (one line each)."""
+    if not names:
+        return {}
+    return {"detail": [alt.Detail(field=field(name), type="nominal") for name in names]}
+
+
+def fmt(value: float | None, digits: int = 3) -> str:
+    """A number for a label, or "undefined" for null."""
+    return "undefined" if value is None else f"{value:.{digits}f}"

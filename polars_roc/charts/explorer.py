@@ -1,0 +1,190 @@
+"""An interactive threshold explorer: a slider moves the operating point along the ROC curve."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
+
+import polars as pl
+
+from polars_roc.charts._altair import (
+    COUNT_FORMAT,
+    CURVE_COLUMNS,
+    THRESHOLD_COLUMNS,
+    THRESHOLD_FORMAT,
+    Panels,
+    altair,
+    check_roles,
+    color_channel,
+    combine,
+    detail,
+    field,
+    groups,
+    is_mark,
+    nominal,
+    require,
+    tooltips,
+)
+from polars_roc.charts.roc import chance_rows, curve_order, ordered_curve, thinned_curve, unit_axes
+
+if TYPE_CHECKING:
+    import altair as alt
+
+COUNTS = ("tp", "fp", "tn", "fn")
+#: Rates shown by default, those of them the frame has.
+DEFAULT_RATES = ("tpr", "fpr", "ppv", "npv", "accuracy", "f1")
+
+
+def slider_step(low: float, high: float) -> float:
+    """A round step giving about a thousand slider positions over [low, high]."""
+    if not high > low:
+        return 1.0
+    return float(10 ** math.floor(math.log10((high - low) / 1000)))
+
+
+def threshold_explorer(
+    frame: pl.DataFrame,
+    *,
+    color: str | None = None,
+    rates: Sequence[str] | None = None,
+    threshold: float | None = None,
+    step: float | None = None,
+    size: int = 300,
+    max_points: int = 2000,
+) -> alt.HConcatChart:
+    """
+    A threshold slider moving the operating point on the ROC curve, with its counts and rates.
+
+    One chart: the ROC panel and a table of the confusion counts and rates at the threshold.
+
+    For a slider value ``t`` each group's operating point is the curve row with the
+    smallest threshold at or above ``t`` (rows with ``score >= threshold`` are predicted
+    positive, so that row's counts are those of threshold ``t``). Everything runs in the
+    browser with Vega-Lite: no server. Large curves are thinned for drawing (see
+    :mod:`polars_roc.charts._thin`); the slider then moves over the kept rows, and the table
+    shows the exact counts of the row it stops at, with that row's own threshold.
+
+    Parameters
+    ----------
+    frame
+        A frame from ``df.roc.thresholds(...)`` (any of its rates can be shown) or
+        ``df.roc.curve(...)``: ``*by, threshold, tp, fp, tn, fn, tpr, fpr, ...``.
+    color
+        Group column colouring the curves and points; other group columns keep lines apart.
+    rates
+        Rate columns for the table; default those of ``tpr, fpr, ppv, npv, accuracy, f1``
+        the frame has.
+    threshold
+        Initial slider value; default the threshold maximizing ``tpr - fpr`` over all rows.
+    step
+        Slider step; default a round number giving about 1,000 positions.
+    size
+        Width and height of the ROC panel, in pixels.
+    max_points
+        Drawing budget for the curve rows.
+
+    Returns
+    -------
+    alt.HConcatChart
+        The ROC panel and the table side by side, with the slider bound to a parameter;
+        untitled.
+
+    Examples
+    --------
+    >>> import polars_roc as pr
+    >>> from polars_roc.charts import threshold_explorer
+    >>> df = pr.datasets.simulate(2000, seed=1)
+    >>> chart = threshold_explorer(df.roc.curve(by="model"), color="model", threshold=0.5)
+    >>> spec = chart.to_dict()
+    >>> spec["params"][0]["value"], spec["params"][0]["bind"]["input"]
+    (0.5, 'range')
+    """
+    alt_ = altair()
+    hint = "pass the frame df.roc.thresholds(...) or df.roc.curve(...) returns"
+    require(frame, ["threshold", *COUNTS, "tpr", "fpr"], "the threshold frame", hint)
+    by = groups(frame, THRESHOLD_COLUMNS)
+    check_roles(by, "threshold", color=color)
+    shown = [r for r in DEFAULT_RATES if r in frame.columns] if rates is None else list(rates)
+    require(frame, shown, "the threshold frame", "pass rates= columns the frame has")
+    finite = frame.filter(pl.col("threshold").is_finite())
+    if finite.height == 0:
+        msg = (
+            "the threshold frame has no finite threshold to explore"
+            "\n\nHint: pass the curve of scored rows with at least one finite score."
+        )
+        raise ValueError(msg)
+    low, high = float(finite["threshold"].min()), float(finite["threshold"].max())  # type: ignore[arg-type]
+    if threshold is None:
+        youden = finite.select(pl.col("threshold").sort_by(pl.col("tpr") - pl.col("fpr")).last())
+        threshold = float(youden.item())
+    start = min(max(float(threshold), low), high)
+    step = slider_step(low, high) if step is None else float(step)
+
+    ordered = ordered_curve(frame, by)
+    drawn = thinned_curve(ordered, by, max_points)
+    group = (
+        pl.concat_str([pl.col(n).cast(pl.String).fill_null("null") for n in by], separator=" · ")
+        if by
+        else pl.lit("all")
+    )
+    keep = [*by, *CURVE_COLUMNS, *(r for r in shown if r not in CURVE_COLUMNS)]
+    data = combine(
+        chance=chance_rows(frame, Panels()), curve=drawn.select(keep).with_columns(_group=group)
+    )
+
+    cut = alt_.param(
+        value=start,
+        bind=alt_.binding_range(min=low, max=high, step=step, name="threshold (score ≥ t) "),
+    )
+    at_cut = f"isValid(datum.threshold) && datum.threshold >= {cut.name}"
+    curve = alt_.Chart().transform_filter(is_mark("curve"))
+    chosen = (
+        curve.transform_filter(at_cut)
+        .transform_joinaggregate(_cut="min(threshold)", groupby=["_group"])
+        .transform_filter("datum.threshold === datum._cut")
+    )
+    x, y = unit_axes(alt_)
+    hue = color_channel(alt_, color, None)
+    apart = detail(alt_, [n for n in by if n != color])
+    tips = tooltips(alt_, drawn, by, ["threshold", *COUNTS, *shown])
+    roc = alt_.layer(
+        alt_.Chart()
+        .transform_filter(is_mark("chance"))
+        .mark_line(color="gray", strokeDash=[4, 4], strokeWidth=1)
+        .encode(x, y),
+        curve.mark_line(strokeWidth=2).encode(x, y, order=curve_order(alt_), **hue, **apart),
+        chosen.mark_rule(color="gray", strokeWidth=1).encode(x, **apart),
+        chosen.mark_rule(color="gray", strokeWidth=1).encode(y, **apart),
+        chosen.mark_point(filled=True, size=130, opacity=1, stroke="black", strokeWidth=1).encode(
+            x, y, tooltip=tips, **hue
+        ),
+    ).properties(width=size, height=size)
+
+    columns = ["threshold", *COUNTS, *shown]
+    formats = {"threshold": THRESHOLD_FORMAT, **dict.fromkeys(COUNTS, COUNT_FORMAT)}
+    formats.update(dict.fromkeys(shown, ".3f"))
+    pick = json.dumps(formats)
+    text = f"isValid(datum.value) ? format(datum.value, {pick}[datum.key]) : '–'"
+    table = (
+        chosen.transform_fold([field(c) for c in columns])
+        .transform_calculate(_shown=text)
+        .mark_text(fontSize=12)
+        .encode(
+            nominal(
+                alt_,
+                "X",
+                "key",
+                sort=columns,
+                title=None,
+                axis=alt_.Axis(orient="top", labelAngle=0),
+            ),
+            nominal(alt_, "Y", "_group", title=None),
+            text=nominal(alt_, "Text", "_shown"),
+            **hue,
+        )
+        .properties(width=alt_.Step(68), height=alt_.Step(24))
+    )
+    chart = alt_.hconcat(roc, table, data=data).add_params(cut)
+    return cast("alt.HConcatChart", chart)

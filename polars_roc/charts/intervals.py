@@ -1,0 +1,218 @@
+"""Uncertainty charts: the averaged ROC curve with its band, and the AUC forest plot."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from polars_roc.charts._altair import (
+    AUC_COLUMNS,
+    AVERAGE_COLUMNS,
+    Panels,
+    altair,
+    check_roles,
+    color_channel,
+    combine,
+    detail,
+    field,
+    is_mark,
+    nominal,
+    per_panel,
+    quantitative,
+    require,
+    tooltips,
+)
+from polars_roc.charts._thin import drawing_order, thin
+from polars_roc.charts.roc import chance_rows, unit_axes
+
+if TYPE_CHECKING:
+    import altair as alt
+
+
+def average_curve_chart(
+    average: pl.DataFrame,
+    *,
+    color: str | None = None,
+    facet: str | None = None,
+    row: str | None = None,
+    column: str | None = None,
+    columns: int | None = None,
+    size: int = 300,
+    max_points: int = 2000,
+) -> alt.LayerChart | alt.FacetChart:
+    """
+    The averaged ROC curve (e.g. over cross-validation folds) with its confidence band.
+
+    Draws ``tpr_mean`` against ``fpr`` as a line and the band from ``tpr_lower`` to
+    ``tpr_upper`` as a shaded area, per group, over the chance diagonal, on the square
+    [0, 1]².
+
+    Parameters
+    ----------
+    average
+        The frame ``df.roc.average_curve(...)`` returns: ``*by, fpr, tpr_mean, tpr_lower,
+        tpr_upper``; any other column is a group column.
+    color, facet, row, column, columns, size, max_points
+        As in :func:`polars_roc.charts.roc_chart`.
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+        Untitled; faceted when a panel role is given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_roc.charts import average_curve_chart
+    >>> average = pl.DataFrame(
+    ...     {
+    ...         "fpr": [0.0, 0.5, 1.0],
+    ...         "tpr_mean": [0.0, 0.8, 1.0],
+    ...         "tpr_lower": [0.0, 0.7, 1.0],
+    ...         "tpr_upper": [0.0, 0.9, 1.0],
+    ...     }
+    ... )
+    >>> spec = average_curve_chart(average).to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['line', 'area', 'line', 'circle']
+    """
+    alt_ = altair()
+    hint = "pass the frame df.roc.average_curve(...) returns"
+    require(average, list(AVERAGE_COLUMNS), "the average curve", hint)
+    by = [name for name in average.columns if name not in AVERAGE_COLUMNS]
+    panels = Panels(facet, row, column, columns)
+    check_roles(by, "average curve", color=color, facet=facet, row=row, column=column)
+    ordered = drawing_order(average, by, ["fpr", "tpr_mean"], [False, False])
+    drawn = thin(ordered, "fpr", "tpr_mean", by=by, max_points=max_points)
+    data = combine(chance=chance_rows(average, panels).rename({"tpr": "tpr_mean"}), curve=drawn)
+    x, y = unit_axes(alt_, "fpr", "tpr_mean")
+    y2 = alt_.Y2(field="tpr_upper")
+    hue = color_channel(alt_, color, None)
+    apart = detail(alt_, [name for name in by if name != color and name not in panels.names])
+    order = alt_.Order(field="fpr", type="quantitative")
+    lines = alt_.Chart().transform_filter(is_mark("curve"))
+    tips = tooltips(alt_, drawn, by, list(AVERAGE_COLUMNS))
+    band_y = unit_axes(alt_, "fpr", "tpr_lower")[1]
+    layers = [
+        alt_.Chart()
+        .transform_filter(is_mark("chance"))
+        .mark_line(color="gray", strokeDash=[4, 4], strokeWidth=1)
+        .encode(x, y),
+        lines.mark_area(opacity=0.2).encode(x, band_y, y2, **hue, **apart),
+        lines.mark_line(strokeWidth=2).encode(x, y, order=order, **hue, **apart),
+        lines.mark_circle(size=40, opacity=0).encode(x, y, tooltip=tips, **hue),
+    ]
+    chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
+    return panels.apply(alt_, chart)
+
+
+def auc_interval_chart(
+    auc: pl.DataFrame,
+    *,
+    label: str | Sequence[str] | None = None,
+    color: str | None = None,
+    facet: str | None = None,
+    row: str | None = None,
+    column: str | None = None,
+    columns: int | None = None,
+    reference: float | None = 0.5,
+    width: int = 300,
+    step: int = 20,
+) -> alt.LayerChart | alt.FacetChart:
+    """
+    Forest plot: each group's AUC as a dot with its interval as a bar, sorted by AUC.
+
+    One row per group, the highest AUC on top; the interval bar spans ``auc_lower`` to
+    ``auc_upper`` when the frame has them (``df.roc.auc(..., ci="delong")`` or
+    ``ci="bootstrap"``). Groups whose AUC is null (no positives or no negatives) are left out.
+    A dashed rule marks `reference` (chance, 0.5).
+
+    Parameters
+    ----------
+    auc
+        The frame ``df.roc.auc(by=..., ci=...)`` returns: ``*by, auc, n_pos, n_neg[, auc_se,
+        auc_lower, auc_upper]``.
+    label
+        Group column(s) naming the rows, joined with " · "; default: every group column
+        not used as a panel role.
+    color
+        Group column coloured.
+    facet, row, column, columns
+        Group columns splitting the chart into panels (rows sorted by AUC in each).
+    reference
+        AUC marked by a dashed rule; None for none.
+    width
+        Width of each panel, in pixels.
+    step
+        Height of each row, in pixels.
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+        Untitled; faceted when a panel role is given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_roc.charts import auc_interval_chart
+    >>> auc = pl.DataFrame(
+    ...     {
+    ...         "model": ["a", "b"],
+    ...         "auc": [0.71, 0.83],
+    ...         "n_pos": [50, 50],
+    ...         "n_neg": [200, 200],
+    ...         "auc_se": [0.04, 0.03],
+    ...         "auc_lower": [0.63, 0.77],
+    ...         "auc_upper": [0.79, 0.89],
+    ...     }
+    ... )
+    >>> spec = auc_interval_chart(auc).to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['rule', 'rule', 'point']
+    >>> spec["layer"][2]["encoding"]["y"]["sort"]
+    ['b', 'a']
+    """
+    alt_ = altair()
+    require(auc, ["auc"], "the auc frame", "pass the frame df.roc.auc(by=..., ci=...) returns")
+    by = [name for name in auc.columns if name not in AUC_COLUMNS]
+    panels = Panels(facet, row, column, columns)
+    check_roles(by, "auc", color=color, facet=facet, row=row, column=column)
+    names = (
+        [name for name in by if name not in panels.names]
+        if label is None
+        else ([label] if isinstance(label, str) else list(label))
+    )
+    check_roles(by, "auc", **{f"label[{i}]": name for i, name in enumerate(names)})
+    if names:
+        text = pl.concat_str([pl.col(n).cast(pl.String) for n in names], separator=" · ")
+    else:
+        text = pl.lit("AUC")
+    rows = auc.filter(pl.col("auc").is_not_null()).with_columns(_label=text.fill_null("null"))
+    rows = rows.sort("auc", descending=True, maintain_order=True)
+    reference_rows = None
+    if reference is not None:
+        reference_rows = per_panel(pl.DataFrame({"auc": [float(reference)]}), rows, panels.names)
+    data = combine(reference=reference_rows, interval=rows)
+    scale = alt_.Scale(zero=False, nice=False, padding=8)
+    x = quantitative(alt_, "X", "auc", title="AUC", scale=scale)
+    sort = rows["_label"].unique(maintain_order=True).to_list()
+    if panels.names:
+        sort = alt_.EncodingSortField(field="auc", op="max", order="descending")
+    y = nominal(alt_, "Y", "_label", title=None, sort=sort)
+    hue = color_channel(alt_, color, None)
+    tips = tooltips(alt_, rows, by, [c for c in AUC_COLUMNS if c in rows.columns])
+    marks = alt_.Chart().transform_filter(is_mark("interval"))
+    layers = []
+    if reference is not None:
+        rule = alt_.Chart().transform_filter(is_mark("reference"))
+        layers.append(rule.mark_rule(color="gray", strokeDash=[4, 4]).encode(x))
+    if {"auc_lower", "auc_upper"} <= set(rows.columns):
+        low = quantitative(alt_, "X", "auc_lower", title="AUC", scale=scale)
+        bar = marks.mark_rule(strokeWidth=2).encode(low, y, x2=alt_.X2(field=field("auc_upper")))
+        layers.append(bar.encode(tooltip=tips, **hue))
+    layers.append(marks.mark_point(filled=True, size=60).encode(x, y, tooltip=tips, **hue))
+    height = alt_.Step(step)
+    chart = alt_.layer(*layers, data=data).properties(width=width, height=height)
+    return panels.apply(alt_, chart)

@@ -1,0 +1,415 @@
+"""ROC curve charts: curves with AUC labels and operating points, and the partial-AUC region."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+import polars as pl
+
+from polars_roc import _validate
+from polars_roc.areas import _segment_area
+from polars_roc.charts._altair import (
+    CURVE_COLUMNS,
+    FPR_TITLE,
+    THRESHOLD_COLUMNS,
+    TPR_TITLE,
+    Labels,
+    Panels,
+    altair,
+    check_roles,
+    color_channel,
+    combine,
+    detail,
+    fmt,
+    groups,
+    is_mark,
+    label_layer,
+    per_panel,
+    place_labels,
+    quantitative,
+    require,
+    tooltips,
+)
+from polars_roc.charts._thin import drawing_order, thin
+
+if TYPE_CHECKING:
+    import altair as alt
+
+CURVE_HINT = (
+    "pass the frame df.roc.curve(...) returns (columns *by, threshold, tp, fp, tn, fn, tpr, fpr)"
+)
+#: Where label lines sit when they go inside the panel: bottom right, going up.
+LABEL_X, LABEL_Y, LABEL_STEP = ("fpr", 0.98), ("tpr", 0.02), 0.065
+#: Style of the range bounds of a partial AUC.
+BOUND = {"color": "black", "strokeDash": [2, 3], "strokeWidth": 1}
+
+
+def unit_axes(alt: Any, x: str = "fpr", y: str = "tpr") -> tuple[Any, Any]:
+    """FPR and TPR axes on [0, 1] with no padding (equal aspect when width == height)."""
+    scale = alt.Scale(domain=[0, 1], nice=False)
+    ticks = alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1], format=".1f")
+    return (
+        quantitative(alt, "X", x, title=FPR_TITLE, scale=scale, axis=ticks),
+        quantitative(alt, "Y", y, title=TPR_TITLE, scale=scale, axis=ticks),
+    )
+
+
+def curve_order(alt: Any) -> list[Any]:
+    """Draw ROC lines in (fpr, tpr) order: the threshold order, vertical steps included."""
+    return [
+        alt.Order(field="fpr", type="quantitative"),
+        alt.Order(field="tpr", type="quantitative"),
+    ]
+
+
+def ordered_curve(curve: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
+    """The curve's rows in drawing order per group (as `.roc.curve` returns them)."""
+    return drawing_order(curve, by, ["fpr", "tpr"], [False, False])
+
+
+def thinned_curve(curve: pl.DataFrame, by: Sequence[str], max_points: int) -> pl.DataFrame:
+    """Rows to draw: see :mod:`polars_roc.charts._thin` for the error bound."""
+    exact = ("fp", "tp") if {"fp", "tp"} <= set(curve.columns) else None
+    return thin(curve, "fpr", "tpr", by=by, max_points=max_points, exact=exact)
+
+
+def defined(*names: str) -> pl.Expr:
+    """A group's area is defined only when none of its rates is null."""
+    return pl.all_horizontal(pl.col(name).is_not_null().all() for name in names)
+
+
+def matched(curve: pl.DataFrame, table: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """The rows of a per-group `table` for the curve's groups, in the curve's group order."""
+    if not by:
+        if table.height != 1:
+            msg = (
+                f"the curve has no groups but the table has {table.height} rows"
+                "\n\nHint: compute both with the same `by`."
+            )
+            raise ValueError(msg)
+        return table
+    keys = curve.select(by).unique(maintain_order=True)
+    return keys.join(table, on=by, how="left", nulls_equal=True)
+
+
+def auc_summary(curve: pl.DataFrame, by: list[str], auc: pl.DataFrame | bool) -> pl.DataFrame:
+    """``*by, _value, _text``: each group's AUC, best first, from the curve or an auc frame."""
+    if isinstance(auc, pl.DataFrame):
+        require(auc, ["auc", *by], "the auc frame", "pass df.roc.auc(by=<the curve's by>)")
+        table = matched(curve, auc.select(*by, _value="auc"), by)
+    else:
+        area = _segment_area("fpr", "tpr", 0.0, 1.0, by)
+        value = pl.when(defined("fpr", "tpr")).then(pl.col("_area").sum()).alias("_value")
+        parts = curve.lazy().with_columns(_area=area)
+        grouped = parts.group_by(by, maintain_order=True) if by else None
+        table = (grouped.agg(value) if grouped is not None else parts.select(value)).collect()
+    ranked = table.sort("_value", descending=True, nulls_last=True, maintain_order=True)
+    texts = [f"AUC {fmt(value)}" for value in ranked["_value"].to_list()]
+    return ranked.with_columns(_text=pl.Series(texts, dtype=pl.String))
+
+
+def operating_points(
+    curve: pl.DataFrame, by: list[str], points: pl.DataFrame | Literal["youden"]
+) -> pl.DataFrame:
+    """``*by, fpr, tpr, threshold, ..., _text``: the marked points and their threshold labels."""
+    if isinstance(points, str):
+        if points != "youden":
+            msg = f'points={points!r} is not a frame or "youden"\n\nHint: points="youden".'
+            raise ValueError(msg)
+        score = pl.col("tpr") - pl.col("fpr")
+        best = score == (score.max().over(by) if by else score.max())
+        chosen = curve.filter(best)
+        chosen = chosen.group_by(by, maintain_order=True).first() if by else chosen.head(1)
+    else:
+        require(points, ["fpr", "tpr", "threshold", *by], "the points frame", CURVE_HINT)
+        keep = [name for name in THRESHOLD_COLUMNS if name in points.columns]
+        chosen = points.select(*by, *keep)
+    texts = [f"t={value:.3g}" for value in chosen["threshold"].cast(pl.Float64).to_list()]
+    return chosen.with_columns(_text=pl.Series(texts, dtype=pl.String))
+
+
+def curve_layers(
+    alt: Any,
+    curve: pl.DataFrame,
+    *,
+    by: list[str],
+    color: str | None,
+    panels: Panels,
+    labels: Labels | None,
+) -> list[Any]:
+    """Chance diagonal, one line per group, and invisible hover points carrying tooltips."""
+    x, y = unit_axes(alt)
+    hue = color_channel(alt, color, labels)
+    apart = detail(alt, [name for name in by if name != color and name not in panels.names])
+    chance = alt.Chart().transform_filter(is_mark("chance"))
+    lines = alt.Chart().transform_filter(is_mark("curve"))
+    tips = tooltips(alt, curve, by, ["threshold", "tp", "fp", "tn", "fn", "tpr", "fpr"])
+    layers = [
+        chance.mark_line(color="gray", strokeDash=[4, 4], strokeWidth=1).encode(x, y),
+        lines.mark_line(strokeWidth=2).encode(x, y, order=curve_order(alt), **hue, **apart),
+        lines.mark_circle(size=40, opacity=0).encode(x, y, tooltip=tips, **hue),
+    ]
+    if labels is not None and labels.rows is not None:
+        layers.append(label_layer(alt, x, y, hue.get("color")))
+    return layers
+
+
+def chance_rows(curve: pl.DataFrame, panels: Panels) -> pl.DataFrame:
+    """The chance diagonal, once per panel."""
+    diagonal = pl.DataFrame({"fpr": [0.0, 1.0], "tpr": [0.0, 1.0]})
+    return per_panel(diagonal, curve, panels.names)
+
+
+def roc_chart(
+    curve: pl.DataFrame,
+    *,
+    color: str | None = None,
+    facet: str | None = None,
+    row: str | None = None,
+    column: str | None = None,
+    columns: int | None = None,
+    auc: pl.DataFrame | bool = True,
+    points: pl.DataFrame | Literal["youden"] | None = None,
+    size: int = 300,
+    max_points: int = 2000,
+) -> alt.LayerChart | alt.FacetChart:
+    """
+    ROC curves: one line per group over the chance diagonal, AUC in the labels.
+
+    The plot is square on [0, 1]² (equal aspect). Each group of the curve frame (its `by`
+    columns) is one line, coloured by `color`, split into panels by `facet` (wrapped into
+    `columns`) or a `row` / `column` grid. Hovering a curve shows threshold, tp, fp, tn, fn
+    and the rates. The AUC of each group goes in the colour legend ("logit (AUC 0.873)") when
+    colour alone tells the groups apart, and otherwise as lines of text inside each panel.
+
+    Curves longer than `max_points` (all groups together) are thinned for drawing, with the
+    error bound of :mod:`polars_roc.charts._thin`; AUC labels and tooltips use exact rows.
+
+    Parameters
+    ----------
+    curve
+        The frame ``df.roc.curve(...)`` returns: ``*by, threshold, tp, fp, tn, fn, tpr,
+        fpr`` (only ``fpr`` and ``tpr`` are required). Any column that is not one of these is
+        a group column.
+    color
+        Group column coloured (and named in the legend).
+    facet, row, column
+        Group columns that split the chart into panels (`facet` wraps; `row` / `column` grid).
+    columns
+        Panels per row with `facet`.
+    auc
+        True: each group's AUC by the trapezoid rule over the curve's points (the same area
+        ``df.roc.auc`` gives for the same data). A frame from ``df.roc.auc(by=...)``: its
+        `auc` column. False: no AUC labels.
+    points
+        Operating points to mark, labelled with their thresholds: ``"youden"`` (each group's
+        point maximizing ``tpr - fpr``, the highest threshold on ties) or a frame with
+        ``*by, fpr, tpr, threshold`` (e.g. from ``df.roc.best_threshold(by=...)``).
+    size
+        Width and height of each panel, in pixels.
+    max_points
+        Drawing budget for the curve rows of the whole chart.
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+        A faceted chart when a panel role is given; untitled; compose with ``+ | &``.
+
+    Examples
+    --------
+    >>> import polars_roc as pr
+    >>> from polars_roc.charts import roc_chart
+    >>> df = pr.datasets.simulate(2000, seed=1)
+    >>> chart = roc_chart(df.roc.curve(by="model"), color="model", points="youden")
+    >>> spec = chart.to_dict()  # validates against the Vega-Lite schema
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['line', 'line', 'circle', 'point', 'text']
+    >>> spec["layer"][1]["encoding"]["color"]["legend"]["labelExpr"]  # doctest: +ELLIPSIS
+    '{"logit": "logit (AUC 0.8...)", "gbm": "gbm (AUC 0.7...)", ...}[datum.value] || datum.label'
+    """
+    alt_ = altair()
+    require(curve, ["fpr", "tpr"], "the curve", CURVE_HINT)
+    by = groups(curve, CURVE_COLUMNS)
+    panels = Panels(facet, row, column, columns)
+    check_roles(by, "curve", color=color, facet=facet, row=row, column=column)
+    ordered = ordered_curve(curve, by)
+    labels = None
+    if auc is not False:
+        summary = auc_summary(ordered, by, auc)
+        labels = place_labels(
+            summary, by=by, color=color, panels=panels.names, x=LABEL_X, y=(*LABEL_Y, LABEL_STEP)
+        )
+    marked = None if points is None else operating_points(ordered, by, points)
+    data = combine(
+        chance=chance_rows(curve, panels),
+        curve=thinned_curve(ordered, by, max_points),
+        point=marked,
+        label=None if labels is None else labels.rows,
+    )
+    layers = curve_layers(alt_, data, by=by, color=color, panels=panels, labels=labels)
+    if marked is not None:
+        x, y = unit_axes(alt_)
+        hue = color_channel(alt_, color, labels)
+        chosen = alt_.Chart().transform_filter(is_mark("point"))
+        tips = tooltips(alt_, marked, by, [c for c in THRESHOLD_COLUMNS if c in marked.columns])
+        text = alt_.Text(field="_text", type="nominal")
+        layers[3:3] = [
+            chosen.mark_point(filled=True, size=80, opacity=1).encode(x, y, tooltip=tips, **hue),
+            chosen.mark_text(align="left", dx=7, dy=8, fontSize=11).encode(x, y, text=text),
+        ]
+    chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
+    return panels.apply(alt_, chart)
+
+
+def pauc_summary(
+    curve: pl.DataFrame,
+    by: list[str],
+    along: str,
+    bounds: tuple[float, float],
+    pauc: pl.DataFrame | bool,
+) -> pl.DataFrame:
+    """``*by, _value, _text``: each group's partial AUC and its McClish standardization."""
+    lo, hi = bounds
+    if isinstance(pauc, pl.DataFrame):
+        hint = "pass df.roc.partial_auc(by=<the curve's by>, ...) over the same range"
+        require(pauc, ["pauc", "pauc_std", *by], "the pauc frame", hint)
+        table = matched(curve, pauc.select(*by, _value="pauc", _std="pauc_std"), by)
+    else:
+        # The definitions of polars_roc.areas.partial_auc, applied to the curve's points.
+        if along == "fpr":
+            area = _segment_area("fpr", "tpr", lo, hi, by)
+            chance = (hi * hi - lo * lo) / 2
+        else:
+            area = _segment_area("tpr", "_tnr", lo, hi, by)
+            chance = (hi - lo) - (hi * hi - lo * lo) / 2
+        value = pl.when(defined("fpr", "tpr")).then(pl.col("_area").sum()).alias("_value")
+        parts = curve.lazy().with_columns(_tnr=1 - pl.col("fpr")).with_columns(_area=area)
+        grouped = parts.group_by(by, maintain_order=True) if by else None
+        table = (grouped.agg(value) if grouped is not None else parts.select(value)).collect()
+        std = (1 + (pl.col("_value") - chance) / ((hi - lo) - chance)) / 2
+        table = table.with_columns(_std=pl.when(pl.col("_value") >= chance).then(std))
+    ranked = table.sort("_value", descending=True, nulls_last=True, maintain_order=True)
+    texts = [
+        f"pAUC {fmt(value, 4)}, standardized {fmt(std)}"
+        for value, std in zip(ranked["_value"].to_list(), ranked["_std"].to_list(), strict=True)
+    ]
+    return ranked.with_columns(_text=pl.Series(texts, dtype=pl.String))
+
+
+def clip_curve(
+    curve: pl.DataFrame, by: list[str], along: str, other: str, lo: float, hi: float
+) -> pl.DataFrame:
+    """The part of each group's curve with `along` in [lo, hi], interpolated at the bounds."""
+
+    def before(name: str) -> pl.Expr:
+        shifted = pl.col(name).shift(1)
+        return shifted.over(by) if by else shifted
+
+    inside = curve.filter(pl.col(along).is_between(lo, hi)).select(*by, along, other)
+    steps = curve.with_columns(_a=before(along), _o=before(other))
+    pieces = [inside]
+    for bound in (lo, hi):
+        crossing = (pl.col("_a") < bound) & (pl.col(along) > bound)
+        slope = (pl.col(other) - pl.col("_o")) / (pl.col(along) - pl.col("_a"))
+        at = pl.col("_o") + slope * (bound - pl.col("_a"))
+        pieces.append(
+            steps.filter(crossing).select(*by, pl.lit(bound).alias(along), at.alias(other))
+        )
+    joined = pl.concat(pieces, how="vertical_relaxed")
+    return joined.sort([*by, along, other], maintain_order=True)
+
+
+def partial_auc_chart(
+    curve: pl.DataFrame,
+    *,
+    fpr: tuple[float, float] | None = None,
+    tpr: tuple[float, float] | None = None,
+    color: str | None = None,
+    facet: str | None = None,
+    row: str | None = None,
+    column: str | None = None,
+    columns: int | None = None,
+    pauc: pl.DataFrame | bool = True,
+    size: int = 300,
+    max_points: int = 2000,
+) -> alt.LayerChart | alt.FacetChart:
+    """
+    ROC curves with the partial area over an FPR or a TPR range shaded, its bounds marked.
+
+    With ``fpr=(lo, hi)`` the shaded region lies under the curve between the two FPR bounds;
+    with ``tpr=(lo, hi)`` it lies between the curve and the right edge (FPR = 1) between the
+    two TPR bounds: the area pROC integrates for focus "sensitivity". Each group's label gives
+    the raw pAUC and McClish's standardized pAUC, with the definitions of
+    :func:`polars_roc.areas.partial_auc`.
+
+    Parameters
+    ----------
+    curve
+        The frame ``df.roc.curve(...)`` returns (see :func:`roc_chart`).
+    fpr, tpr
+        The range ``(lo, hi)``; give exactly one.
+    color, facet, row, column, columns, size, max_points
+        As in :func:`roc_chart`.
+    pauc
+        True: computed from the curve's points. A frame from ``df.roc.partial_auc(by=...,
+        fpr=...)`` over the same range: its ``pauc, pauc_std`` columns. False: no labels.
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+        Untitled; faceted when a panel role is given.
+
+    Examples
+    --------
+    >>> import polars_roc as pr
+    >>> from polars_roc.charts import partial_auc_chart
+    >>> df = pr.datasets.simulate(2000, seed=1)
+    >>> chart = partial_auc_chart(df.roc.curve(by="model"), fpr=(0.0, 0.2), color="model")
+    >>> spec = chart.to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['line', 'area', 'rule', 'line', 'circle']
+    >>> "standardized" in spec["layer"][3]["encoding"]["color"]["legend"]["labelExpr"]
+    True
+    """
+    alt_ = altair()
+    if (fpr is None) == (tpr is None):
+        msg = "give exactly one range: fpr=(lo, hi) or tpr=(lo, hi)\n\nHint: fpr=(0.0, 0.2)."
+        raise ValueError(msg)
+    along, other = ("fpr", "tpr") if fpr is not None else ("tpr", "fpr")
+    lo, hi = _validate.unit_range(fpr if fpr is not None else tpr, along)
+    require(curve, ["fpr", "tpr"], "the curve", CURVE_HINT)
+    by = groups(curve, CURVE_COLUMNS)
+    panels = Panels(facet, row, column, columns)
+    check_roles(by, "curve", color=color, facet=facet, row=row, column=column)
+    ordered = ordered_curve(curve, by)
+    labels = None
+    if pauc is not False:
+        summary = pauc_summary(ordered, by, along, (lo, hi), pauc)
+        labels = place_labels(
+            summary, by=by, color=color, panels=panels.names, x=LABEL_X, y=(*LABEL_Y, LABEL_STEP)
+        )
+    drawn = thinned_curve(ordered, by, max_points)
+    bounds = per_panel(pl.DataFrame({along: [lo, hi]}), curve, panels.names)
+    data = combine(
+        chance=chance_rows(curve, panels),
+        curve=drawn,
+        region=clip_curve(drawn, by, along, other, lo, hi),
+        bound=bounds,
+        label=None if labels is None else labels.rows,
+    )
+    layers = curve_layers(alt_, data, by=by, color=color, panels=panels, labels=labels)
+    x, y = unit_axes(alt_)
+    hue = color_channel(alt_, color, labels)
+    apart = detail(alt_, [name for name in by if name != color and name not in panels.names])
+    region = alt_.Chart().transform_filter(is_mark("region"))
+    if along == "fpr":
+        shade = region.mark_area(opacity=0.25).encode(x, y, y2=alt_.datum(0), **hue, **apart)
+        rule = alt_.Chart().transform_filter(is_mark("bound")).mark_rule(**BOUND).encode(x)
+    else:
+        shade = region.mark_area(opacity=0.25, orient="horizontal")
+        shade = shade.encode(x, y, x2=alt_.datum(1), **hue, **apart)
+        rule = alt_.Chart().transform_filter(is_mark("bound")).mark_rule(**BOUND).encode(y)
+    layers[1:1] = [shade, rule]
+    chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
+    return panels.apply(alt_, chart)
