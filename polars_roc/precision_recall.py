@@ -1,0 +1,310 @@
+"""Precision-recall and DET curves and average precision, read off the ROC curve.
+
+The curves follow scikit-learn's ``precision_recall_curve`` and ``det_curve`` (1.9) row for
+row: the same points, in the same order (thresholds ascending), with the same
+``drop_intermediate`` rule. Where scikit-learn warns and guesses (a class absent), the
+rates here are null.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+from polars._typing import IntoExprColumn
+
+from polars_roc import _validate
+from polars_roc._validate import By
+from polars_roc.curves import curve
+from polars_roc.exprs import Rows, class_totals, rows
+
+
+def _over(expr: pl.Expr, names: list[str]) -> pl.Expr:
+    return expr.over(names) if names else expr
+
+
+def _keep_tp_changes(names: list[str]) -> pl.Expr:
+    """scikit-learn's `drop_intermediate`: keep the ends and rows where tp changes next to them."""
+    tp = pl.col("tp")
+    position = _over(pl.int_range(pl.len()), names)
+    size = _over(pl.len(), names)
+    before = _over(tp.shift(1), names)
+    after = _over(tp.shift(-1), names)
+    return (position == 0) | (position == size - 1) | (tp != before) | (tp != after)
+
+
+def pr_curve(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    drop_intermediate: bool = False,
+) -> pl.LazyFrame:
+    """
+    Precision-recall curve per group, as scikit-learn's ``precision_recall_curve``.
+
+    One row per distinct score, thresholds **ascending** (scikit-learn's order), with
+    ``precision = tp / (tp + fp)`` and ``recall = tp / P`` of the rows scoring at or above
+    the threshold; then a last row ``threshold=+inf, precision=1, recall=0``: scikit-learn's
+    final point, which it returns without a threshold; here it gets ``+inf``, the threshold
+    at which nothing is predicted positive (its precision 0/0 is set to 1 by that
+    convention). So the columns are scikit-learn's ``precision``, ``recall`` and
+    ``thresholds`` (plus ``inf``) in the same order. With `drop_intermediate`, rows whose
+    true-positive count equals both neighbours' are dropped (scikit-learn's rule).
+
+    Unlike scikit-learn, which warns and sets recall to 1 when a group has no positives,
+    recall is null there; a group with a NaN score has null precision and recall.
+
+    Parameters
+    ----------
+    lf
+        Scored rows.
+    score
+        Numeric score column; higher means more likely positive.
+    label
+        Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
+    by
+        Column name(s) to group by: one curve per group.
+    weight
+        Optional non-negative case weights.
+    pos_label
+        The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    drop_intermediate
+        Drop thresholds whose true-positive count equals both neighbours'.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, threshold, precision, recall``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"label": [0, 0, 1, 1], "score": [0.1, 0.4, 0.35, 0.8]})
+    >>> df.roc.pr_curve()
+    shape: (5, 3)
+    ┌───────────┬───────────┬────────┐
+    │ threshold ┆ precision ┆ recall │
+    │ ---       ┆ ---       ┆ ---    │
+    │ f64       ┆ f64       ┆ f64    │
+    ╞═══════════╪═══════════╪════════╡
+    │ 0.1       ┆ 0.5       ┆ 1.0    │
+    │ 0.35      ┆ 0.666667  ┆ 1.0    │
+    │ 0.4       ┆ 0.5       ┆ 0.5    │
+    │ 0.8       ┆ 1.0       ┆ 0.5    │
+    │ inf       ┆ 1.0       ┆ 0.0    │
+    └───────────┴───────────┴────────┘
+    """
+    names = _validate.as_names(by)
+    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    tp, fp, fn = pl.col("tp"), pl.col("fp"), pl.col("fn")
+    # The start row (nothing at or above +inf) is the only one with tp + fp == 0: real rows
+    # hold at least one row of positive weight.
+    start = tp + fp == 0
+    real = points.filter(~start)
+    if drop_intermediate:
+        real = real.filter(_keep_tp_changes(names))
+    both = pl.concat([real, points.filter(start)], how="vertical")
+    defined = fn.is_not_null()  # null totals: a NaN score in the group
+    n_pos = tp + fn
+    precision = pl.when(defined).then(pl.when(start).then(1.0).otherwise(tp / (tp + fp)))
+    recall = pl.when(defined & (n_pos > 0)).then(tp / n_pos)
+    out = both.with_columns(_start=start, precision=precision, recall=recall)
+    out = out.sort([*names, "_start", "threshold"], nulls_last=True, maintain_order=True)
+    return out.select(*names, "threshold", "precision", "recall")
+
+
+def det_curve(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    drop_intermediate: bool = False,
+) -> pl.LazyFrame:
+    """
+    Detection error tradeoff curve per group, as scikit-learn's ``det_curve``.
+
+    False positive rate against false negative rate (``fnr = fn / P``), thresholds
+    ascending, from the highest threshold at which every positive is caught (``fnr = 0``)
+    up to the lowest at which no negative is (``fpr = 0``; ``+inf`` when the top score is a
+    negative's). With `drop_intermediate`, thresholds whose true-positive count equals both
+    neighbours' are dropped first (scikit-learn's rule). Rates are null for a group without
+    positives or negatives (where scikit-learn raises) or with a NaN score.
+
+    Parameters
+    ----------
+    lf, score, label, by, weight, pos_label
+        Scored rows and column roles, as in :func:`pr_curve`.
+    drop_intermediate
+        Drop thresholds whose true-positive count equals both neighbours'.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, threshold, fpr, fnr``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"label": [0, 0, 1, 1], "score": [0.1, 0.4, 0.35, 0.8]})
+    >>> df.roc.det_curve()
+    shape: (3, 3)
+    ┌───────────┬─────┬─────┐
+    │ threshold ┆ fpr ┆ fnr │
+    │ ---       ┆ --- ┆ --- │
+    │ f64       ┆ f64 ┆ f64 │
+    ╞═══════════╪═════╪═════╡
+    │ 0.35      ┆ 0.5 ┆ 0.0 │
+    │ 0.4       ┆ 0.5 ┆ 0.5 │
+    │ 0.8       ┆ 0.0 ┆ 0.5 │
+    └───────────┴─────┴─────┘
+    """
+    names = _validate.as_names(by)
+    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    if drop_intermediate:
+        points = points.filter(_keep_tp_changes(names))
+    tp, fp, fn = pl.col("tp"), pl.col("fp"), pl.col("fn")
+    n_pos = tp + fn
+    position = _over(pl.int_range(pl.len()), names)
+    size = _over(pl.len(), names)
+    # From the last row with no false positive (rows in descending threshold order) ...
+    after_no_fp = (fp > 0) | (_over(fp.shift(-1), names) > 0) | (position == size - 1)
+    # ... to the first row where every positive is caught.
+    before_all_tp = (tp < n_pos) | (_over(tp.shift(1), names) < n_pos) | (position == 0)
+    kept = points.filter(
+        after_no_fp.fill_null(False) & before_all_tp.fill_null(False)
+    ).with_columns(fnr=pl.when(n_pos > 0).then(fn / n_pos))
+    out = kept.sort([*names, "threshold"], nulls_last=True, maintain_order=True)
+    return out.select(*names, "threshold", "fpr", "fnr")
+
+
+def average_precision_table(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+) -> pl.LazyFrame:
+    """
+    Average precision per group (``df.roc.average_precision``), with class counts.
+
+    scikit-learn's ``average_precision_score``: the step sum ``Σ (R_n - R_{n-1}) P_n`` over
+    the distinct thresholds, highest first, i.e. precision weighted by the recall gained at
+    each threshold (no interpolation). Null for a group without positives (scikit-learn
+    warns and returns 0 or a meaningless value) or with a NaN score.
+
+    Parameters
+    ----------
+    lf, score, label, by, weight, pos_label
+        Scored rows and column roles, as in :func:`pr_curve`.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, average_precision, n_pos, n_neg``, one row per group, sorted by group.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"label": [0, 0, 1, 1], "score": [0.1, 0.4, 0.35, 0.8]})
+    >>> df.roc.average_precision()
+    shape: (1, 3)
+    ┌───────────────────┬───────┬───────┐
+    │ average_precision ┆ n_pos ┆ n_neg │
+    │ ---               ┆ ---   ┆ ---   │
+    │ f64               ┆ i64   ┆ i64   │
+    ╞═══════════════════╪═══════╪═══════╡
+    │ 0.833333          ┆ 2     ┆ 2     │
+    └───────────────────┴───────┴───────┘
+    """
+    names = _validate.as_names(by)
+    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    tp, fp = pl.col("tp"), pl.col("fp")
+    gained = pl.col("tpr") - _over(pl.col("tpr").shift(1), names)
+    steps = points.with_columns(_step=pl.when(tp + fp > 0).then(gained * tp / (tp + fp)))
+    defined = pl.col("tpr").is_not_null().all()
+    summary = [
+        pl.when(defined).then(pl.col("_step").sum()).alias("average_precision"),
+        tp.max().alias("n_pos"),  # cumulative: the last row holds every row of the group
+        fp.max().alias("n_neg"),
+    ]
+    if not names:
+        return steps.select(summary)
+    return steps.group_by(names).agg(summary).sort(names, nulls_last=True)
+
+
+def _average_precision_of(r: Rows) -> pl.Expr:
+    """Average precision of prepared rows; null without positives or with a NaN score."""
+    order = {"descending": True}
+    y = r.positive.sort_by(r.score, **order)
+    s = r.score.sort(**order)
+    if r.weight is None:
+        w_pos = y.cast(pl.Int64)
+        w_neg = (~y).cast(pl.Int64)
+    else:
+        w = r.weight.sort_by(r.score, **order)
+        w_pos, w_neg = w * y, w * ~y
+    tp, fp = w_pos.cum_sum(), w_neg.cum_sum()
+    # Precision at each distinct score: read at the last row of its block of ties.
+    block_end = (s != s.shift(-1)).fill_null(True)
+    precision = pl.when(block_end).then(tp / (tp + fp)).backward_fill()
+    n_pos, _ = class_totals(r)
+    ap = (w_pos * precision).sum() / n_pos
+    defined = (n_pos > 0) & ~r.score.is_nan().any()
+    return pl.when(defined).then(ap)
+
+
+def average_precision(
+    score: IntoExprColumn,
+    label: IntoExprColumn,
+    *,
+    weight: IntoExprColumn | None = None,
+    pos_label: Any = None,
+) -> pl.Expr:
+    """
+    Average precision as a scalar expression (scikit-learn's ``average_precision_score``).
+
+    ``Σ (R_n - R_{n-1}) P_n`` over the distinct scores, highest first: each positive
+    contributes the precision at its score (ties form one threshold), weighted by its share
+    of the positives. Null when there is no positive or a NaN score. Rows with a null score,
+    label or weight are skipped; a weight of 0 drops the row.
+
+    Parameters
+    ----------
+    score
+        Numeric score column (name or expression); higher means more likely positive.
+    label
+        Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
+    weight
+        Optional non-negative case weights.
+    pos_label
+        The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+
+    Returns
+    -------
+    pl.Expr
+        A Float64 scalar named ``average_precision``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "p": [0.1, 0.4, 0.35, 0.8]})
+    >>> round(df.select(pr.average_precision("p", "y")).item(), 6)
+    0.833333
+    >>> round(df.select(pl.col("p").roc.average_precision("y")).item(), 6)
+    0.833333
+    """
+    r = rows(score, label, weight=weight, pos_label=pos_label)
+    return _average_precision_of(r).alias("average_precision")
