@@ -41,7 +41,7 @@ def ap_summary(frame: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """
     ``*by, _value, _text``: each group's average precision, best first.
 
-    ``AP = sum((R_n - R_{n-1}) * P_n)`` over the points in threshold order (scikit-learn's
+    ``AP = sum((R_n - R_{n-1}) * P_n)`` over the points ordered by recall (scikit-learn's
     ``average_precision_score``); null when a recall is null (a group without positives).
     """
     previous = pl.col("recall").shift(1).fill_null(0.0)
@@ -82,8 +82,8 @@ def pr_chart(
     Parameters
     ----------
     pr
-        The frame ``df.roc.pr_curve(...)`` returns: ``*by, threshold, precision, recall``,
-        thresholds descending within each group.
+        The frame ``df.roc.pr_curve(...)`` returns: ``*by, threshold, precision, recall``
+        (in any row order: the chart orders points by recall).
     color, facet, row, column, columns, size, max_points
         As in :func:`polars_roc.charts.roc_chart`.
     ap
