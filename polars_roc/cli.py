@@ -1,0 +1,328 @@
+"""
+The ``polars-roc`` command: an HTML ROC report of a scored file, or of simulated demo data.
+
+``polars-roc report SCORES.parquet --score p --label y --by model,segment -o report.html``
+scans the file lazily and writes one HTML page (see :mod:`polars_roc.report`);
+``polars-roc demo -o report.html`` does the same on :func:`polars_roc.datasets.simulate` data.
+Both print the AUC table to stdout and progress to stderr. A bad file, column or label coding
+exits with status 2 and a one-line message.
+
+Examples
+--------
+>>> from polars_roc.cli import main
+>>> main(["report", "no-such-file.csv", "--score", "p", "--label", "y"])
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from polars.exceptions import PolarsError
+
+from polars_roc import _validate, report
+from polars_roc.datasets import simulate
+
+PROG = "polars-roc"
+
+#: File suffixes the `report` command reads, and how.
+READERS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".arrow": "ipc",
+    ".ipc": "ipc",
+    ".feather": "ipc",
+}
+
+
+class UsageError(Exception):
+    """A problem with the command's input that the user can fix: printed on one line."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """
+    Run the command line; returns the exit status (0 ok, 2 bad input).
+
+    Parameters
+    ----------
+    argv
+        Arguments without the program name; default ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        0 on success, 2 when the input cannot be used (the reason goes to stderr).
+
+    Examples
+    --------
+    >>> from polars_roc.cli import main
+    >>> main(["report", "missing.parquet", "--score", "p", "--label", "y"])
+    2
+    """
+    parser = _parser()
+    args = parser.parse_args(argv)
+    args.say = _progress(args.quiet)
+    try:
+        return int(args.run(args))
+    except (UsageError, PolarsError, ValueError, TypeError, ImportError, OSError) as error:
+        print(f"{PROG}: error: {report.one_line(error)}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="ROC analysis of scored data: a self-contained HTML report per segment.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{report,demo}")
+
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument(
+        "-o", "--output", default="report.html", help="HTML file to write (default: %(default)s)"
+    )
+    options.add_argument(
+        "--ci",
+        choices=["delong", "bootstrap", "none"],
+        default="delong",
+        help="AUC interval method (default: %(default)s)",
+    )
+    options.add_argument(
+        "--level", type=float, default=0.95, help="interval confidence level (default: 0.95)"
+    )
+    area = options.add_mutually_exclusive_group()
+    area.add_argument(
+        "--fpr",
+        type=_range,
+        default=(0.0, 0.2),
+        metavar="LO,HI",
+        help="partial-AUC FPR range (default: 0,0.2)",
+    )
+    area.add_argument("--tpr", type=_range, metavar="LO,HI", help="partial-AUC TPR range instead")
+    options.add_argument(
+        "--method",
+        choices=["youden", "closest_topleft", "cost"],
+        default="youden",
+        help="how the best cutpoint is chosen (default: %(default)s)",
+    )
+    options.add_argument("--title", help="page title")
+    options.add_argument(
+        "--js",
+        choices=["auto", "inline", "cdn"],
+        default="auto",
+        help="embed Vega in the page (inline, needs vl-convert-python), load it from a CDN, "
+        "or inline when possible (auto, the default)",
+    )
+    options.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+
+    rep = sub.add_parser(
+        "report",
+        parents=[options],
+        help="HTML report of a scored CSV/Parquet file",
+        description="Scan a scored file lazily and write an HTML ROC report.",
+    )
+    rep.add_argument("path", help="scored rows: .csv, .tsv, .parquet or .arrow/.ipc/.feather")
+    rep.add_argument("--score", required=True, help="score column (higher = more positive)")
+    rep.add_argument("--label", required=True, help="class column")
+    rep.add_argument("--by", type=_names, default=[], help="group columns, comma-separated")
+    rep.add_argument("--weight", help="case-weight column")
+    rep.add_argument(
+        "--pos-label", help="the positive class (needed unless labels are Boolean or 0/1)"
+    )
+    rep.set_defaults(run=_report)
+
+    demo = sub.add_parser(
+        "demo",
+        parents=[options],
+        help="HTML report of simulated scores (3 models x 4 segments)",
+        description="Simulate scored data (several models and segments, 12%% positives) "
+        "and write its HTML ROC report.",
+    )
+    demo.add_argument("--rows", type=int, default=20_000, help="cases (default: %(default)s)")
+    demo.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    demo.set_defaults(run=_demo)
+    return parser
+
+
+def _range(text: str) -> tuple[float, float]:
+    try:
+        lo, hi = (float(part) for part in text.split(","))
+    except ValueError:
+        msg = f"expected LO,HI (two rates, e.g. 0,0.2), got {text!r}"
+        raise argparse.ArgumentTypeError(msg) from None
+    return lo, hi
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def _scan(path: str) -> pl.LazyFrame:
+    """A lazy scan of the scored file; the data is read only when the report's queries run."""
+    file = Path(path)
+    if not any(char in path for char in "*?[") and not file.exists():
+        msg = f"file not found: {path!r}"
+        raise UsageError(msg)
+    suffix = "".join(file.suffixes[-1:]).lower()
+    kind = READERS.get(suffix)
+    if kind is None and file.is_dir():
+        kind = "parquet"  # a partitioned Parquet data set
+    if kind is None:
+        msg = (
+            f"cannot read {path!r}: unknown file type {suffix!r}; "
+            f"expected one of {', '.join(sorted(READERS))}"
+        )
+        raise UsageError(msg)
+    if kind in ("csv", "tsv"):
+        return pl.scan_csv(
+            path, separator="\t" if kind == "tsv" else ",", infer_schema_length=10_000
+        )
+    if kind == "ipc":
+        return pl.scan_ipc(path)
+    return pl.scan_parquet(path)
+
+
+def _pos_label(value: str | None, dtype: pl.DataType, label: str) -> Any:
+    """The --pos-label text as a value of the label column's type."""
+    if value is None:
+        return None
+    if dtype == pl.Boolean:
+        lowered = value.strip().lower()
+        if lowered in ("true", "1", "yes"):
+            return True
+        if lowered in ("false", "0", "no"):
+            return False
+    elif dtype.is_integer():
+        try:
+            return int(value)
+        except ValueError:
+            pass
+    elif dtype.is_float():
+        try:
+            return float(value)
+        except ValueError:
+            pass
+    else:
+        return value
+    msg = f"--pos-label {value!r} is not a value of label column {label!r} ({dtype})"
+    raise UsageError(msg)
+
+
+def _check_labels(lf: pl.LazyFrame, label: str, dtype: pl.DataType) -> None:
+    """Without --pos-label the labels must be Boolean or 0/1: read the distinct labels once."""
+    if dtype == pl.Boolean:
+        return
+    found = lf.select(pl.col(label).drop_nulls().unique().sort().head(11)).collect()[label]
+    if dtype.is_numeric() and found.is_in([0, 1]).all():
+        return
+    values = found.head(10).to_list()
+    more = ", ..." if found.len() > 10 else ""
+    shown = ", ".join(map(repr, values)) + more
+    if found.len() > 2:
+        what = f"has more than two values ({shown})"
+    else:
+        what = f"holds {shown}, not Boolean or 0/1"
+    example = f" (e.g. --pos-label {values[-1]})" if values else ""
+    msg = f"label column {label!r} {what}: name the positive class with --pos-label{example}"
+    raise UsageError(msg)
+
+
+def _progress(quiet: bool) -> report.Progress:
+    """Progress lines on stderr with the time since the start; warnings even when quiet."""
+    start = time.perf_counter()
+
+    def say(message: str) -> None:
+        if not quiet:
+            print(f"{PROG}: {message} ({time.perf_counter() - start:.1f} s)", file=sys.stderr)
+        elif message.startswith("warning:"):
+            print(f"{PROG}: {message}", file=sys.stderr)
+
+    return say
+
+
+def _report(args: argparse.Namespace) -> int:
+    lf = _scan(args.path)
+    schema = lf.collect_schema()
+    label_dtype = _validate.column(schema, args.label, "label")
+    pos_label = _pos_label(args.pos_label, label_dtype, args.label)
+    roles = {"score": args.score, "label": args.label, "by": args.by, "weight": args.weight}
+    _validate.roles(schema, **roles, pos_label=pos_label)  # the schema only: no data read
+    if pos_label is None:
+        _check_labels(lf, args.label, label_dtype)
+    title = args.title or f"ROC report: {Path(args.path).name}"
+    return _write(
+        lf,
+        args,
+        score=args.score,
+        label=args.label,
+        by=args.by,
+        weight=args.weight,
+        pos_label=pos_label,
+        title=title,
+        source=args.path,
+    )
+
+
+def _demo(args: argparse.Namespace) -> int:
+    if args.rows < 10:
+        msg = f"--rows must be at least 10, got {args.rows}"
+        raise UsageError(msg)
+    args.say(f"simulating {args.rows:,} cases scored by 3 models in 4 segments")
+    frame = simulate(args.rows, seed=args.seed)
+    return _write(
+        frame.lazy(),
+        args,
+        score="score",
+        label="label",
+        by=["model", "segment"],
+        weight=None,
+        pos_label=None,
+        title=args.title or "ROC report: simulated scores",
+        source=f"polars_roc.datasets.simulate({args.rows}, seed={args.seed})",
+    )
+
+
+def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
+    say = args.say
+    title, source = roles.pop("title"), roles.pop("source")
+    data = report.compute(
+        lf,
+        **roles,
+        ci=None if args.ci == "none" else args.ci,
+        level=args.level,
+        fpr=None if args.tpr else args.fpr,
+        tpr=args.tpr,
+        method=args.method,
+        progress=say,
+    )
+    say("drawing charts")
+    page = report.render(data, title=title, source=source, js=args.js, progress=say)
+    output = Path(args.output)
+    output.write_text(page, encoding="utf-8")
+    say(f"wrote {output} ({len(page.encode()) / 1e6:.1f} MB)")
+    _summary(data)
+    return 0
+
+
+def _summary(data: report.ReportData) -> None:
+    """The AUC table and the curve sizes, on stdout."""
+    by = data.roles["by"]
+    with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_hide_dataframe_shape=True, tbl_width_chars=200):
+        print("AUC by group")
+        print(data.auc)
+        sizes = (
+            data.curve.group_by(by, maintain_order=True).len("points")
+            if by
+            else data.curve.select(pl.len().alias("points"))
+        )
+        print("ROC curve sizes (points before thinning for drawing)")
+        print(sizes)
+    for note in data.notes:
+        print(f"note: {note}")
