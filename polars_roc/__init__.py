@@ -14,17 +14,31 @@ Examples
 0.75
 """
 
-from polars_roc import areas, curves, datasets, exprs, namespace
-from polars_roc import charts
+from polars_roc import (
+    areas,
+    charts,
+    crossval,
+    curves,
+    datasets,
+    exprs,
+    hull,
+    inference,
+    iso,
+    metrics,
+    namespace,
+    precision_recall,
+    report,
+    resampling,
+    thresholds,
+)
+from polars_roc.crossval import stratified_folds
 from polars_roc.curves import from_counts
 from polars_roc.exprs import auc
-from polars_roc import metrics, precision_recall, thresholds
+from polars_roc.hull import dominance, hull_auc_of_points, hull_of_points
+from polars_roc.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
 from polars_roc.metrics import accuracy, brier_score, log_loss
 from polars_roc.precision_recall import average_precision
 from polars_roc.thresholds import linspace
-from polars_roc import hull, iso
-from polars_roc.hull import dominance, hull_auc_of_points, hull_of_points
-from polars_roc.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
 
 # Keep __all__ sorted; each feature module adds its public names here.
 __all__ = [
@@ -34,6 +48,7 @@ __all__ = [
     "average_precision",
     "brier_score",
     "charts",
+    "crossval",
     "curves",
     "datasets",
     "dominance",
@@ -43,6 +58,7 @@ __all__ = [
     "hull_auc_of_points",
     "hull_of_points",
     "hybrid_of_points",
+    "inference",
     "iso",
     "linspace",
     "log_loss",
@@ -51,6 +67,9 @@ __all__ = [
     "operating_ranges_of_points",
     "optimal_of_points",
     "precision_recall",
+    "report",
+    "resampling",
+    "stratified_folds",
     "thresholds",
 ]
 __version__ = "0.1.0"

@@ -133,6 +133,10 @@ def partial_auc(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    ci: Literal["bootstrap"] | None = None,
+    level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = 0,
 ) -> pl.LazyFrame:
     """
     Partial area under the ROC curve over an FPR or a TPR range, with McClish's standardization.
@@ -155,11 +159,16 @@ def partial_auc(
         FPR range ``(lo, hi)``, ``0 <= lo < hi <= 1``.
     tpr
         TPR range ``(lo, hi)``; give exactly one of `fpr` and `tpr`.
+    ci
+        ``"bootstrap"`` adds ``pauc_se, pauc_lower, pauc_upper``: a stratified bootstrap
+        interval of `pauc` (see :func:`polars_roc.inference.partial_auc_interval`).
+    level, n_boot, seed
+        Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
 
     Returns
     -------
     pl.LazyFrame
-        ``*by, pauc, pauc_std, n_pos, n_neg``.
+        ``*by, pauc, pauc_std, n_pos, n_neg`` (+ ``pauc_se, pauc_lower, pauc_upper``).
 
     Examples
     --------
@@ -188,6 +197,23 @@ def partial_auc(
         lo, hi = _validate.unit_range(tpr, "tpr")
         area = _segment_area("tpr", "tnr", lo, hi, names)
         chance = (hi - lo) - (hi * hi - lo * lo) / 2
+    if ci is not None:
+        from polars_roc import inference
+
+        return inference.partial_auc_interval(
+            lf,
+            score,
+            label,
+            fpr=fpr,
+            tpr=tpr,
+            by=names,
+            weight=weight,
+            pos_label=pos_label,
+            ci=ci,
+            level=level,
+            n_boot=n_boot,
+            seed=seed,
+        )
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     points = points.with_columns(tnr=1 - pl.col("fpr"))
     n_pos = pl.col("tp").max()

@@ -14,7 +14,18 @@ from typing import Any
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc import areas, curves, exprs
+from polars_roc import (
+    areas,
+    crossval,
+    curves,
+    exprs,
+    hull,
+    inference,
+    iso,
+    metrics,
+    precision_recall,
+    thresholds,
+)
 
 #: Frame methods: name -> plain function taking a LazyFrame first and returning a LazyFrame.
 FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
@@ -23,8 +34,34 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "auc": areas.auc,
     "partial_auc": areas.partial_auc,
     # threshold analysis (thresholds.py, pr_det.py, metrics.py)
+    "thresholds": thresholds.thresholds,
+    "best_threshold": thresholds.best_threshold,
+    "tpr_at_fpr": thresholds.tpr_at_fpr,
+    "fpr_at_tpr": thresholds.fpr_at_tpr,
+    "point": thresholds.point,
+    "pr_curve": precision_recall.pr_curve,
+    "det_curve": precision_recall.det_curve,
+    "average_precision": precision_recall.average_precision_table,
+    "confusion_matrix": metrics.confusion_matrix,
+    "mean_cost": metrics.mean_cost,
     # inference and cross-validation (inference.py, crossval.py)
+    "compare": inference.compare,
+    "cv_auc": crossval.cv_auc,
+    "average_curve": crossval.average_curve,
     # geometry (hull.py)
+    "hull": hull.hull,
+    "hull_auc": hull.hull_auc,
+    "hull_of_points": hull.hull_of_points,
+    "hull_auc_of_points": hull.hull_auc_of_points,
+    "dominance": hull.dominance,
+    "crossings": hull.crossings,
+    "curve_dominance": hull.curve_dominance,
+    "optimal": iso.optimal,
+    "operating_ranges": iso.operating_ranges,
+    "hybrid": iso.hybrid,
+    "optimal_of_points": iso.optimal_of_points,
+    "operating_ranges_of_points": iso.operating_ranges_of_points,
+    "hybrid_of_points": iso.hybrid_of_points,
 }
 
 
@@ -87,3 +124,35 @@ class RocExpr:
     ) -> pl.Expr:
         """See :func:`polars_roc.exprs.auc`."""
         return exprs.auc(self._expr, label, weight=weight, pos_label=pos_label)
+
+    def average_precision(
+        self,
+        label: IntoExprColumn,
+        *,
+        weight: IntoExprColumn | None = None,
+        pos_label: Any = None,
+    ) -> pl.Expr:
+        """See :func:`polars_roc.precision_recall.average_precision`."""
+        return precision_recall.average_precision(
+            self._expr, label, weight=weight, pos_label=pos_label
+        )
+
+    def brier_score(
+        self,
+        label: IntoExprColumn,
+        *,
+        weight: IntoExprColumn | None = None,
+        pos_label: Any = None,
+    ) -> pl.Expr:
+        """See :func:`polars_roc.metrics.brier_score`."""
+        return metrics.brier_score(self._expr, label, weight=weight, pos_label=pos_label)
+
+    def log_loss(
+        self,
+        label: IntoExprColumn,
+        *,
+        weight: IntoExprColumn | None = None,
+        pos_label: Any = None,
+    ) -> pl.Expr:
+        """See :func:`polars_roc.metrics.log_loss`."""
+        return metrics.log_loss(self._expr, label, weight=weight, pos_label=pos_label)

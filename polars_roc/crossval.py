@@ -1,0 +1,330 @@
+"""
+Cross-validation: stratified fold assignment, summaries of per-fold AUCs, averaged curves.
+
+Out-of-fold scores carry a `fold` column; every function here groups by it on top of `by`.
+
+Examples
+--------
+>>> import polars as pl
+>>> import polars_roc as pr
+>>> df = pr.datasets.simulate(2000, models=["logit"], seed=3)
+>>> df.roc.cv_auc(fold="fold").columns
+['auc_mean', 'auc_var', 'auc_sd', 'n_folds']
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+from polars._typing import IntoExprColumn
+
+from polars_roc import _labels, _validate, areas, curves, thresholds
+from polars_roc._validate import By
+from polars_roc.inference import student_t_quantile
+
+
+def stratified_folds(label: IntoExprColumn, k: int = 5, *, seed: int | None = 0) -> pl.Expr:
+    """
+    Fold numbers ``0..k-1`` stratified by class, as an expression.
+
+    Rows are put in a random order within each class (reproducible with `seed`) and dealt
+    out to the folds in turn, class after class: every fold gets the same number of rows of
+    each class, give or take one, and the same number of rows overall, give or take one.
+    Null labels form a class of their own. The assignment depends on the rows' order in the
+    frame (the same frame and seed give the same folds); it works in ``with_columns``,
+    ``select`` and ``over()`` (folds within each group).
+
+    Parameters
+    ----------
+    label
+        Class column (name or expression), any dtype.
+    k
+        Number of folds, at least 2.
+    seed
+        Random seed; None for a fresh one.
+
+    Returns
+    -------
+    pl.Expr
+        Int64 fold numbers named ``fold``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"label": [1, 0, 0, 1, 0, 0, 1, 0, 0, 0]})
+    >>> folded = df.with_columns(pr.stratified_folds("label", k=3, seed=1))
+    >>> folded.group_by("fold").agg(pl.len(), pl.col("label").sum()).sort("fold")
+    shape: (3, 3)
+    ┌──────┬─────┬───────┐
+    │ fold ┆ len ┆ label │
+    │ ---  ┆ --- ┆ ---   │
+    │ i64  ┆ u32 ┆ i64   │
+    ╞══════╪═════╪═══════╡
+    │ 0    ┆ 4   ┆ 1     │
+    │ 1    ┆ 3   ┆ 1     │
+    │ 2    ┆ 3   ┆ 1     │
+    └──────┴─────┴───────┘
+    """
+    if isinstance(k, bool) or not isinstance(k, int) or k < 2:
+        msg = f"k must be an integer >= 2 (the number of folds), got {k!r}\n\nHint: k=5."
+        raise ValueError(msg)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        msg = f"seed must be a non-negative integer or None, got {seed!r}\n\nHint: seed=0."
+        raise ValueError(msg)
+    y = _labels.into_expr(label)
+    shuffled = pl.int_range(pl.len(), dtype=pl.Int64).shuffle(seed=seed)
+    dealt = pl.arg_sort_by([y, shuffled], nulls_last=True).arg_sort()
+    return (dealt % k).cast(pl.Int64).alias("fold")
+
+
+def _fold_roles(lf: pl.LazyFrame, fold: str, names: list[str], *roles: str) -> None:
+    _validate.column(lf.collect_schema(), fold, "fold")
+    if fold in names or fold in roles:
+        msg = f"fold column {fold!r} cannot also be a role or a `by` column"
+        raise ValueError(msg)
+
+
+def cv_auc(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    fold: str = "fold",
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+) -> pl.LazyFrame:
+    """
+    Cross-validated AUC: the mean of the per-fold AUCs and their spread, per group.
+
+    The AUC is computed within each fold (``auc(by=[*by, fold])``) and summarized over the
+    K folds: ``auc_mean`` their mean, ``auc_var = Σ (auc_k - auc_mean)² / K`` (the 1/K
+    variance of the fold AUCs) and ``auc_sd`` its square root. A fold whose AUC is undefined
+    (one class only, or a NaN score) is left out; ``n_folds`` counts the folds used.
+
+    Parameters
+    ----------
+    lf
+        Out-of-fold scored rows.
+    score, label, by, weight, pos_label
+        Column roles, as in :func:`polars_roc.areas.auc`.
+    fold
+        Column holding each row's fold.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, auc_mean, auc_var, auc_sd, n_folds``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "fold": [0] * 4 + [1] * 4,
+    ...         "score": [0.9, 0.4, 0.6, 0.1, 0.8, 0.3, 0.7, 0.2],
+    ...         "label": [1, 1, 0, 0, 1, 0, 1, 0],
+    ...     }
+    ... )
+    >>> df.roc.cv_auc()
+    shape: (1, 4)
+    ┌──────────┬──────────┬────────┬─────────┐
+    │ auc_mean ┆ auc_var  ┆ auc_sd ┆ n_folds │
+    │ ---      ┆ ---      ┆ ---    ┆ ---     │
+    │ f64      ┆ f64      ┆ f64    ┆ i64     │
+    ╞══════════╪══════════╪════════╪═════════╡
+    │ 0.875    ┆ 0.015625 ┆ 0.125  ┆ 2       │
+    └──────────┴──────────┴────────┴─────────┘
+    """
+    names = _validate.as_names(by)
+    _fold_roles(lf, fold, names, score, label)
+    per_fold = areas.auc(lf, score, label, by=[*names, fold], weight=weight, pos_label=pos_label)
+    auc = pl.col("auc")
+    summary = [
+        auc.mean().alias("auc_mean"),
+        auc.var(ddof=0).alias("auc_var"),
+        auc.var(ddof=0).sqrt().alias("auc_sd"),
+        auc.count().cast(pl.Int64).alias("n_folds"),
+    ]
+    if not names:
+        return per_fold.select(summary)
+    return per_fold.group_by(names).agg(summary).sort(names, nulls_last=True)
+
+
+def _mean_band(column: str, level: float) -> list[pl.Expr]:
+    """Mean over folds and its pointwise t interval: mean ± t(K-1) · sd / sqrt(K)."""
+    p = (1 + level) / 2
+    values = pl.col(column)
+    k = values.count()
+    t = (k - 1).map_batches(
+        lambda s: pl.Series(s.name, student_t_quantile(p, s.cast(pl.Float64).to_numpy())),
+        return_dtype=pl.Float64,
+        is_elementwise=True,
+    )
+    half = pl.when(k >= 2).then(t * values.std(ddof=1) / k.cast(pl.Float64).sqrt())
+    mean = values.mean()
+    return [
+        mean.alias(f"_{column}_mean"),
+        (mean - half).clip(0.0, 1.0).alias(f"_{column}_lower"),
+        (mean + half).clip(0.0, 1.0).alias(f"_{column}_upper"),
+    ]
+
+
+def _check_points(points: Any) -> None:
+    if isinstance(points, bool) or not isinstance(points, int) or points < 2:
+        msg = f"points must be an integer >= 2, got {points!r}\n\nHint: points=101."
+        raise ValueError(msg)
+
+
+def average_curve(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    fold: str = "fold",
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    method: Literal["vertical", "threshold"] = "vertical",
+    points: int = 101,
+    level: float = 0.95,
+) -> pl.LazyFrame:
+    """
+    The ROC curve averaged over folds, with a pointwise confidence band (Fawcett 2006).
+
+    * ``method="vertical"``: each fold's TPR is read at `points` evenly spaced FPRs in
+      [0, 1] (as :func:`polars_roc.thresholds.tpr_at_fpr`: linear between vertices, the
+      largest TPR on a vertical part) and averaged over the folds at each FPR.
+    * ``method="threshold"``: `points` thresholds are taken from the scores of all folds
+      pooled (``+inf`` and then evenly spaced through the sorted distinct scores, highest
+      to lowest); at each, every fold's (fpr, tpr) is its operating point for
+      ``score >= threshold``, and both coordinates are averaged. Extra columns
+      ``threshold, fpr_lower, fpr_upper`` give the horizontal spread.
+
+    The band is a pointwise ``level`` confidence interval of the mean over the K folds,
+    ``mean ± t(K - 1) · sd / sqrt(K)`` with ``sd`` the folds' standard deviation (ddof 1)
+    and ``t`` Student's quantile, clipped to [0, 1]; null with fewer than 2 folds. It
+    describes the uncertainty of the *average* curve, not the spread of single folds
+    (multiply the half-width by ``sqrt(K)`` for that). Folds with an undefined curve are
+    left out.
+
+    Parameters
+    ----------
+    lf
+        Out-of-fold scored rows.
+    score, label, by, weight, pos_label
+        Column roles, as in :func:`polars_roc.areas.auc`.
+    fold
+        Column holding each row's fold.
+    method
+        ``"vertical"`` or ``"threshold"`` averaging.
+    points
+        Number of FPRs (vertical) or thresholds (threshold averaging), at least 2.
+    level
+        Confidence level of the band.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, fpr, tpr_mean, tpr_lower, tpr_upper`` sorted by FPR (vertical), or with
+        ``threshold, fpr_lower, fpr_upper`` added, sorted by threshold descending
+        (threshold averaging; ``fpr`` is then the mean FPR).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "fold": [0] * 4 + [1] * 4,
+    ...         "score": [0.9, 0.4, 0.6, 0.1, 0.8, 0.7, 0.3, 0.2],
+    ...         "label": [1, 1, 0, 0, 1, 0, 1, 0],
+    ...     }
+    ... )
+    >>> df.roc.average_curve(points=3)
+    shape: (3, 4)
+    ┌─────┬──────────┬───────────┬───────────┐
+    │ fpr ┆ tpr_mean ┆ tpr_lower ┆ tpr_upper │
+    │ --- ┆ ---      ┆ ---       ┆ ---       │
+    │ f64 ┆ f64      ┆ f64       ┆ f64       │
+    ╞═════╪══════════╪═══════════╪═══════════╡
+    │ 0.0 ┆ 0.5      ┆ 0.5       ┆ 0.5       │
+    │ 0.5 ┆ 1.0      ┆ 1.0       ┆ 1.0       │
+    │ 1.0 ┆ 1.0      ┆ 1.0       ┆ 1.0       │
+    └─────┴──────────┴───────────┴───────────┘
+    """
+    names = _validate.as_names(by)
+    _fold_roles(lf, fold, names, score, label)
+    _check_points(points)
+    _validate.level(level)
+    if method not in ("vertical", "threshold"):
+        msg = (
+            f"method must be 'vertical' or 'threshold', got {method!r}\n\nHint: method='vertical'."
+        )
+        raise ValueError(msg)
+    keys = [*names, fold]
+    if method == "vertical":
+        grid = np.linspace(0.0, 1.0, points).tolist()
+        read = thresholds.tpr_at_fpr(
+            lf, grid, score, label, by=keys, weight=weight, pos_label=pos_label
+        )
+        table = read.group_by(*names, "fpr").agg(_mean_band("tpr", level))
+        return table.sort([*names, "fpr"], nulls_last=True).select(
+            *names,
+            "fpr",
+            pl.col("_tpr_mean").alias("tpr_mean"),
+            pl.col("_tpr_lower").alias("tpr_lower"),
+            pl.col("_tpr_upper").alias("tpr_upper"),
+        )
+    pooled = curves.counts(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    pooled = pooled.with_columns(
+        _r=_over(pl.int_range(pl.len(), dtype=pl.Int64), names),
+        _n=_over(pl.len().cast(pl.Int64), names),
+    )
+    steps = pl.LazyFrame({"_j": range(points)}, schema={"_j": pl.Int64})
+    groups = pooled.select(*names, "_n").unique()
+    chosen = (
+        (groups.join(steps, how="cross"))
+        .with_columns(_r=(pl.col("_j") * (pl.col("_n") - 1) / (points - 1)).round().cast(pl.Int64))
+        .select(*names, "_r")
+        .unique()
+    )
+    cut = pooled.join(chosen, on=[*names, "_r"], how="inner", nulls_equal=True).select(
+        *names, pl.col("threshold").alias("_t")
+    )
+    folds_curve = curves.curve(lf, score, label, by=keys, weight=weight, pos_label=pos_label)
+    folds = folds_curve.select(keys).unique()
+    left = (
+        folds.join(cut, on=names, how="inner", nulls_equal=True)
+        if names
+        else folds.join(cut, how="cross")
+    ).sort("_t")
+    right = folds_curve.select(*keys, "threshold", "fpr", "tpr").sort("threshold")
+    read = left.join_asof(
+        right,
+        left_on="_t",
+        right_on="threshold",
+        by=keys,
+        strategy="forward",
+        check_sortedness=False,
+    )
+    table = read.group_by(*names, "_t").agg(*_mean_band("tpr", level), *_mean_band("fpr", level))
+    table = table.sort([*names, "_t"], descending=[False] * len(names) + [True], nulls_last=True)
+    return table.select(
+        *names,
+        pl.col("_fpr_mean").alias("fpr"),
+        pl.col("_tpr_mean").alias("tpr_mean"),
+        pl.col("_tpr_lower").alias("tpr_lower"),
+        pl.col("_tpr_upper").alias("tpr_upper"),
+        pl.col("_t").alias("threshold"),
+        pl.col("_fpr_lower").alias("fpr_lower"),
+        pl.col("_fpr_upper").alias("fpr_upper"),
+    )
+
+
+def _over(expr: pl.Expr, names: list[str]) -> pl.Expr:
+    return expr.over(names) if names else expr

@@ -1,0 +1,302 @@
+"""
+Stratified bootstrap of ROC statistics, vectorized over replicates.
+
+A stratified resample draws ``n_pos`` positives from the group's positives and ``n_neg``
+negatives from its negatives, with replacement. Each draw only changes how often every row
+counts, so a replicate is the original group with multinomial row counts: its ROC curve lives
+on the group's own distinct scores, and a statistic of it is a statistic of two count vectors
+(positives and negatives per distinct score). All replicates of a chunk are computed at once
+as ``(replicates, distinct scores)`` numpy matrices; no Python loop runs over replicates.
+
+Each group draws from its own random stream, seeded by ``seed`` and the group's key values,
+so a group's interval does not depend on which other groups the frame holds (grouped ==
+one group at a time) nor on the order of its rows.
+
+Examples
+--------
+>>> import polars as pl
+>>> import polars_roc as pr
+>>> df = pl.DataFrame(
+...     {"score": [0.1, 0.4, 0.35, 0.8, 0.7, 0.2, 0.9, 0.3], "label": [0, 0, 1, 1, 1, 0, 1, 0]}
+... )
+>>> out = df.roc.auc(ci="bootstrap", n_boot=500, seed=1)
+>>> out.select("auc", "n_pos", "n_neg")
+shape: (1, 3)
+┌────────┬───────┬───────┐
+│ auc    ┆ n_pos ┆ n_neg │
+│ ---    ┆ ---   ┆ ---   │
+│ f64    ┆ i64   ┆ i64   │
+╞════════╪═══════╪═══════╡
+│ 0.9375 ┆ 4     ┆ 4     │
+└────────┴───────┴───────┘
+>>> bool(out["auc_lower"].item() <= 0.9375 <= out["auc_upper"].item())
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import polars as pl
+
+from polars_roc.exprs import Rows
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+
+#: A replicate statistic: ``(pos, neg, levels) -> (replicates, width)`` where `pos` / `neg`
+#: are ``(replicates, K)`` positive / negative counts (or weight sums) per distinct score,
+#: and `levels` the ``K`` distinct scores in ascending order.
+Statistic = Callable[[FloatArray, FloatArray, FloatArray], FloatArray]
+
+#: Matrix cells per chunk of replicates: small enough to stay in cache.
+_CHUNK_CELLS = 1 << 16
+
+BOOT_DTYPE = pl.Struct(
+    {"se": pl.List(pl.Float64), "lower": pl.List(pl.Float64), "upper": pl.List(pl.Float64)}
+)
+
+
+def check_n_boot(n_boot: Any) -> None:
+    """Check the number of bootstrap replicates is a positive integer."""
+    if isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer) or n_boot < 1:
+        msg = f"n_boot must be a positive integer, got {n_boot!r}\n\nHint: n_boot=2000."
+        raise ValueError(msg)
+
+
+def check_seed(seed: Any) -> None:
+    """Check a seed is None or a non-negative integer."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        msg = (
+            f"seed must be a non-negative integer or None, got {seed!r}"
+            f"\n\nHint: seed=0 (None draws a fresh, unreproducible seed)."
+        )
+        raise ValueError(msg)
+
+
+def group_rng(seed: int | None, key: Sequence[Any]) -> np.random.Generator:
+    """A generator seeded by `seed` and the group's key values (stable across processes)."""
+    if seed is None:
+        return np.random.default_rng()
+    digest = hashlib.blake2b(repr(tuple(key)).encode(), digest_size=8).digest()
+    return np.random.default_rng([int(seed), int.from_bytes(digest, "little")])
+
+
+def _level_counts(
+    levels: IntArray, weights: FloatArray | None, draws: IntArray, n_levels: int
+) -> FloatArray:
+    """``(replicates, K)`` counts (or weight sums) of the drawn rows per distinct score."""
+    n_rep = draws.shape[0]
+    flat = (levels[draws] + (np.arange(n_rep) * n_levels)[:, None]).ravel()
+    w = None if weights is None else weights[draws].ravel()
+    counts = np.bincount(flat, weights=w, minlength=n_rep * n_levels)
+    return counts.reshape(n_rep, n_levels).astype(np.float64, copy=False)
+
+
+def replicates(
+    scores: FloatArray,
+    positive: npt.NDArray[np.bool_],
+    weights: FloatArray | None,
+    statistic: Statistic,
+    *,
+    width: int,
+    n_boot: int,
+    rng: np.random.Generator,
+) -> FloatArray:
+    """
+    A statistic over `n_boot` stratified resamples of one group: ``(n_boot, width)``.
+
+    Rows are put in a canonical order first (class, score, weight), so the replicates depend
+    on the rows and the generator only, not on the order the rows came in.
+    """
+    keys = (scores, positive) if weights is None else (weights, scores, positive)
+    order = np.lexsort(keys)
+    scores, positive = scores[order], positive[order]
+    levels, inverse = np.unique(scores, return_inverse=True)
+    inverse = inverse.reshape(-1).astype(np.intp)
+    pos_levels, neg_levels = inverse[positive], inverse[~positive]
+    pos_w = neg_w = None
+    if weights is not None:
+        weights = weights[order]
+        pos_w, neg_w = weights[positive], weights[~positive]
+    n_pos, n_neg, n_levels = len(pos_levels), len(neg_levels), len(levels)
+    out = np.empty((n_boot, width), dtype=np.float64)
+    chunk = max(1, min(n_boot, _CHUNK_CELLS // max(n_levels, n_pos, n_neg)))
+    for start in range(0, n_boot, chunk):
+        n_rep = min(chunk, n_boot - start)
+        pos_draws = rng.integers(0, n_pos, size=(n_rep, n_pos))
+        neg_draws = rng.integers(0, n_neg, size=(n_rep, n_neg))
+        pos = _level_counts(pos_levels, pos_w, pos_draws, n_levels)
+        neg = _level_counts(neg_levels, neg_w, neg_draws, n_levels)
+        out[start : start + n_rep] = statistic(pos, neg, levels)
+    return out
+
+
+def auc_statistic(pos: FloatArray, neg: FloatArray, levels: FloatArray) -> FloatArray:
+    """AUC of each replicate: positives' weight times negatives below (ties one half)."""
+    below = np.cumsum(neg, axis=1) - neg / 2
+    u = np.einsum("ij,ij->i", pos, below)
+    return np.asarray(u / (pos.sum(axis=1) * neg.sum(axis=1)), dtype=np.float64)[:, None]
+
+
+def roc_points(pos: FloatArray, neg: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """
+    Each replicate's ROC vertices, threshold descending: ``(fpr, tpr)``, ``(replicates, K + 1)``.
+
+    The first column is the (0, 0) start; the last is (1, 1).
+    """
+    zeros = np.zeros((pos.shape[0], 1))
+    tp = np.concatenate([zeros, np.cumsum(pos[:, ::-1], axis=1)], axis=1)
+    fp = np.concatenate([zeros, np.cumsum(neg[:, ::-1], axis=1)], axis=1)
+    return fp / fp[:, -1:], tp / tp[:, -1:]
+
+
+def segment_area(x: FloatArray, y: FloatArray, lo: float, hi: float) -> FloatArray:
+    """Area under each row's polyline (x ascending) between x = lo and x = hi."""
+    x0, y0, x1, y1 = x[:, :-1], y[:, :-1], x[:, 1:], y[:, 1:]
+    a, b = np.clip(x0, lo, hi), np.clip(x1, lo, hi)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = (y1 - y0) / (x1 - x0)
+        area = (b - a) * ((y0 + slope * (a - x0)) + (y0 + slope * (b - x0))) / 2
+    return np.asarray(np.where(b > a, area, 0.0).sum(axis=1), dtype=np.float64)
+
+
+def partial_auc_statistic(
+    *, fpr: tuple[float, float] | None, tpr: tuple[float, float] | None
+) -> Statistic:
+    """Raw partial area over an FPR range (TPR over FPR) or a TPR range (TNR over TPR)."""
+
+    def statistic(pos: FloatArray, neg: FloatArray, levels: FloatArray) -> FloatArray:
+        x_fpr, y_tpr = roc_points(pos, neg)
+        if fpr is not None:
+            return segment_area(x_fpr, y_tpr, *fpr)[:, None]
+        assert tpr is not None
+        return segment_area(y_tpr, 1 - x_fpr, *tpr)[:, None]
+
+    return statistic
+
+
+def tpr_at_fpr_statistic(targets: Sequence[float]) -> Statistic:
+    """TPR at each target FPR, linear between vertices; the largest TPR on a vertical part."""
+    wanted = np.asarray(targets, dtype=np.float64)
+
+    def statistic(pos: FloatArray, neg: FloatArray, levels: FloatArray) -> FloatArray:
+        fpr, tpr = roc_points(pos, neg)
+        return _interpolate(fpr, tpr, wanted, last=True)
+
+    return statistic
+
+
+def fpr_at_tpr_statistic(targets: Sequence[float]) -> Statistic:
+    """FPR at each target TPR, linear between vertices; the smallest FPR on a horizontal part."""
+    wanted = np.asarray(targets, dtype=np.float64)
+
+    def statistic(pos: FloatArray, neg: FloatArray, levels: FloatArray) -> FloatArray:
+        fpr, tpr = roc_points(pos, neg)
+        return _interpolate(tpr, fpr, wanted, last=False)
+
+    return statistic
+
+
+def _interpolate(x: FloatArray, y: FloatArray, wanted: FloatArray, *, last: bool) -> FloatArray:
+    """
+    The value of y at each wanted x along each row's monotone polyline.
+
+    Where x equals a target over several vertices, take the last vertex (`last`, the largest
+    y) or the first (the smallest y); between vertices interpolate linearly.
+    """
+    rows = np.arange(x.shape[0])[:, None]
+    n = x.shape[1]
+    out = np.empty((x.shape[0], len(wanted)))
+    for j, target in enumerate(wanted):
+        if last:
+            i = np.clip((x <= target).sum(axis=1) - 1, 0, n - 1)[:, None]
+            j0, j1 = i, np.minimum(i + 1, n - 1)
+        else:
+            i = np.clip((x < target).sum(axis=1), 0, n - 1)[:, None]
+            j0, j1 = np.maximum(i - 1, 0), i
+        x0, x1, y0, y1 = x[rows, j0], x[rows, j1], y[rows, j0], y[rows, j1]
+        exact = x[rows, i] == target
+        with np.errstate(divide="ignore", invalid="ignore"):
+            between = y0 + (y1 - y0) * (target - x0) / (x1 - x0)
+        out[:, j] = np.where(exact, y[rows, i], between)[:, 0]
+    return out
+
+
+def _summary(values: FloatArray, level: float) -> dict[str, list[float | None]]:
+    """Standard error (ddof 1) and percentile interval of each column of replicates."""
+    alpha = 1.0 - level
+    finite = [bool(ok) for ok in np.asarray(np.isfinite(values).all(axis=0)).ravel()]
+    lower, upper = np.quantile(values, [alpha / 2, 1 - alpha / 2], axis=0)
+    se = values.std(axis=0, ddof=1) if values.shape[0] > 1 else np.full(values.shape[1], np.nan)
+
+    def listed(column: FloatArray) -> list[float | None]:
+        return [
+            float(v) if ok and np.isfinite(v) else None
+            for v, ok in zip(column.tolist(), finite, strict=True)
+        ]
+
+    return {"se": listed(se), "lower": listed(lower), "upper": listed(upper)}
+
+
+def bootstrap(
+    r: Rows,
+    key: Sequence[pl.Expr],
+    statistic: Statistic,
+    *,
+    width: int = 1,
+    level: float,
+    n_boot: int,
+    seed: int | None,
+) -> pl.Expr:
+    """
+    Per-group stratified bootstrap as an aggregation: a struct of ``se, lower, upper`` lists.
+
+    Valid in ``select`` and ``group_by().agg()``. Each list holds `width` values (one per
+    target of the statistic). They are null when the group has fewer than 2 positive or
+    2 negative rows or a NaN score.
+
+    Parameters
+    ----------
+    r
+        The rows that count (from :func:`polars_roc.exprs.rows`).
+    key
+        Scalar expressions naming the group (e.g. ``pl.col(name).first()``): they seed the
+        group's random stream together with `seed`.
+    statistic
+        Replicate statistic, see :data:`Statistic`.
+    width
+        Number of values the statistic returns per replicate.
+    level
+        Confidence level of the percentile interval.
+    n_boot
+        Number of replicates.
+    seed
+        Random seed; None draws a fresh one.
+    """
+    weighted = r.weight is not None
+    inputs = [r.score, r.positive, *([r.weight] if r.weight is not None else []), *key]
+    nothing: list[float | None] = [None] * width
+    empty = {"se": nothing, "lower": nothing, "upper": nothing}
+
+    def run(series: Sequence[pl.Series]) -> dict[str, list[float | None]]:
+        scores = series[0].to_numpy().astype(np.float64)
+        positive = series[1].to_numpy().astype(bool)
+        weights = series[2].to_numpy().astype(np.float64) if weighted else None
+        n_pos = int(positive.sum())
+        if n_pos < 2 or len(positive) - n_pos < 2 or np.isnan(scores).any():
+            return empty
+        group = [s[0] if len(s) else None for s in series[3 if weighted else 2 :]]
+        rng = group_rng(seed, group)
+        values = replicates(
+            scores, positive, weights, statistic, width=width, n_boot=n_boot, rng=rng
+        )
+        return _summary(values, level)
+
+    return pl.map_groups(inputs, run, return_dtype=BOOT_DTYPE, returns_scalar=True)
