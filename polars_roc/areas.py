@@ -189,14 +189,6 @@ def partial_auc(
         msg = "give exactly one range: fpr=(lo, hi) or tpr=(lo, hi)\n\nHint: fpr=(0.0, 0.2)."
         raise ValueError(msg)
     names = _validate.as_names(by)
-    if fpr is not None:
-        lo, hi = _validate.unit_range(fpr, "fpr")
-        area = _segment_area("fpr", "tpr", lo, hi, names)
-        chance = (hi * hi - lo * lo) / 2
-    else:
-        lo, hi = _validate.unit_range(tpr, "tpr")
-        area = _segment_area("tpr", "tnr", lo, hi, names)
-        chance = (hi - lo) - (hi * hi - lo * lo) / 2
     if ci is not None:
         from polars_roc import inference
 
@@ -215,16 +207,65 @@ def partial_auc(
             seed=seed,
         )
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
-    points = points.with_columns(tnr=1 - pl.col("fpr"))
-    n_pos = pl.col("tp").max()
-    n_neg = pl.col("fp").max()
+    return partial_auc_of_curve(points, fpr=fpr, tpr=tpr, by=names)
+
+
+def partial_auc_of_curve(
+    points: pl.LazyFrame,
+    *,
+    fpr: tuple[float, float] | None = None,
+    tpr: tuple[float, float] | None = None,
+    by: By = None,
+) -> pl.LazyFrame:
+    """
+    Partial AUC and McClish's standardization of ROC curves given as points.
+
+    The computation behind :func:`partial_auc`, for a frame shaped like
+    :func:`polars_roc.curves.curve`'s output (``*by, tp, fp, tpr, fpr`` in curve order), so
+    that a curve already at hand (e.g. one being charted) is not recomputed.
+
+    Parameters
+    ----------
+    points
+        ROC points per group, from (0, 0) to (1, 1) in curve order.
+    fpr, tpr
+        The range, as in :func:`partial_auc`: give exactly one.
+    by
+        The group columns of `points`.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, pauc, pauc_std, n_pos, n_neg``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.3, 0.2], "label": [1, 0, 1, 0, 0]})
+    >>> points = df.lazy().roc.curve()
+    >>> pr.areas.partial_auc_of_curve(points, fpr=(0.0, 0.5)).collect()["pauc"].item()
+    0.3333333333333333
+    """
+    if (fpr is None) == (tpr is None):
+        msg = "give exactly one range: fpr=(lo, hi) or tpr=(lo, hi)\n\nHint: fpr=(0.0, 0.2)."
+        raise ValueError(msg)
+    names = _validate.as_names(by)
+    if fpr is not None:
+        lo, hi = _validate.unit_range(fpr, "fpr")
+        area = _segment_area("fpr", "tpr", lo, hi, names)
+        chance = (hi * hi - lo * lo) / 2
+    else:
+        lo, hi = _validate.unit_range(tpr, "tpr")
+        area = _segment_area("tpr", "_tnr", lo, hi, names)
+        chance = (hi - lo) - (hi * hi - lo * lo) / 2
     defined = pl.col("tpr").is_not_null().all() & pl.col("fpr").is_not_null().all()
     summary = [
         pl.when(defined).then(pl.col("_area").sum()).alias("pauc"),
-        n_pos.alias("n_pos"),
-        n_neg.alias("n_neg"),
+        pl.col("tp").max().alias("n_pos"),
+        pl.col("fp").max().alias("n_neg"),
     ]
-    per_group = points.with_columns(_area=area)
+    per_group = points.with_columns(_tnr=1 - pl.col("fpr")).with_columns(_area=area)
     table = (
         per_group.group_by(names).agg(summary).sort(names, nulls_last=True)
         if names

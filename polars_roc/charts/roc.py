@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import polars as pl
 
 from polars_roc import _validate
-from polars_roc.areas import _segment_area
+from polars_roc.areas import _segment_area, partial_auc_of_curve
 from polars_roc.charts._altair import (
     CURVE_COLUMNS,
     FPR_TITLE,
@@ -276,19 +276,12 @@ def pauc_summary(
         require(pauc, ["pauc", "pauc_std", *by], "the pauc frame", hint)
         table = matched(curve, pauc.select(*by, _value="pauc", _std="pauc_std"), by)
     else:
-        # The definitions of polars_roc.areas.partial_auc, applied to the curve's points.
-        if along == "fpr":
-            area = _segment_area("fpr", "tpr", lo, hi, by)
-            chance = (hi * hi - lo * lo) / 2
-        else:
-            area = _segment_area("tpr", "_tnr", lo, hi, by)
-            chance = (hi - lo) - (hi * hi - lo * lo) / 2
-        value = pl.when(defined("fpr", "tpr")).then(pl.col("_area").sum()).alias("_value")
-        parts = curve.lazy().with_columns(_tnr=1 - pl.col("fpr")).with_columns(_area=area)
-        grouped = parts.group_by(by, maintain_order=True) if by else None
-        table = (grouped.agg(value) if grouped is not None else parts.select(value)).collect()
-        std = (1 + (pl.col("_value") - chance) / ((hi - lo) - chance)) / 2
-        table = table.with_columns(_std=pl.when(pl.col("_value") >= chance).then(std))
+        range_ = {along: (lo, hi)}
+        table = (
+            partial_auc_of_curve(curve.lazy(), by=by, **range_)
+            .select(*by, _value="pauc", _std="pauc_std")
+            .collect()
+        )
     ranked = table.sort("_value", descending=True, nulls_last=True, maintain_order=True)
     texts = [
         f"pAUC {fmt(value, 4)}, standardized {fmt(std)}"
