@@ -55,21 +55,20 @@ def positive(label: IntoExprColumn, pos_label: Any = None) -> pl.Expr:
     return expr == pl.lit(pos_label)
 
 
-def _numeric_scores(scores: pl.Series) -> pl.Series:
-    if not scores.dtype.is_numeric() or scores.dtype == pl.Boolean:
-        msg = (
-            f"score column {scores.name!r} has dtype {scores.dtype}, expected a numeric score "
-            f"(did you swap score and label?)\n\nHint: pass the score column first."
-        )
-        raise SchemaError(msg)
-    return scores.cast(pl.Float64)
-
-
 def score(value: IntoExprColumn, *, checked: bool = True) -> pl.Expr:
-    """Float64 score expression; `checked` adds a run-time dtype check for bare expressions."""
+    """
+    Float64 score expression; `checked` refuses non-numeric scores when the query runs.
+
+    Frame functions check the score's dtype against the schema at call time and pass
+    ``checked=False``. A bare expression cannot see the schema, so the check runs in the
+    query: ``is_nan`` is defined for numbers only, so a Boolean, string or categorical score
+    (e.g. score and label swapped) raises Polars' ``InvalidOperationError`` instead of
+    giving a number. A native check, not a Python callback: a callback here made a 10M-row
+    AUC four times slower.
+    """
     expr = into_expr(value)
     if checked:
-        return expr.map_batches(_numeric_scores, return_dtype=pl.Float64, is_elementwise=True)
+        expr = pl.when(expr.is_nan().is_null()).then(None).otherwise(expr)
     return expr.cast(pl.Float64)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 from conftest import DATA
-from polars.exceptions import ColumnNotFoundError, SchemaError
+from polars.exceptions import ColumnNotFoundError, InvalidOperationError, SchemaError
 from sklearn.metrics import roc_auc_score
 
 import polars_roc as pr
@@ -100,9 +100,12 @@ def test_swapped_score_and_label_fail_at_call_time(method) -> None:  # type: ign
         method(FRAME.lazy(), score="cls", label="label")
 
 
-def test_swapped_columns_in_an_expression_fail_at_collect() -> None:
-    with pytest.raises(SchemaError, match="score column 'cls'"):
-        FRAME.select(pr.auc("cls", "label"))
+@pytest.mark.parametrize("score", ["cls", "flag", "cat"])
+def test_non_numeric_score_in_an_expression_fails_at_collect(score: str) -> None:
+    # a bare expression cannot see the schema: the query refuses it instead of ranking it
+    frame = FRAME.with_columns(flag=pl.col("label") == 1, cat=pl.col("cls").cast(pl.Categorical))
+    with pytest.raises(InvalidOperationError, match="not supported for dtype"):
+        frame.select(pr.auc(score, "label"))
 
 
 @pytest.mark.parametrize("bad", [-1.0, float("nan"), float("inf")])
