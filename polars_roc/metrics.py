@@ -234,15 +234,9 @@ def log_loss(
 
     Parameters
     ----------
-    score
-        Probability column of the positive class, or ``{class: column}`` for multiclass.
-    label
-        Class column: Boolean, 0/1 integer, or any coding with `pos_label` (binary); the
-        class values named in `score` (multiclass).
-    weight
-        Optional non-negative case weights.
-    pos_label
-        The positive class (binary only). Default: True for Boolean labels, 1 for 0/1.
+    score, label, weight, pos_label
+        As in :func:`brier_score`: the positive class's probability column (binary) or
+        ``{class: column}`` (multiclass), the class column, case weights, positive class.
 
     Returns
     -------
@@ -445,9 +439,17 @@ def _cost_frame(costs: Any, dtype: pl.DataType | type[pl.DataType]) -> pl.LazyFr
     if not cost_dtype.is_numeric() or cost_dtype == pl.Boolean:
         msg = f"cost column has dtype {cost_dtype}, expected numbers\n\nHint: cast it to Float64."
         raise SchemaError(msg)
-    frame = frame.select(
-        pl.col("truth").cast(dtype), pl.col("pred").cast(dtype), pl.col("cost").cast(pl.Float64)
-    )
+    try:
+        frame = frame.select(
+            pl.col("truth").cast(dtype), pl.col("pred").cast(dtype), pl.col("cost").cast(pl.Float64)
+        )
+    except pl.exceptions.PolarsError:
+        msg = (
+            f"the cost matrix's classes ({frame.schema['truth']}, {frame.schema['pred']}) do not "
+            f"fit the class columns ({dtype})\n\nHint: give costs for the classes as they are "
+            f"in the data, e.g. {{(truth, pred): cost}} with the same type of class values."
+        )
+        raise SchemaError(msg) from None
     bad = [c for c in frame["cost"].to_list() if c is None or not math.isfinite(c)]
     if bad:
         msg = f"costs must be finite numbers, got {bad[:5]}\n\nHint: fill or drop those pairs."

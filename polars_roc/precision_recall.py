@@ -17,20 +17,15 @@ from polars_roc import _validate
 from polars_roc._validate import By
 from polars_roc.curves import curve
 from polars_roc.exprs import Rows, class_totals, rows
-
-
-def _over(expr: pl.Expr, names: list[str]) -> pl.Expr:
-    return expr.over(names) if names else expr
+from polars_roc.thresholds import _is_end, _over
 
 
 def _keep_tp_changes(names: list[str]) -> pl.Expr:
     """scikit-learn's `drop_intermediate`: keep the ends and rows where tp changes next to them."""
     tp = pl.col("tp")
-    position = _over(pl.int_range(pl.len()), names)
-    size = _over(pl.len(), names)
     before = _over(tp.shift(1), names)
     after = _over(tp.shift(-1), names)
-    return (position == 0) | (position == size - 1) | (tp != before) | (tp != after)
+    return _is_end(names) | (tp != before) | (tp != after)
 
 
 def pr_curve(
@@ -62,16 +57,8 @@ def pr_curve(
     ----------
     lf
         Scored rows.
-    score
-        Numeric score column; higher means more likely positive.
-    label
-        Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
-    by
-        Column name(s) to group by: one curve per group.
-    weight
-        Optional non-negative case weights.
-    pos_label
-        The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    score, label, by, weight, pos_label
+        Column roles, as in :func:`polars_roc.curves.curve`: one curve per group.
     drop_intermediate
         Drop thresholds whose true-positive count equals both neighbours'.
 

@@ -183,11 +183,15 @@ def _group_ids(
     return frame.join(groups, on=names, how="left", nulls_equal=True), groups
 
 
+def _is_end(names: list[str]) -> pl.Expr:
+    """Whether a row is the first or the last of its group."""
+    position = _over(pl.int_range(pl.len()), names)
+    return (position == 0) | (position == _over(pl.len(), names) - 1)
+
+
 def _ends(points: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     """The first (0, 0) and last (1, 1) row of each group's curve."""
-    position = _over(pl.int_range(pl.len()), names)
-    size = _over(pl.len(), names)
-    return points.filter((position == 0) | (position == size - 1))
+    return points.filter(_is_end(names))
 
 
 def _evaluate(points: pl.LazyFrame, names: list[str], targets: pl.LazyFrame) -> pl.LazyFrame:
@@ -278,9 +282,7 @@ def _negative_quantiles(points: pl.LazyFrame, names: list[str], k: int) -> pl.La
         (pl.col("fp").cast(pl.Float64) * (k + 1) / n_neg).floor().clip(upper_bound=k)
     )
     before = _over(reached.shift(1), names).fill_null(0)
-    position = _over(pl.int_range(pl.len()), names)
-    size = _over(pl.len(), names)
-    keep = (position == 0) | (position == size - 1) | (reached > before).fill_null(False)
+    keep = _is_end(names) | (reached > before).fill_null(False)
     return points.filter(keep)
 
 
@@ -597,6 +599,14 @@ def best_threshold(
     return out.sort(keys, nulls_last=True).select(*names, *columns)
 
 
+def _check_ci(ci: Any) -> bool:
+    """Check an operating point's `ci` argument; whether a bootstrap band is asked for."""
+    if ci is not None and not (isinstance(ci, str) and ci == "bootstrap"):
+        msg = f"ci must be 'bootstrap' or None, got {ci!r}\n\nHint: ci='bootstrap'."
+        raise ValueError(msg)
+    return ci is not None
+
+
 def _operating_points(
     lf: pl.LazyFrame,
     targets: list[float],
@@ -607,6 +617,10 @@ def _operating_points(
     by: By,
     weight: str | None,
     pos_label: Any,
+    ci: Any = None,
+    level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = 0,
 ) -> pl.LazyFrame:
     """
     The ROC curve read at given FPRs (``along="fpr"``) or TPRs (``along="tpr"``).
@@ -616,7 +630,26 @@ def _operating_points(
     The segment leaving level a ends at the *lowest* vertex of the next level b, and starts
     at the *highest* vertex of a; at an exact hit the answer is the best vertex of the level
     (largest TPR for ``tpr_at_fpr``, smallest FPR for ``fpr_at_tpr``) and its threshold.
+    ``ci="bootstrap"`` hands over to :mod:`polars_roc.inference` for the bootstrap band.
     """
+    if _check_ci(ci):
+        from polars_roc import inference  # imports this module
+
+        interval = (
+            inference.tpr_at_fpr_interval if along == "fpr" else inference.fpr_at_tpr_interval
+        )
+        return interval(
+            lf,
+            targets,
+            score,
+            label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            level=level,
+            n_boot=n_boot,
+            seed=seed,
+        )
     names = _validate.as_names(by)
     x, y = along, "tpr" if along == "fpr" else "fpr"
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
@@ -679,6 +712,10 @@ def tpr_at_fpr(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    ci: Literal["bootstrap"] | None = None,
+    level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = 0,
 ) -> pl.LazyFrame:
     """
     The TPR the ROC curve reaches at given false positive rates.
@@ -698,12 +735,18 @@ def tpr_at_fpr(
         One target false positive rate, or a list, each in [0, 1].
     score, label, by, weight, pos_label
         Column roles, as in :func:`thresholds`.
+    ci
+        ``"bootstrap"`` adds ``tpr_se, tpr_lower, tpr_upper``: stratified bootstrap bands of
+        `tpr` (see :func:`polars_roc.inference.tpr_at_fpr_interval`).
+    level, n_boot, seed
+        Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
 
     Returns
     -------
     pl.LazyFrame
-        ``*by, fpr, tpr, threshold``: one row per group and target, targets in the order
-        given. `tpr` is null for a group without positives or negatives, or with a NaN score.
+        ``*by, fpr, tpr, threshold`` (+ ``tpr_se, tpr_lower, tpr_upper``): one row per group
+        and target, targets in the order given. `tpr` is null for a group without positives
+        or negatives, or with a NaN score.
 
     Examples
     --------
@@ -724,7 +767,18 @@ def tpr_at_fpr(
     """
     targets = _validate.rates(fpr, "fpr")
     return _operating_points(
-        lf, targets, "fpr", score, label, by=by, weight=weight, pos_label=pos_label
+        lf,
+        targets,
+        "fpr",
+        score,
+        label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        ci=ci,
+        level=level,
+        n_boot=n_boot,
+        seed=seed,
     )
 
 
@@ -737,6 +791,10 @@ def fpr_at_tpr(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    ci: Literal["bootstrap"] | None = None,
+    level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = 0,
 ) -> pl.LazyFrame:
     """
     The FPR the ROC curve needs to reach given true positive rates.
@@ -754,11 +812,17 @@ def fpr_at_tpr(
         One target true positive rate (sensitivity), or a list, each in [0, 1].
     score, label, by, weight, pos_label
         Column roles, as in :func:`thresholds`.
+    ci
+        ``"bootstrap"`` adds ``fpr_se, fpr_lower, fpr_upper``: stratified bootstrap bands of
+        `fpr` (see :func:`polars_roc.inference.fpr_at_tpr_interval`).
+    level, n_boot, seed
+        Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
 
     Returns
     -------
     pl.LazyFrame
-        ``*by, fpr, tpr, threshold``: one row per group and target, in the order given.
+        ``*by, fpr, tpr, threshold`` (+ ``fpr_se, fpr_lower, fpr_upper``): one row per group
+        and target, in the order given.
 
     Examples
     --------
@@ -779,7 +843,18 @@ def fpr_at_tpr(
     """
     targets = _validate.rates(tpr, "tpr")
     return _operating_points(
-        lf, targets, "tpr", score, label, by=by, weight=weight, pos_label=pos_label
+        lf,
+        targets,
+        "tpr",
+        score,
+        label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        ci=ci,
+        level=level,
+        n_boot=n_boot,
+        seed=seed,
     )
 
 
@@ -845,6 +920,15 @@ def point(
                 f"string or categorical class codes\n\nHint: pass {role}=<class column>."
             )
             raise pl.exceptions.SchemaError(msg)
+        if dtype.is_float() and pos_label is None:
+            msg = (
+                f"{role} column {column!r} has dtype {dtype}: it looks like a score, not "
+                f"class codes\n\nHint: threshold the score first, or pass pos_label= to use "
+                f"float class codes."
+            )
+            raise pl.exceptions.SchemaError(msg)
+        if pos_label is not None:
+            _validate._pos_label_fits(column, dtype, pos_label)
     for name in names:
         _validate.column(schema, name, "by")
     if weight is not None:

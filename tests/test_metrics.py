@@ -286,6 +286,8 @@ def test_mean_cost_errors() -> None:
         df.roc.mean_cost("truth", "pred", [1, 2, 3])  # type: ignore[arg-type]
     with pytest.raises(pl.exceptions.ColumnNotFoundError):
         df.lazy().roc.mean_cost("truth", "predicted", costs)
+    with pytest.raises(pl.exceptions.SchemaError, match="do not fit the class columns"):
+        pl.DataFrame({"t": [1, 2], "p": [2, 1]}).roc.mean_cost("t", "p", {("a", "b"): 1.0})
     numbers = pl.DataFrame({"t": [1, 2], "p": ["1", "2"]})
     with pytest.raises(pl.exceptions.SchemaError, match="same kind"):
         numbers.lazy().roc.confusion_matrix("t", "p")

@@ -99,27 +99,9 @@ def assert_row_matches(row: dict[str, object], case: Case, *, weighted: bool) ->
             assert got == pytest.approx(expected, abs=1e-12), (name, row)
 
 
-COLUMNS = [
-    "threshold",
-    "tp",
-    "fp",
-    "tn",
-    "fn",
-    "tpr",
-    "fpr",
-    "tnr",
-    "fnr",
-    "ppv",
-    "npv",
-    "fdr",
-    "accuracy",
-    "balanced_accuracy",
-    "f1",
-    "youden",
-    "mcc",
-    "lr_pos",
-    "lr_neg",
-]
+# The contract's columns (DESIGN.md): the counts, then the measures in the order of the
+# textbook definitions above.
+COLUMNS = ["threshold", "tp", "fp", "tn", "fn", *definitions(1, 1, 1, 1)]
 
 
 @pytest.mark.parametrize("weighted", [False, True])
@@ -553,6 +535,34 @@ def test_operating_point_targets_must_be_rates(bad: object) -> None:
         lf.roc.fpr_at_tpr(bad)
 
 
+@pytest.mark.parametrize("along", ["fpr", "tpr"])
+def test_operating_points_bootstrap_band(along: str) -> None:
+    df = pr.datasets.simulate(400, models=["m"], segments=["s"])
+    if along == "fpr":
+        got = df.roc.tpr_at_fpr(0.2, ci="bootstrap", seed=1)
+        direct = pr.inference.tpr_at_fpr_interval(df.lazy(), 0.2, seed=1).collect()
+        point = df.roc.tpr_at_fpr(0.2)
+        reading = "tpr"
+    else:
+        got = df.roc.fpr_at_tpr(0.8, ci="bootstrap", seed=1)
+        direct = pr.inference.fpr_at_tpr_interval(df.lazy(), 0.8, seed=1).collect()
+        point = df.roc.fpr_at_tpr(0.8)
+        reading = "fpr"
+    assert_frame_equal(got, direct)
+    assert_frame_equal(got.select(point.columns), point)
+    row = got.row(0, named=True)
+    assert row[f"{reading}_lower"] <= row[reading] <= row[f"{reading}_upper"]
+    assert row[f"{reading}_se"] > 0
+
+
+def test_operating_points_bad_ci() -> None:
+    lf = pl.LazyFrame({"score": [0.2, 0.8], "label": [0, 1]})
+    with pytest.raises(ValueError, match="ci must be 'bootstrap'"):
+        lf.roc.tpr_at_fpr(0.5, ci="delong")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="ci must be 'bootstrap'"):
+        lf.roc.fpr_at_tpr(0.5, ci=True)  # type: ignore[arg-type]
+
+
 # ---------------------------------------------------------------- point
 
 
@@ -605,3 +615,16 @@ def test_point_grouped_string_classes() -> None:
     assert got["fn"].to_list() == [1, 1]
     assert got["below_diagonal"].to_list() == [True, True]
     assert_frame_equal(df.lazy().roc.point("pred", "truth", by="m", pos_label="pos").collect(), got)
+
+
+def test_point_refuses_float_scores_and_misfit_pos_label() -> None:
+    scored = pl.LazyFrame({"pred": [0.9, 0.2], "label": [1, 0]})
+    with pytest.raises(pl.exceptions.SchemaError, match="prediction column 'pred'"):
+        scored.roc.point("pred")
+    codes = pl.LazyFrame({"pred": [1, 0], "label": [1, 0]})
+    with pytest.raises(TypeError, match="pos_label 'yes' does not fit"):
+        codes.roc.point("pred", pos_label="yes")
+    # float class codes work with an explicit pos_label
+    floats = pl.DataFrame({"pred": [1.0, 0.0, 1.0], "label": [1.0, 0.0, 0.0]})
+    got = floats.roc.point("pred", pos_label=1.0).row(0, named=True)
+    assert (got["tp"], got["fp"], got["tn"], got["fn"]) == (1, 1, 1, 0)
