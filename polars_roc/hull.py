@@ -708,7 +708,6 @@ def _pair_intervals(
 
 def _crossings_batch(frame: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """Per group and pair of named curves, the FPR intervals where each is higher."""
-    name_dtype = frame.schema["_name"]
     rows: list[dict[str, Any]] = []
     groups = frame.partition_by(by, maintain_order=True, as_dict=True) if by else {(): frame}
     for key, group in groups.items():
@@ -733,15 +732,22 @@ def _crossings_batch(frame: pl.DataFrame, by: list[str]) -> pl.DataFrame:
                 for lo, hi, sign in _pair_intervals(one, other):
                     higher = first if sign > 0 else second if sign < 0 else None
                     rows.append({**pair, "fpr_from": lo, "fpr_to": hi, "higher": higher})
-    schema: dict[str, pl.DataType] = {
-        **{c: frame.schema[c] for c in by},
-        "a": name_dtype,
-        "b": name_dtype,
-        "fpr_from": pl.Float64(),
-        "fpr_to": pl.Float64(),
-        "higher": name_dtype,
-    }
-    return pl.DataFrame(rows, schema=schema)
+    return pl.DataFrame(rows, schema=_crossings_schema(frame.schema, by))
+
+
+def _crossings_schema(schema: pl.Schema, by: list[str]) -> pl.Schema:
+    """Output schema of :func:`crossings`, from that of the ``*by, _name, ...`` curves."""
+    name = schema["_name"]
+    return pl.Schema(
+        {
+            **{c: schema[c] for c in by},
+            "a": name,
+            "b": name,
+            "fpr_from": pl.Float64(),
+            "fpr_to": pl.Float64(),
+            "higher": name,
+        }
+    )
 
 
 def _scored_curves(
@@ -824,18 +830,10 @@ def crossings(
     curves = _scored_curves(
         lf, score, label, by=names, across=across, weight=weight, pos_label=pos_label
     )
-    schema = curves.collect_schema()
-    out_schema: dict[str, pl.DataType] = {
-        **{c: schema[c] for c in names},
-        "a": schema["_name"],
-        "b": schema["_name"],
-        "fpr_from": pl.Float64(),
-        "fpr_to": pl.Float64(),
-        "higher": schema["_name"],
-    }
-    return curves.map_batches(
-        lambda df: _crossings_batch(df, names), schema=pl.Schema(out_schema)
-    ).sort([*names, "a", "b", "fpr_from"], nulls_last=True)
+    schema = _crossings_schema(curves.collect_schema(), names)
+    return curves.map_batches(lambda df: _crossings_batch(df, names), schema=schema).sort(
+        [*names, "a", "b", "fpr_from"], nulls_last=True
+    )
 
 
 def curve_dominance(

@@ -542,6 +542,29 @@ def test_score_density_integrates_to_one(scored: pl.DataFrame) -> None:
     assert len(marks(render(score_chart(scored, kind="density", facet="model")), "area")) == 6
 
 
+@pytest.mark.parametrize("n_panels", [7, 12, 40])
+def test_score_density_of_many_panels_stays_within_the_row_limit(n_panels: int) -> None:
+    rng = np.random.default_rng(n_panels)
+    n = 60 * n_panels
+    frame = pl.DataFrame(
+        {
+            "panel": np.repeat(np.arange(n_panels), 60),
+            "label": rng.random(n) < 0.4,
+            "score": rng.normal(size=n),
+        }
+    )
+    spec = strict_json(score_chart(frame, kind="density", facet="panel"))  # raised MaxRowsError
+    curves = pl.DataFrame(rows_of(spec, "density"))
+    # The default max_points (2,000) shared by the curves, but at least 32 points each.
+    grid = max(32, 2000 // (2 * n_panels))
+    assert curves.group_by("panel", "_class").len()["len"].to_list() == [grid] * 2 * n_panels
+    assert curves.height <= 5000
+    for _, part in curves.group_by("panel", "_class"):
+        part = part.sort("score")
+        area = np.trapezoid(part["density"].to_numpy(), part["score"].to_numpy())
+        assert area == pytest.approx(1.0, abs=2e-2)
+
+
 def test_score_sorted_and_strip_plots_sample_within_budget(scored: pl.DataFrame) -> None:
     chart = score_chart(scored, kind=["sorted", "strip"], column="model", max_points=600)
     spec = strict_json(chart)
@@ -648,6 +671,46 @@ def test_threshold_explorer_from_a_curve_frame(scored: pl.DataFrame) -> None:
     assert len(marks(root, "symbol")) == 1
     columns = texts(root, "axis-label")
     assert {"threshold", "tp", "fp", "tn", "fn", "tpr", "fpr"} <= set(columns)
+
+
+def order_channels(spec: Any) -> list[Any]:
+    """Every `order` encoding in a spec, however deeply its layers are nested."""
+    found = []
+    if isinstance(spec, dict):
+        if isinstance(spec.get("encoding"), dict) and "order" in spec["encoding"]:
+            found.append(spec["encoding"]["order"])
+        for value in spec.values():
+            found += order_channels(value)
+    elif isinstance(spec, list):
+        for value in spec:
+            found += order_channels(value)
+    return found
+
+
+def test_lines_are_ordered_by_one_field_in_drawing_order(scored: pl.DataFrame) -> None:
+    # Vega-Lite drops an `order` channel given as a list (with a console warning) and then
+    # sorts line points by x alone.
+    curve = scored.roc.curve(by="model")
+    charts = {
+        "roc": roc_chart(curve, color="model"),
+        "pauc": partial_auc_chart(curve, fpr=(0.0, 0.2), color="model"),
+        "pr": pr_chart(scored.roc.pr_curve(by="model"), color="model"),
+        "det": det_chart(scored.roc.det_curve(by="model"), color="model"),
+        "hull": hull_chart(scored.roc.hull(across="model"), across="model", curves=curve),
+        "explorer": threshold_explorer(curve, color="model"),
+    }
+    for name, chart in charts.items():
+        spec = strict_json(chart)
+        orders = order_channels(spec)
+        assert orders, name
+        assert all(isinstance(order, dict) for order in orders), name
+        if name in ("roc", "pauc", "explorer"):
+            drawn = pl.DataFrame(rows_of(spec, "curve")).sort("_order")
+            steps = drawn.select(
+                pl.col("fpr").diff().over("model").fill_null(0).min(),
+                pl.col("tpr").diff().over("model").fill_null(0).min(),
+            )
+            assert steps.row(0) == (0.0, 0.0), name  # never goes back along either axis
 
 
 def test_label_frames_without_groups(scored: pl.DataFrame) -> None:

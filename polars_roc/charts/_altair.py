@@ -195,6 +195,21 @@ def per_panel(rows: pl.DataFrame, source: pl.DataFrame, panels: Sequence[str]) -
     return source.select(panels).unique(maintain_order=True).join(rows, how="cross")
 
 
+def numbered(frame: pl.DataFrame) -> pl.DataFrame:
+    """`frame` with its row number in ``_order``, for :func:`row_order`."""
+    return frame.with_row_index("_order")
+
+
+def row_order(alt: Any) -> Any:
+    """
+    Draw a line through its rows in the frame's row order (see :func:`numbered`).
+
+    One field: Vega-Lite drops an ``order`` channel given as a list of fields (with a
+    console warning) and then sorts line points by x, which scrambles vertical steps.
+    """
+    return alt.Order(field="_order", type="quantitative")
+
+
 def combine(**layers: pl.DataFrame | None) -> pl.DataFrame:
     """One JSON-safe frame holding every layer's rows, tagged by a ``_mark`` column."""
     parts = [
@@ -291,6 +306,17 @@ def color_channel(alt: Any, color: str | None, labels: Labels | None) -> dict[st
         order = [value for value in labels.order or [] if value is not None]  # null goes last
         return {"color": nominal(alt, "Color", color, legend=legend, sort=order)}
     return {"color": nominal(alt, "Color", color)}
+
+
+def chance_line(alt: Any, x: Any, y: Any) -> Any:
+    """The dashed grey chance line through the rows tagged ``chance``."""
+    chance = alt.Chart().transform_filter(is_mark("chance"))
+    return chance.mark_line(color="gray", strokeDash=[4, 4], strokeWidth=1).encode(x, y)
+
+
+def apart(alt: Any, by: Sequence[str], color: str | None, panels: Panels) -> dict[str, Any]:
+    """Keep apart the groups that neither the colour nor the panels tell apart."""
+    return detail(alt, [name for name in by if name != color and name not in panels.names])
 
 
 def detail(alt: Any, names: Sequence[str]) -> dict[str, Any]:

@@ -16,18 +16,21 @@ from polars_roc.charts._altair import (
     THRESHOLD_FORMAT,
     Panels,
     altair,
+    apart,
+    chance_line,
     check_roles,
     color_channel,
     combine,
-    detail,
     field,
     groups,
     is_mark,
     nominal,
+    numbered,
     require,
+    row_order,
     tooltips,
 )
-from polars_roc.charts.roc import chance_rows, curve_order, ordered_curve, thinned_curve, unit_axes
+from polars_roc.charts.roc import chance_rows, ordered_curve, thinned_curve, unit_axes
 
 if TYPE_CHECKING:
     import altair as alt
@@ -131,7 +134,8 @@ def threshold_explorer(
     )
     keep = [*by, *CURVE_COLUMNS, *(r for r in shown if r not in CURVE_COLUMNS)]
     data = combine(
-        chance=chance_rows(frame, Panels()), curve=drawn.select(keep).with_columns(_group=group)
+        chance=chance_rows(frame, Panels()),
+        curve=numbered(drawn.select(keep).with_columns(_group=group)),
     )
 
     cut = alt_.param(
@@ -147,16 +151,13 @@ def threshold_explorer(
     )
     x, y = unit_axes(alt_)
     hue = color_channel(alt_, color, None)
-    apart = detail(alt_, [n for n in by if n != color])
+    lines_apart = apart(alt_, by, color, Panels())
     tips = tooltips(alt_, drawn, by, ["threshold", *COUNTS, *shown])
     roc = alt_.layer(
-        alt_.Chart()
-        .transform_filter(is_mark("chance"))
-        .mark_line(color="gray", strokeDash=[4, 4], strokeWidth=1)
-        .encode(x, y),
-        curve.mark_line(strokeWidth=2).encode(x, y, order=curve_order(alt_), **hue, **apart),
-        chosen.mark_rule(color="gray", strokeWidth=1).encode(x, **apart),
-        chosen.mark_rule(color="gray", strokeWidth=1).encode(y, **apart),
+        chance_line(alt_, x, y),
+        curve.mark_line(strokeWidth=2).encode(x, y, order=row_order(alt_), **hue, **lines_apart),
+        chosen.mark_rule(color="gray", strokeWidth=1).encode(x, **lines_apart),
+        chosen.mark_rule(color="gray", strokeWidth=1).encode(y, **lines_apart),
         chosen.mark_point(filled=True, size=130, opacity=1, stroke="black", strokeWidth=1).encode(
             x, y, tooltip=tips, **hue
         ),

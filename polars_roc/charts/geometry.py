@@ -12,6 +12,8 @@ from polars_roc.charts._altair import (
     HULL_COLUMNS,
     Panels,
     altair,
+    apart,
+    chance_line,
     check_roles,
     color_channel,
     combine,
@@ -19,10 +21,12 @@ from polars_roc.charts._altair import (
     groups,
     is_mark,
     nominal,
+    numbered,
     require,
+    row_order,
     tooltips,
 )
-from polars_roc.charts.roc import chance_rows, curve_order, thinned_curve, unit_axes
+from polars_roc.charts.roc import chance_rows, thinned_curve, unit_axes
 
 if TYPE_CHECKING:
     import altair as alt
@@ -142,15 +146,15 @@ def hull_chart(
         underneath = thinned_curve(curves.sort([*curve_by, "fpr", "tpr"]), curve_by, max_points)
     data = combine(
         chance=chance_rows(hull, panels),
-        curve=underneath,
+        curve=None if underneath is None else numbered(underneath),
         iso=iso_lines(ordered, by, list(slopes)),
-        hull=ordered,
+        hull=numbered(ordered),
     )
     x, y = unit_axes(alt_)
     owner = across if across is not None else color
     hue = color_channel(alt_, owner, None)
     hull_hue = {} if across is not None else hue
-    apart = detail(alt_, [name for name in by if name != color and name not in panels.names])
+    lines_apart = apart(alt_, by, color, panels)
     vertices = alt_.Chart().transform_filter(is_mark("hull"))
     iso = alt_.Chart().transform_filter(is_mark("iso"))
     iso_detail = detail(alt_, [*by, "_slope"])
@@ -158,10 +162,7 @@ def hull_chart(
         alt_, ordered, [*by, *([across] if across else [])], ["threshold", "fpr", "tpr"]
     )
     layers = [
-        alt_.Chart()
-        .transform_filter(is_mark("chance"))
-        .mark_line(color="gray", strokeDash=[4, 4], strokeWidth=1)
-        .encode(x, y),
+        chance_line(alt_, x, y),
     ]
     if underneath is not None:
         curve_by = groups(underneath, CURVE_COLUMNS)
@@ -170,7 +171,7 @@ def hull_chart(
             lines.mark_line(strokeWidth=1, opacity=0.45).encode(
                 x,
                 y,
-                order=curve_order(alt_),
+                order=row_order(alt_),
                 **(hue if owner in curve_by else {}),
                 **detail(alt_, [n for n in curve_by if n != owner and n not in panels.names]),
             )
@@ -182,7 +183,7 @@ def hull_chart(
         .encode(x, y, text=nominal(alt_, "Text", "_text")),
         vertices.mark_line(
             color="black" if not hull_hue else alt_.Undefined, strokeWidth=2.5, point=False
-        ).encode(x, y, order=curve_order(alt_), **hull_hue, **apart),
+        ).encode(x, y, order=row_order(alt_), **hull_hue, **lines_apart),
         vertices.mark_point(filled=True, size=70, opacity=1).encode(x, y, tooltip=tips, **hue),
     ]
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)

@@ -12,10 +12,11 @@ from polars_roc.charts._altair import (
     AVERAGE_COLUMNS,
     Panels,
     altair,
+    apart,
+    chance_line,
     check_roles,
     color_channel,
     combine,
-    detail,
     field,
     is_mark,
     nominal,
@@ -90,18 +91,15 @@ def average_curve_chart(
     x, y = unit_axes(alt_, "fpr", "tpr_mean")
     y2 = alt_.Y2(field="tpr_upper")
     hue = color_channel(alt_, color, None)
-    apart = detail(alt_, [name for name in by if name != color and name not in panels.names])
+    lines_apart = apart(alt_, by, color, panels)
     order = alt_.Order(field="fpr", type="quantitative")
     lines = alt_.Chart().transform_filter(is_mark("curve"))
     tips = tooltips(alt_, drawn, by, list(AVERAGE_COLUMNS))
     band_y = unit_axes(alt_, "fpr", "tpr_lower")[1]
     layers = [
-        alt_.Chart()
-        .transform_filter(is_mark("chance"))
-        .mark_line(color="gray", strokeDash=[4, 4], strokeWidth=1)
-        .encode(x, y),
-        lines.mark_area(opacity=0.2).encode(x, band_y, y2, **hue, **apart),
-        lines.mark_line(strokeWidth=2).encode(x, y, order=order, **hue, **apart),
+        chance_line(alt_, x, y),
+        lines.mark_area(opacity=0.2).encode(x, band_y, y2, **hue, **lines_apart),
+        lines.mark_line(strokeWidth=2).encode(x, y, order=order, **hue, **lines_apart),
         lines.mark_circle(size=40, opacity=0).encode(x, y, tooltip=tips, **hue),
     ]
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)

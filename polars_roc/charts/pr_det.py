@@ -13,18 +13,21 @@ from polars_roc.charts._altair import (
     THRESHOLD_COLUMNS,
     Panels,
     altair,
+    apart,
+    chance_line,
     check_roles,
     color_channel,
     combine,
-    detail,
     fmt,
     groups,
     is_mark,
     label_layer,
+    numbered,
     per_panel,
     place_labels,
     quantitative,
     require,
+    row_order,
     tooltips,
 )
 from polars_roc.charts._thin import drawing_order, thin
@@ -138,25 +141,25 @@ def pr_chart(
         lowest = ordered.group_by(by, maintain_order=True).last() if by else ordered.tail(1)
         rule = lowest.select(*by, "precision")
     drawn = thin(ordered, "recall", "precision", by=by, max_points=max_points)
-    data = combine(baseline=rule, curve=drawn, label=None if labels is None else labels.rows)
+    data = combine(
+        baseline=rule, curve=numbered(drawn), label=None if labels is None else labels.rows
+    )
     scale = alt_.Scale(domain=[0, 1], nice=False)
     x = quantitative(alt_, "X", "recall", title="Recall (true positive rate)", scale=scale)
     y = quantitative(alt_, "Y", "precision", title="Precision (positive predictive value)")
     y = y.scale(scale)
     hue = color_channel(alt_, color, labels)
-    apart = detail(alt_, [name for name in by if name != color and name not in panels.names])
+    lines_apart = apart(alt_, by, color, panels)
     lines = alt_.Chart().transform_filter(is_mark("curve"))
-    order = [
-        alt_.Order(field="recall", type="quantitative"),
-        alt_.Order(field="precision", type="quantitative", sort="descending"),
-    ]
     tips = tooltips(alt_, drawn, by, ["threshold", "precision", "recall", "tp", "fp"])
     layers = []
     if rule is not None:
         base = alt_.Chart().transform_filter(is_mark("baseline"))
-        layers.append(base.mark_rule(strokeDash=[4, 4], strokeWidth=1).encode(y, **hue, **apart))
+        layers.append(
+            base.mark_rule(strokeDash=[4, 4], strokeWidth=1).encode(y, **hue, **lines_apart)
+        )
     layers += [
-        lines.mark_line(strokeWidth=2).encode(x, y, order=order, **hue, **apart),
+        lines.mark_line(strokeWidth=2).encode(x, y, order=row_order(alt_), **hue, **lines_apart),
         lines.mark_circle(size=40, opacity=0).encode(x, y, tooltip=tips, **hue),
     ]
     if labels is not None and labels.rows is not None:
@@ -256,26 +259,21 @@ def det_chart(
     limit = 2 * DET_LIMIT
     drawn = thin(deviates, "_x", "_y", by=by, max_points=max_points, span=(limit, limit))
     chance = pl.DataFrame({"_x": [-DET_LIMIT, DET_LIMIT], "_y": [DET_LIMIT, -DET_LIMIT]})
-    data = combine(chance=per_panel(chance, det, panels.names), curve=drawn)
+    data = combine(chance=per_panel(chance, det, panels.names), curve=numbered(drawn))
     ticks = [float(v) for v in probit(np.asarray(DET_TICKS))]
     axis = alt_.Axis(values=ticks, labelExpr="format(cumulativeNormal(datum.value), '.3~%')")
     scale = alt_.Scale(domain=[-DET_LIMIT, DET_LIMIT], nice=False)
     x = quantitative(alt_, "X", "_x", title="False positive rate", scale=scale, axis=axis)
     y = quantitative(alt_, "Y", "_y", title="False negative rate", scale=scale, axis=axis)
     hue = color_channel(alt_, color, None)
-    apart = detail(alt_, [name for name in by if name != color and name not in panels.names])
+    lines_apart = apart(alt_, by, color, panels)
     lines = alt_.Chart().transform_filter(is_mark("curve"))
-    order = [
-        alt_.Order(field="_x", type="quantitative"),
-        alt_.Order(field="_y", type="quantitative", sort="descending"),
-    ]
     tips = tooltips(alt_, drawn, by, ["threshold", "fpr", "fnr"])
     layers = [
-        alt_.Chart()
-        .transform_filter(is_mark("chance"))
-        .mark_line(color="gray", strokeDash=[4, 4], strokeWidth=1)
-        .encode(x, y),
-        lines.mark_line(strokeWidth=2, clip=True).encode(x, y, order=order, **hue, **apart),
+        chance_line(alt_, x, y),
+        lines.mark_line(strokeWidth=2, clip=True).encode(
+            x, y, order=row_order(alt_), **hue, **lines_apart
+        ),
         lines.mark_circle(size=40, opacity=0, clip=True).encode(x, y, tooltip=tips, **hue),
     ]
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)

@@ -17,18 +17,21 @@ from polars_roc.charts._altair import (
     Labels,
     Panels,
     altair,
+    apart,
+    chance_line,
     check_roles,
     color_channel,
     combine,
-    detail,
     fmt,
     groups,
     is_mark,
     label_layer,
+    numbered,
     per_panel,
     place_labels,
     quantitative,
     require,
+    row_order,
     tooltips,
 )
 from polars_roc.charts._thin import drawing_order, thin
@@ -53,14 +56,6 @@ def unit_axes(alt: Any, x: str = "fpr", y: str = "tpr") -> tuple[Any, Any]:
         quantitative(alt, "X", x, title=FPR_TITLE, scale=scale, axis=ticks),
         quantitative(alt, "Y", y, title=TPR_TITLE, scale=scale, axis=ticks),
     )
-
-
-def curve_order(alt: Any) -> list[Any]:
-    """Draw ROC lines in (fpr, tpr) order: the threshold order, vertical steps included."""
-    return [
-        alt.Order(field="fpr", type="quantitative"),
-        alt.Order(field="tpr", type="quantitative"),
-    ]
 
 
 def ordered_curve(curve: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
@@ -125,6 +120,8 @@ def operating_points(
         require(points, ["fpr", "tpr", "threshold", *by], "the points frame", CURVE_HINT)
         keep = [name for name in THRESHOLD_COLUMNS if name in points.columns]
         chosen = points.select(*by, *keep)
+    # A group without a defined optimum (one class only) has no point to mark.
+    chosen = chosen.filter(pl.col("threshold").is_not_null())
     texts = [f"t={value:.3g}" for value in chosen["threshold"].cast(pl.Float64).to_list()]
     return chosen.with_columns(_text=pl.Series(texts, dtype=pl.String))
 
@@ -141,13 +138,12 @@ def curve_layers(
     """Chance diagonal, one line per group, and invisible hover points carrying tooltips."""
     x, y = unit_axes(alt)
     hue = color_channel(alt, color, labels)
-    apart = detail(alt, [name for name in by if name != color and name not in panels.names])
-    chance = alt.Chart().transform_filter(is_mark("chance"))
+    lines_apart = apart(alt, by, color, panels)
     lines = alt.Chart().transform_filter(is_mark("curve"))
     tips = tooltips(alt, curve, by, ["threshold", "tp", "fp", "tn", "fn", "tpr", "fpr"])
     layers = [
-        chance.mark_line(color="gray", strokeDash=[4, 4], strokeWidth=1).encode(x, y),
-        lines.mark_line(strokeWidth=2).encode(x, y, order=curve_order(alt), **hue, **apart),
+        chance_line(alt, x, y),
+        lines.mark_line(strokeWidth=2).encode(x, y, order=row_order(alt), **hue, **lines_apart),
         lines.mark_circle(size=40, opacity=0).encode(x, y, tooltip=tips, **hue),
     ]
     if labels is not None and labels.rows is not None:
@@ -243,7 +239,7 @@ def roc_chart(
     marked = None if points is None else operating_points(ordered, by, points)
     data = combine(
         chance=chance_rows(curve, panels),
-        curve=thinned_curve(ordered, by, max_points),
+        curve=numbered(thinned_curve(ordered, by, max_points)),
         point=marked,
         label=None if labels is None else labels.rows,
     )
@@ -386,7 +382,7 @@ def partial_auc_chart(
     bounds = per_panel(pl.DataFrame({along: [lo, hi]}), curve, panels.names)
     data = combine(
         chance=chance_rows(curve, panels),
-        curve=drawn,
+        curve=numbered(drawn),
         region=clip_curve(drawn, by, along, other, lo, hi),
         bound=bounds,
         label=None if labels is None else labels.rows,
@@ -394,14 +390,14 @@ def partial_auc_chart(
     layers = curve_layers(alt_, data, by=by, color=color, panels=panels, labels=labels)
     x, y = unit_axes(alt_)
     hue = color_channel(alt_, color, labels)
-    apart = detail(alt_, [name for name in by if name != color and name not in panels.names])
+    lines_apart = apart(alt_, by, color, panels)
     region = alt_.Chart().transform_filter(is_mark("region"))
     if along == "fpr":
-        shade = region.mark_area(opacity=0.25).encode(x, y, y2=alt_.datum(0), **hue, **apart)
+        shade = region.mark_area(opacity=0.25).encode(x, y, y2=alt_.datum(0), **hue, **lines_apart)
         rule = alt_.Chart().transform_filter(is_mark("bound")).mark_rule(**BOUND).encode(x)
     else:
         shade = region.mark_area(opacity=0.25, orient="horizontal")
-        shade = shade.encode(x, y, x2=alt_.datum(1), **hue, **apart)
+        shade = shade.encode(x, y, x2=alt_.datum(1), **hue, **lines_apart)
         rule = alt_.Chart().transform_filter(is_mark("bound")).mark_rule(**BOUND).encode(y)
     layers[1:1] = [shade, rule]
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)

@@ -36,8 +36,9 @@ CLASSES = ["negative", "positive"]
 CLASS_COLORS = ["#4c78a8", "#e45756"]
 #: Pixels at the bottom of the sorted-score plot kept for the two class barcodes.
 RUG = 30
-#: Grid points of the binned kernel density estimate.
+#: Grid points of the binned kernel density estimate, at most and at least per curve.
 DENSITY_GRID = 400
+DENSITY_GRID_MIN = 32
 
 
 def coded_rows(
@@ -95,11 +96,16 @@ def histogram_rows(rows: pl.LazyFrame, panels: list[str], bins: int) -> pl.DataF
     )
 
 
-def density_rows(rows: pl.LazyFrame, panels: list[str]) -> pl.DataFrame:
+def density_grid(max_points: int, n_panels: int) -> int:
+    """Grid points per density curve: two curves a panel share `max_points` (32 to 400)."""
+    return max(DENSITY_GRID_MIN, min(DENSITY_GRID, max_points // (2 * max(n_panels, 1))))
+
+
+def density_rows(rows: pl.LazyFrame, panels: list[str], points: int = DENSITY_GRID) -> pl.DataFrame:
     """
     ``*panels, _class, score, density``: a Gaussian kernel density per class and panel.
 
-    Binned estimate: weights are summed on a grid of 400 points, then convolved with the
+    Binned estimate: weights are summed on a grid of `points` points, then convolved with the
     kernel; the bandwidth is Silverman's rule ``0.9 * min(sd, IQR / 1.34) * n ** -0.2`` with
     the weighted sd and Kish's effective sample size.
     """
@@ -127,19 +133,19 @@ def density_rows(rows: pl.LazyFrame, panels: list[str]) -> pl.DataFrame:
     stats = stats.with_columns(_h=pl.Series(bandwidths, dtype=pl.Float64))
     pad = 3 * max(bandwidths)
     start, stop = lo - pad, hi + pad
-    spacing = (stop - start) / (DENSITY_GRID - 1)
-    grid = start + spacing * np.arange(DENSITY_GRID)
+    spacing = (stop - start) / (points - 1)
+    grid = start + spacing * np.arange(points)
     index = ((s - start) / spacing).round().cast(pl.Int64).alias("_bin")
     binned = rows.group_by(*keys, index).agg(_mass=w.sum()).collect()
     out = []
     for key, h, total in stats.select(pl.struct(keys), "_h", "_total").iter_rows():
         mine = binned.filter(pl.all_horizontal(pl.col(k).eq_missing(v) for k, v in key.items()))
-        mass = np.zeros(DENSITY_GRID)
+        mass = np.zeros(points)
         np.add.at(mass, mine["_bin"].to_numpy(), mine["_mass"].to_numpy())
         reach = math.ceil(4 * h / spacing)
         offsets = spacing * np.arange(-reach, reach + 1)
         kernel = np.exp(-0.5 * (offsets / h) ** 2) / (h * math.sqrt(2 * math.pi))
-        density = np.convolve(mass, kernel, mode="full")[reach : reach + DENSITY_GRID] / total
+        density = np.convolve(mass, kernel, mode="full")[reach : reach + points] / total
         out.append(
             pl.DataFrame({"score": grid, "density": density}).with_columns(
                 *(pl.lit(v).alias(k) for k, v in key.items())
@@ -201,9 +207,13 @@ def score_chart(
     * ``"strip"``: score by class, jittered.
 
     Rows with a null score, label or weight, a zero weight, or a non-finite score are left
-    out. The point plots ignore weights and draw at most `max_points` points per panel: the
-    sorted plot every k-th row in score order, the strip plot a random sample of up to
-    ``max_points // 2`` rows per class (seeded).
+    out. The drawn rows stay near `max_points` in all, shared evenly by the panels (``share
+    = max_points // panels``), so many panels do not exceed Altair's 5,000-row limit. The
+    point plots ignore weights: the sorted plot draws every k-th row in score order (about
+    `share` per panel), the strip plot a random sample of up to ``share // 2`` rows per
+    class (seeded). The density is evaluated on ``share // 2`` grid points per class, at
+    most 400 and at least 32 (so beyond ``max_points / 64`` panels the 32-point floor
+    decides: 4,992 rows at 78 panels).
 
     Parameters
     ----------
@@ -220,7 +230,7 @@ def score_chart(
     width, height
         Size of each panel, in pixels.
     max_points
-        Point budget per panel of the point plots.
+        Row budget of the point plots and the density, for all panels together.
     seed
         Random seed of the strip plot's sample and jitter.
 
@@ -283,7 +293,7 @@ def score_chart(
             mark = alt_.Chart().transform_filter(is_mark("bar")).mark_bar(opacity=0.55)
             layer = mark.encode(x, x2=alt_.X2(field="bin_end"), y=y, color=hue, tooltip=tips)
         elif k == "density":
-            data = combine(density=density_rows(rows, names))
+            data = combine(density=density_rows(rows, names, density_grid(max_points, n_panels)))
             y = quantitative(alt_, "Y", "density", title="density")
             tips = [*panel_tips, klass, alt_.Tooltip(field="score", format=".4~g")]
             mark = alt_.Chart().transform_filter(is_mark("density"))

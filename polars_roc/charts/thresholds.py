@@ -142,6 +142,7 @@ def threshold_chart(
         marked = chosen.select(*by, "threshold", _text=pl.Series(texts, dtype=pl.String))
     elif isinstance(best, pl.DataFrame):
         require(best, ["threshold", *by], "the best frame", "pass df.roc.best_threshold(by=...)")
+        best = best.filter(pl.col("threshold").is_not_null())  # undefined: nothing to mark
         texts = [f"t={cut:.4g}" for cut in best["threshold"].cast(pl.Float64).to_list()]
         marked = best.select(*by, "threshold", _text=pl.Series(texts, dtype=pl.String))
     data = combine(line=drawn, best=marked)
