@@ -20,7 +20,7 @@ import numpy as np
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc import _labels, _validate, areas, curves, thresholds
+from polars_roc import _labels, _validate, areas, curves, resampling, thresholds
 from polars_roc._validate import By
 from polars_roc.inference import student_t_quantile
 
@@ -71,11 +71,11 @@ def stratified_folds(label: IntoExprColumn, k: int = 5, *, seed: int | None = 0)
     if isinstance(k, bool) or not isinstance(k, int) or k < 2:
         msg = f"k must be an integer >= 2 (the number of folds), got {k!r}\n\nHint: k=5."
         raise ValueError(msg)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        msg = f"seed must be a non-negative integer or None, got {seed!r}\n\nHint: seed=0."
-        raise ValueError(msg)
+    resampling.check_seed(seed)
     y = _labels.into_expr(label)
-    shuffled = pl.int_range(pl.len(), dtype=pl.Int64).shuffle(seed=seed)
+    shuffled = pl.int_range(pl.len(), dtype=pl.Int64).shuffle(
+        seed=None if seed is None else int(seed)
+    )
     dealt = pl.arg_sort_by([y, shuffled], nulls_last=True).arg_sort()
     return (dealt % k).cast(pl.Int64).alias("fold")
 
@@ -297,18 +297,24 @@ def average_curve(
         *names, pl.col("threshold").alias("_t")
     )
     folds_curve = curves.curve(lf, score, label, by=keys, weight=weight, pos_label=pos_label)
-    folds = folds_curve.select(keys).unique()
+    # One integer id per (group, fold): join_asof's `by` never matches null keys, so a null
+    # group or fold value would otherwise lose its curve.
+    folds = folds_curve.select(keys).unique().with_row_index("_k")
     left = (
         folds.join(cut, on=names, how="inner", nulls_equal=True)
         if names
         else folds.join(cut, how="cross")
     ).sort("_t")
-    right = folds_curve.select(*keys, "threshold", "fpr", "tpr").sort("threshold")
+    right = (
+        folds_curve.join(folds, on=keys, how="inner", nulls_equal=True)
+        .select("_k", "threshold", "fpr", "tpr")
+        .sort("threshold")
+    )
     read = left.join_asof(
         right,
         left_on="_t",
         right_on="threshold",
-        by=keys,
+        by="_k",
         strategy="forward",
         check_sortedness=False,
     )

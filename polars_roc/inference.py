@@ -83,18 +83,27 @@ def normal_quantile(p: float) -> float:
 
 
 def _betacf(a: FloatArray, b: FloatArray, x: FloatArray) -> FloatArray:
-    """Continued fraction of the incomplete beta function (modified Lentz), vectorized."""
+    """
+    Continued fraction of the incomplete beta function (modified Lentz), vectorized.
+
+    Each iteration works only on the entries that have not converged yet, so one slowly
+    converging entry does not make every other entry iterate with it.
+    """
     tiny = 1e-300
 
     def guard(v: FloatArray) -> FloatArray:
         return np.where(np.abs(v) < tiny, tiny, v)
 
+    shape = x.shape
+    a, b, x = (np.broadcast_to(v, shape).ravel() for v in (a, b, x))
     qab, qap, qam = a + b, a + 1.0, a - 1.0
     c = np.ones_like(x)
     d = 1.0 / guard(1.0 - qab * x / qap)
     h = d.copy()
-    done = np.zeros(x.shape, dtype=bool)
+    live = np.arange(x.size)  # the entries still iterating
     for m in range(1, 100_000):
+        if live.size == 0:
+            break
         m2 = 2.0 * m
         aa = m * (b - m) * x / ((qam + m2) * (a + m2))
         d = 1.0 / guard(1.0 + aa * d)
@@ -104,11 +113,12 @@ def _betacf(a: FloatArray, b: FloatArray, x: FloatArray) -> FloatArray:
         d = 1.0 / guard(1.0 + aa * d)
         c = guard(1.0 + aa / c)
         delta = d * c
-        h = np.where(done, h, h * step * delta)  # a converged entry keeps its value
-        done |= np.abs(delta - 1.0) < 1e-15
-        if done.all():
-            break
-    return h
+        h[live] = h[live] * step * delta
+        going = np.abs(delta - 1.0) >= 1e-15  # NaN stops too: h is NaN for good
+        live = live[going]
+        a, b, x, c, d = a[going], b[going], x[going], c[going], d[going]
+        qab, qap, qam = qab[going], qap[going], qam[going]
+    return h.reshape(shape)
 
 
 def _stirling_delta(x: FloatArray) -> FloatArray:
@@ -139,10 +149,18 @@ def _lbeta(a: FloatArray, b: FloatArray) -> FloatArray:
 
 
 def _betainc(
-    a: FloatArray, b: FloatArray, x: FloatArray, y: FloatArray, log_x: FloatArray, log_y: FloatArray
+    a: FloatArray,
+    b: FloatArray,
+    x: FloatArray,
+    y: FloatArray,
+    log_x: FloatArray,
+    log_y: FloatArray,
+    log_beta: FloatArray,
 ) -> FloatArray:
     """
     Regularized incomplete beta ``I_x(a, b)`` from ``x``, ``y = 1 - x`` and their logs.
+
+    `log_beta` is ``log B(a, b)`` (symmetric in a and b), computed once by the caller.
 
     The continued fraction converges fast for ``x < (a + 1) / (a + b + 2)``; above that the
     symmetry ``I_x(a, b) = 1 - I_y(b, a)`` is used. Passing ``y`` and the logs exactly keeps
@@ -153,22 +171,41 @@ def _betainc(
     x1 = np.where(flip, y, x)
     lx, ly = np.where(flip, log_y, log_x), np.where(flip, log_x, log_y)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        front = np.exp(a1 * lx + b1 * ly - _lbeta(a1, b1)) / a1
+        front = np.exp(a1 * lx + b1 * ly - log_beta) / a1
         value = front * _betacf(a1, b1, x1)
     value = np.where(np.isneginf(lx), 0.0, np.where(np.isneginf(ly), 1.0, value))
     return np.asarray(np.where(flip, 1.0 - value, value), dtype=np.float64)
 
 
-def _t_tail(t: FloatArray, df: FloatArray) -> FloatArray:
-    """``P(T > |t|)`` for Student's t: ``I_x(df / 2, 1 / 2) / 2`` with ``x = df / (df + t²)``."""
+def _log1p_square(t: FloatArray, df: FloatArray) -> FloatArray:
+    """``log(1 + t² / df)`` without overflow for huge t."""
+    with np.errstate(divide="ignore", over="ignore"):
+        log_r = 2.0 * np.log(np.abs(t)) - np.log(df)
+        r = np.exp(log_r)
+        return np.asarray(np.where(r > 1.0, log_r + np.log1p(1.0 / r), np.log1p(r)))
+
+
+def _t_log_beta(df: FloatArray) -> FloatArray:
+    """``log B(df / 2, 1 / 2)``: the normalizing constant of Student's t."""
+    return _lbeta(df / 2.0, np.full_like(df, 0.5))
+
+
+def _t_tail(t: FloatArray, df: FloatArray, log_beta: FloatArray | None = None) -> FloatArray:
+    """
+    ``P(T > |t|)`` for Student's t: ``I_x(df / 2, 1 / 2) / 2`` with ``x = df / (df + t²)``.
+
+    `log_beta` is :func:`_t_log_beta` of `df`, when the caller has it already.
+    """
+    if log_beta is None:
+        log_beta = _t_log_beta(df)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         log_r = 2.0 * np.log(np.abs(t)) - np.log(df)  # log(t² / df), finite for huge t
         r = np.exp(log_r)
         x = 1.0 / (1.0 + r)
         y = np.where(np.isinf(r), 1.0, r / (1.0 + r))
-        log_x = np.where(r > 1.0, -(log_r + np.log1p(1.0 / r)), -np.log1p(r))
+        log_x = -_log1p_square(t, df)
         log_y = np.where(r == 0, -np.inf, -np.log1p(1.0 / r))
-    return 0.5 * _betainc(df / 2.0, np.full_like(df, 0.5), x, y, log_x, log_y)
+    return 0.5 * _betainc(df / 2.0, np.full_like(df, 0.5), x, y, log_x, log_y, log_beta)
 
 
 def student_t_cdf(t: npt.ArrayLike, df: npt.ArrayLike) -> FloatArray:
@@ -211,19 +248,9 @@ def student_t_cdf(t: npt.ArrayLike, df: npt.ArrayLike) -> FloatArray:
     return out
 
 
-def _log1p_square(t: FloatArray, df: FloatArray) -> FloatArray:
-    """``log(1 + t² / df)`` without overflow for huge t."""
-    with np.errstate(divide="ignore", over="ignore"):
-        log_r = 2.0 * np.log(np.abs(t)) - np.log(df)
-        r = np.exp(log_r)
-        return np.asarray(np.where(r > 1.0, log_r + np.log1p(1.0 / r), np.log1p(r)))
-
-
-def _student_t_log_pdf(t: FloatArray, df: FloatArray) -> FloatArray:
+def _student_t_log_pdf(t: FloatArray, df: FloatArray, log_beta: FloatArray) -> FloatArray:
     return np.asarray(
-        -_lbeta(df / 2.0, np.full_like(df, 0.5))
-        - 0.5 * np.log(df)
-        - (df + 1.0) / 2.0 * _log1p_square(t, df),
+        -log_beta - 0.5 * np.log(df) - (df + 1.0) / 2.0 * _log1p_square(t, df),
         dtype=np.float64,
     )
 
@@ -251,7 +278,8 @@ def student_t_quantile(p: npt.ArrayLike, df: npt.ArrayLike) -> FloatArray:
     solve = ok & (p_arr != 0.5)
     pp, nu = p_arr[solve], df_arr[solve]
     q = np.where(pp < 0.5, pp, 1.0 - pp)  # the upper tail probability to reach
-    z = np.array([-normal_quantile(float(v)) for v in q])
+    levels, which = np.unique(q, return_inverse=True)  # usually one probability for all
+    z = -np.array([normal_quantile(float(v)) for v in levels], dtype=np.float64)[which]
     start = (
         z
         + (z**3 + z) / (4 * nu)
@@ -265,14 +293,19 @@ def student_t_quantile(p: npt.ArrayLike, df: npt.ArrayLike) -> FloatArray:
         u = np.where(huge, np.log(z / np.sqrt(k * k - z * z / (2 * nu))), u)
     lo, hi = np.full_like(u, -np.inf), np.full_like(u, np.inf)
     target = np.log(q)
+    log_beta = _t_log_beta(nu)  # the same at every step: log-gammas are slow
+    solved = u.copy()
+    live = np.arange(u.size)  # entries still iterating; a converged one drops out
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         for _ in range(100):
+            if live.size == 0:
+                break
             t = np.exp(u)
-            tail = _t_tail(t, nu)
+            tail = _t_tail(t, nu, log_beta)
             gap = np.where(huge, 0.0, np.log(tail) - target)  # decreasing in u
             lo = np.where(gap > 0, np.maximum(lo, u), lo)
             hi = np.where(gap < 0, np.minimum(hi, u), hi)
-            slope = -np.exp(_student_t_log_pdf(t, nu) + u - np.log(tail))
+            slope = -np.exp(_student_t_log_pdf(t, nu, log_beta) + u - np.log(tail))
             candidate = u - gap / slope
             inside = (candidate > lo) & (candidate < hi) & np.isfinite(candidate)
             # Bisect in log t; with one side still open, step out geometrically.
@@ -282,10 +315,11 @@ def student_t_quantile(p: npt.ArrayLike, df: npt.ArrayLike) -> FloatArray:
                 np.where(np.isinf(hi), lo + np.maximum(1.0, np.abs(lo)), (lo + hi) / 2),
             )
             new = np.where(inside, candidate, middle)
-            done = np.abs(new - u) <= 1e-15 * np.maximum(1.0, np.abs(u))
-            u = new
-            if np.all(done | (gap == 0)):
-                break
+            going = ~((np.abs(new - u) <= 1e-15 * np.maximum(1.0, np.abs(u))) | (gap == 0))
+            solved[live] = new
+            live, u, lo, hi = live[going], new[going], lo[going], hi[going]
+            nu, target, huge, log_beta = nu[going], target[going], huge[going], log_beta[going]
+    u = solved
     with np.errstate(over="ignore"):
         t = np.exp(u)
     out[solve] = np.where(pp < 0.5, -t, t)
@@ -444,9 +478,14 @@ def _delong_table(
         n_neg.alias("n_neg"),
         pl.when(auc.is_not_null()).then(_delong_variance(weighted=weighted)).alias("_var"),
     ]
+    return placed, _per_group(placed, names, measures)
+
+
+def _per_group(lf: pl.LazyFrame, names: list[str], measures: Sequence[pl.Expr]) -> pl.LazyFrame:
+    """Aggregate per group, sorted by the keys (nulls last); one row when `names` is empty."""
     if not names:
-        return placed, placed.select(measures)
-    return placed, placed.group_by(names).agg(measures).sort(names, nulls_last=True)
+        return lf.select(measures)
+    return lf.group_by(names).agg(measures).sort(names, nulls_last=True)
 
 
 def _interval_columns(estimate: str, level: float) -> list[pl.Expr]:
@@ -486,8 +525,9 @@ def auc_interval(
       bootstrap.
     * ``ci="bootstrap"``: `n_boot` stratified resamples per group (positives and negatives
       drawn separately, so every replicate has the group's class sizes); ``auc_se`` is the
-      replicates' standard deviation and the interval their percentiles
-      ``(1 - level) / 2`` and ``(1 + level) / 2``. Reproducible with `seed`: each group's
+      replicates' standard deviation (ddof = 1) and the interval their percentiles
+      ``(1 - level) / 2`` and ``(1 + level) / 2`` (linear between order statistics, as
+      ``numpy.quantile``). Reproducible with `seed`: each group's
       stream is seeded by `seed` and its key, so a group's interval does not depend on the
       other groups or on row order. With `weight`, rows are resampled and keep their
       weights. Null when a class has fewer than 2 rows.
@@ -545,42 +585,48 @@ def auc_interval(
         return table.with_columns(auc_se=pl.col("_var").sqrt()).select(
             *names, "auc", "n_pos", "n_neg", "auc_se", *_interval_columns("auc", level)
         )
-    resampling.check_n_boot(n_boot)
-    resampling.check_seed(seed)
     r = rows(score, label, weight=weight, pos_label=pos_label, checked=False)
     n_pos, n_neg = class_totals(r)
-    boot = resampling.bootstrap(
+    boot = _boot_expr(
+        r, names, resampling.auc_statistic, width=1, level=level, n_boot=n_boot, seed=seed
+    )
+    measures = [_auc_of(r).alias("auc"), n_pos.alias("n_pos"), n_neg.alias("n_neg"), boot]
+    table = _per_group(lf, names, measures)
+    return table.select(*names, "auc", "n_pos", "n_neg", *_boot_fields("auc"))
+
+
+def _boot_expr(
+    r: Rows,
+    names: list[str],
+    statistic: resampling.Statistic,
+    *,
+    width: int,
+    level: float,
+    n_boot: int,
+    seed: int | None,
+) -> pl.Expr:
+    """The checked bootstrap aggregation ``_boot`` (a struct of lists), seeded per group."""
+    resampling.check_n_boot(n_boot)
+    resampling.check_seed(seed)
+    _validate.level(level)
+    return resampling.bootstrap(
         r,
         [pl.col(name).first() for name in names],
-        resampling.auc_statistic,
+        statistic,
+        width=width,
         level=level,
         n_boot=n_boot,
         seed=seed,
-    )
-    measures = [
-        _auc_of(r).alias("auc"),
-        n_pos.alias("n_pos"),
-        n_neg.alias("n_neg"),
-        boot.alias("_boot"),
+    ).alias("_boot")
+
+
+def _boot_fields(estimate: str) -> list[pl.Expr]:
+    """``{estimate}_se, _lower, _upper`` of a one-value bootstrap; null where the estimate is."""
+    defined = pl.col(estimate).is_not_null()
+    return [
+        pl.when(defined).then(pl.col("_boot").struct.field(f).list.first()).alias(f"{estimate}_{f}")
+        for f in ("se", "lower", "upper")
     ]
-    table = (
-        lf.group_by(names).agg(measures).sort(names, nulls_last=True)
-        if names
-        else lf.select(measures)
-    )
-    estimate_defined = pl.col("auc").is_not_null()
-    return table.select(
-        *names,
-        "auc",
-        "n_pos",
-        "n_neg",
-        *(
-            pl.when(estimate_defined)
-            .then(pl.col("_boot").struct.field(field).list.first())
-            .alias(f"auc_{alias}")
-            for field, alias in (("se", "se"), ("lower", "lower"), ("upper", "upper"))
-        ),
-    )
 
 
 def _boot_table(
@@ -597,20 +643,9 @@ def _boot_table(
     n_boot: int,
     seed: int | None,
 ) -> pl.LazyFrame:
-    """``*names, _boot``: the bootstrap summary struct per group."""
-    resampling.check_n_boot(n_boot)
-    resampling.check_seed(seed)
-    _validate.level(level)
+    """``*names, _boot``: the bootstrap summary struct per group (unsorted)."""
     r = rows(score, label, weight=weight, pos_label=pos_label, checked=False)
-    boot = resampling.bootstrap(
-        r,
-        [pl.col(name).first() for name in names],
-        statistic,
-        width=width,
-        level=level,
-        n_boot=n_boot,
-        seed=seed,
-    ).alias("_boot")
+    boot = _boot_expr(r, names, statistic, width=width, level=level, n_boot=n_boot, seed=seed)
     return lf.group_by(names).agg(boot) if names else lf.select(boot)
 
 
@@ -695,12 +730,9 @@ def partial_auc_interval(
         n_boot=n_boot,
         seed=seed,
     )
-    defined = pl.col("pauc").is_not_null()
-    fields = [
-        pl.when(defined).then(pl.col("_boot").struct.field(f).list.first()).alias(f"pauc_{f}")
-        for f in ("se", "lower", "upper")
-    ]
-    return _attach(point, boot, names).select(*names, "pauc", "pauc_std", "n_pos", "n_neg", *fields)
+    return _attach(point, boot, names).select(
+        *names, "pauc", "pauc_std", "n_pos", "n_neg", *_boot_fields("pauc")
+    )
 
 
 def _operating_interval(
@@ -971,10 +1003,11 @@ def _test_columns(alternative: Alternative, level: float) -> pl.Expr:
         margin = np.where(sd == 0, 0.0, quantile * sd)
         lower = np.clip(diff - margin, -1.0, 1.0)
         upper = np.clip(diff + margin, -1.0, 1.0)
+        # One-sided: the far end is the range's end, defined when the near end is.
         if alternative == "greater":
-            upper = np.where(np.isnan(diff), np.nan, 1.0)
+            upper = np.where(np.isnan(lower), np.nan, 1.0)
         elif alternative == "less":
-            lower = np.where(np.isnan(diff), np.nan, -1.0)
+            lower = np.where(np.isnan(upper), np.nan, -1.0)
         out = pl.DataFrame({"p_value": p, "diff_lower": lower, "diff_upper": upper}).fill_nan(None)
         return out.to_struct(s.name)
 

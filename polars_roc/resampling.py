@@ -5,8 +5,10 @@ A stratified resample draws ``n_pos`` positives from the group's positives and `
 negatives from its negatives, with replacement. Each draw only changes how often every row
 counts, so a replicate is the original group with multinomial row counts: its ROC curve lives
 on the group's own distinct scores, and a statistic of it is a statistic of two count vectors
-(positives and negatives per distinct score). All replicates of a chunk are computed at once
-as ``(replicates, distinct scores)`` numpy matrices; no Python loop runs over replicates.
+(positives and negatives per distinct score). Replicates are computed a chunk at a time as
+``(replicates, distinct scores)`` numpy matrices of about 2**16 cells: the Python loop runs
+over chunks, never over rows or pairs (a group of more than 2**15 rows of one class gets one
+replicate per chunk, each still a single vectorized pass).
 
 Each group draws from its own random stream, seeded by ``seed`` and the group's key values,
 so a group's interval does not depend on which other groups the frame holds (grouped ==

@@ -8,6 +8,7 @@ import pytest
 import scipy.stats
 from hypothesis import given
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 from sklearn.metrics import roc_auc_score, roc_curve
 
 import polars_roc as pr
@@ -138,6 +139,21 @@ def test_threshold_average_matches_a_loop() -> None:
         assert (row["fpr"], row["fpr_lower"], row["fpr_upper"]) == pytest.approx(
             band(fprs, 0.95), abs=1e-12
         )
+
+
+@pytest.mark.parametrize("method", ["vertical", "threshold"])
+def test_average_curve_null_group_and_fold_values_are_keys(method: str) -> None:
+    frame = folded(300, seed=4).filter(pl.col("model") == "logit")
+    nulled = frame.with_columns(
+        segment=pl.when(pl.col("segment") != "a").then(pl.col("segment")),
+        fold=pl.when(pl.col("fold") != 0).then(pl.col("fold")),
+    )
+    got = nulled.roc.average_curve(by="segment", method=method, points=5)
+    expected = frame.roc.average_curve(by="segment", method=method, points=5)
+    # the null segment sorts last; "a" sorts first
+    expected = pl.concat([expected.filter(pl.col("segment") != "a"), expected.head(5)])
+    assert got["segment"].to_list() == ["b"] * 5 + [None] * 5
+    assert_frame_equal(got.drop("segment"), expected.drop("segment"), abs_tol=1e-12)
 
 
 def test_average_curve_with_one_fold_has_no_band() -> None:

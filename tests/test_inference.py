@@ -358,6 +358,20 @@ def test_asah_one_sided_matches_proc() -> None:
     assert unpaired["p_value"] == pytest.approx(0.076412689404398, rel=1e-8)
 
 
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_undefined_variance_gives_a_null_interval(alternative: str) -> None:
+    # one positive per model: both AUCs are defined, their DeLong variances are not
+    frame = long_frame(
+        [True, False, False, False, False],
+        [0.9, 0.1, 0.8, 0.3, 0.4],
+        [0.2, 0.5, 0.1, 0.7, 0.3],
+    )
+    row = frame.roc.compare(case="case", alternative=alternative).row(0, named=True)
+    assert row["diff"] == pytest.approx(0.75)
+    for column in ("diff_lower", "diff_upper", "statistic", "p_value"):
+        assert row[column] is None
+
+
 def test_identical_curves_give_zero_and_one() -> None:
     frame = asah_long().filter(pl.col("model") == "wfns")
     twin = pl.concat([frame, frame.with_columns(model=pl.lit("copy"))])
@@ -432,6 +446,17 @@ def test_student_t_quantile_matches_scipy(p: float, df: float) -> None:
     expected = scipy.stats.t.ppf(p, df)
     got = float(student_t_quantile(p, df)[()])
     assert got == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+def test_student_t_vectorized_over_mixed_degrees_of_freedom() -> None:
+    # entries converge at different speeds: each must still get its own, accurate value
+    rng = np.random.default_rng(0)
+    df = np.exp(rng.uniform(0.0, np.log(5e6), 2000))
+    t = rng.normal(size=2000) * 4
+    p = rng.uniform(1e-6, 1 - 1e-6, 2000)
+    assert student_t_cdf(t, df) == pytest.approx(scipy.stats.t.cdf(t, df), rel=1e-9, abs=1e-13)
+    assert student_t_quantile(p, df) == pytest.approx(scipy.stats.t.ppf(p, df), rel=1e-9)
+    assert student_t_quantile(0.975, df) == pytest.approx(scipy.stats.t.ppf(0.975, df), rel=1e-9)
 
 
 # ---------------------------------------------------------------------------------------
