@@ -8,7 +8,7 @@ import polars as pl
 
 from polars_roc import _validate
 from polars_roc._validate import By
-from polars_roc.curves import curve
+from polars_roc.curves import curve, per_group
 from polars_roc.exprs import _auc_of, class_totals, rows
 
 
@@ -113,8 +113,7 @@ def _segment_area(x: str, y: str, lo: float, hi: float, names: list[str]) -> pl.
     """Area under the polyline (x, y) between x = lo and x = hi, linear within segments."""
 
     def previous(column: str) -> pl.Expr:
-        shifted = pl.col(column).shift(1)
-        return shifted.over(names) if names else shifted
+        return per_group(pl.col(column).shift(1), names)
 
     x0, y0, x1, y1 = previous(x), previous(y), pl.col(x), pl.col(y)
     a, b = x0.clip(lo, hi), x1.clip(lo, hi)

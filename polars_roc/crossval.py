@@ -282,8 +282,8 @@ def average_curve(
         )
     pooled = curves.counts(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     pooled = pooled.with_columns(
-        _r=_over(pl.int_range(pl.len(), dtype=pl.Int64), names),
-        _n=_over(pl.len().cast(pl.Int64), names),
+        _r=curves.per_group(pl.int_range(pl.len(), dtype=pl.Int64), names),
+        _n=curves.per_group(pl.len().cast(pl.Int64), names),
     )
     steps = pl.LazyFrame({"_j": range(points)}, schema={"_j": pl.Int64})
     groups = pooled.select(*names, "_n").unique()
@@ -330,7 +330,3 @@ def average_curve(
         pl.col("_fpr_lower").alias("fpr_lower"),
         pl.col("_fpr_upper").alias("fpr_upper"),
     )
-
-
-def _over(expr: pl.Expr, names: list[str]) -> pl.Expr:
-    return expr.over(names) if names else expr

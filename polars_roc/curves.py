@@ -125,6 +125,11 @@ def counts(
     )
 
 
+def per_group(expr: pl.Expr, names: list[str]) -> pl.Expr:
+    """`expr` as a window over the groups `names`, or over the whole frame when there are none."""
+    return expr.over(names) if names else expr
+
+
 def group_totals(names: list[str]) -> tuple[pl.Expr, pl.Expr]:
     """
     Positives and negatives of each group, read off a counts table; null for a NaN group.
@@ -237,7 +242,7 @@ def _not_collinear(names: list[str]) -> pl.Expr:
 
     def step(column: str, n: int) -> pl.Expr:
         diff = pl.col(column) - pl.col(column).shift(n)
-        return (diff.over(names) if names else diff) * (1 if n == 1 else -1)
+        return per_group(diff, names) * (1 if n == 1 else -1)
 
     before_tp, before_fp = step("tp", 1), step("fp", 1)
     after_tp, after_fp = step("tp", -1), step("fp", -1)

@@ -22,7 +22,7 @@ from polars.exceptions import SchemaError
 
 from polars_roc import _validate
 from polars_roc._validate import By
-from polars_roc.curves import curve
+from polars_roc.curves import curve, per_group
 
 #: A frame of ROC points may be eager or lazy; results are always lazy.
 Frame = pl.LazyFrame | pl.DataFrame
@@ -142,10 +142,6 @@ def _replaced(rows: pl.DataFrame, values: dict[str, Any]) -> pl.DataFrame:
     """`rows` with the given columns set to constants, dtypes kept."""
     schema = rows.schema
     return rows.with_columns(pl.lit(v, dtype=schema[c]).alias(c) for c, v in values.items())
-
-
-def _over(expr: pl.Expr, by: list[str]) -> pl.Expr:
-    return expr.over(by) if by else expr
 
 
 def _curve_vertices(curves: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
@@ -474,7 +470,7 @@ def _area(vertices: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     ordered = vertices.sort([*by, "fpr", "tpr"], nulls_last=True)
     step = (pl.col("fpr") - pl.col("fpr").shift(1)) * (pl.col("tpr") + pl.col("tpr").shift(1)) / 2
     area = pl.when(pl.col("fpr").is_not_null().all()).then(pl.col("_step").sum())
-    with_steps = ordered.with_columns(_step=_over(step, by))
+    with_steps = ordered.with_columns(_step=per_group(step, by))
     if not by:
         return with_steps.select(hull_auc=area)
     return with_steps.group_by(by).agg(hull_auc=area).sort(by, nulls_last=True)

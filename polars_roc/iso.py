@@ -24,7 +24,8 @@ import polars as pl
 
 from polars_roc import _validate
 from polars_roc._validate import By
-from polars_roc.hull import Frame, _has_threshold, _over, _points_vertices, _scored_vertices
+from polars_roc.curves import per_group
+from polars_roc.hull import Frame, _has_threshold, _points_vertices, _scored_vertices
 
 _INF = float("inf")
 _TIE = 1e-12  # expected costs this close (relative to the cost scale) are tied
@@ -78,8 +79,8 @@ def _with_ranges(vertices: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     """Add ``slope_lo, slope_hi``: the slopes of each vertex's outgoing and incoming edges."""
     fpr, tpr = pl.col("fpr"), pl.col("tpr")
     incoming = (tpr - tpr.shift(1)) / (fpr - fpr.shift(1))  # +inf for a vertical edge
-    slope_hi = pl.when(fpr.is_not_null()).then(_over(incoming, by).fill_null(_INF))
-    slope_lo = pl.when(fpr.is_not_null()).then(_over(pl.col("slope_hi").shift(-1), by))
+    slope_hi = pl.when(fpr.is_not_null()).then(per_group(incoming, by).fill_null(_INF))
+    slope_lo = pl.when(fpr.is_not_null()).then(per_group(pl.col("slope_hi").shift(-1), by))
     return (
         vertices.sort([*by, "fpr", "tpr"], nulls_last=True)
         .with_columns(slope_hi=slope_hi)
@@ -135,8 +136,8 @@ def _optimal_table(
     # Least expected cost; vertices within rounding of it are tied (the iso line lies along
     # a hull edge) and the first, of smallest FPR, is chosen: the edge's left end.
     tolerance = _TIE * (p * cost_fn + (1 - p) * cost_fp)
-    tied = pl.col("expected_cost") <= _over(pl.col("expected_cost").min(), by) + tolerance
-    first = tied & (_over(tied.cast(pl.UInt32).cum_sum(), by) == 1)
+    tied = pl.col("expected_cost") <= per_group(pl.col("expected_cost").min(), by) + tolerance
+    first = tied & (per_group(tied.cast(pl.UInt32).cum_sum(), by) == 1)
     scored = table.with_columns(expected_cost=cost, accuracy=p * tpr + (1 - p) * (1 - fpr))
     chosen = scored.filter(first | fpr.is_null() | p.is_null())
     chosen = chosen.unique(subset=by, keep="first", maintain_order=True) if by else chosen.head(1)

@@ -15,16 +15,16 @@ from polars._typing import IntoExprColumn
 
 from polars_roc import _validate
 from polars_roc._validate import By
-from polars_roc.curves import curve
+from polars_roc.curves import curve, per_group
 from polars_roc.exprs import Rows, class_totals, rows
-from polars_roc.thresholds import _is_end, _over
+from polars_roc.thresholds import _is_end
 
 
 def _keep_tp_changes(names: list[str]) -> pl.Expr:
     """scikit-learn's `drop_intermediate`: keep the ends and rows where tp changes next to them."""
     tp = pl.col("tp")
-    before = _over(tp.shift(1), names)
-    after = _over(tp.shift(-1), names)
+    before = per_group(tp.shift(1), names)
+    after = per_group(tp.shift(-1), names)
     return _is_end(names) | (tp != before) | (tp != after)
 
 
@@ -160,12 +160,12 @@ def det_curve(
         points = points.filter(_keep_tp_changes(names))
     tp, fp, fn = pl.col("tp"), pl.col("fp"), pl.col("fn")
     n_pos = tp + fn
-    position = _over(pl.int_range(pl.len()), names)
-    size = _over(pl.len(), names)
+    position = per_group(pl.int_range(pl.len()), names)
+    size = per_group(pl.len(), names)
     # From the last row with no false positive (rows in descending threshold order) ...
-    after_no_fp = (fp > 0) | (_over(fp.shift(-1), names) > 0) | (position == size - 1)
+    after_no_fp = (fp > 0) | (per_group(fp.shift(-1), names) > 0) | (position == size - 1)
     # ... to the first row where every positive is caught.
-    before_all_tp = (tp < n_pos) | (_over(tp.shift(1), names) < n_pos) | (position == 0)
+    before_all_tp = (tp < n_pos) | (per_group(tp.shift(1), names) < n_pos) | (position == 0)
     kept = points.filter(
         after_no_fp.fill_null(False) & before_all_tp.fill_null(False)
     ).with_columns(fnr=pl.when(n_pos > 0).then(fn / n_pos))
@@ -218,7 +218,7 @@ def average_precision_table(
     names = _validate.as_names(by)
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp = pl.col("tp"), pl.col("fp")
-    gained = pl.col("tpr") - _over(pl.col("tpr").shift(1), names)
+    gained = pl.col("tpr") - per_group(pl.col("tpr").shift(1), names)
     steps = points.with_columns(_step=pl.when(tp + fp > 0).then(gained * tp / (tp + fp)))
     defined = pl.col("tpr").is_not_null().all()
     summary = [

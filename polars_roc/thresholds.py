@@ -29,7 +29,7 @@ import polars as pl
 
 from polars_roc import _labels, _validate
 from polars_roc._validate import By
-from polars_roc.curves import curve
+from polars_roc.curves import curve, per_group
 
 INF = float("inf")
 
@@ -153,10 +153,6 @@ _SCHEMES = (
 )
 
 
-def _over(expr: pl.Expr, names: list[str]) -> pl.Expr:
-    return expr.over(names) if names else expr
-
-
 def _ordered(frame: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     """Sort by group, then threshold descending (the curve's order)."""
     return frame.sort(
@@ -185,8 +181,8 @@ def _group_ids(
 
 def _is_end(names: list[str]) -> pl.Expr:
     """Whether a row is the first or the last of its group."""
-    position = _over(pl.int_range(pl.len()), names)
-    return (position == 0) | (position == _over(pl.len(), names) - 1)
+    position = per_group(pl.int_range(pl.len()), names)
+    return (position == 0) | (position == per_group(pl.len(), names) - 1)
 
 
 def _ends(points: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
@@ -281,7 +277,7 @@ def _negative_quantiles(points: pl.LazyFrame, names: list[str], k: int) -> pl.La
     reached = pl.when(n_neg > 0).then(
         (pl.col("fp").cast(pl.Float64) * (k + 1) / n_neg).floor().clip(upper_bound=k)
     )
-    before = _over(reached.shift(1), names).fill_null(0)
+    before = per_group(reached.shift(1), names).fill_null(0)
     keep = _is_end(names) | (reached > before).fill_null(False)
     return points.filter(keep)
 
