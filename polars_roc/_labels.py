@@ -42,14 +42,19 @@ def _binary_codes(labels: pl.Series) -> pl.Series:
     return labels.cast(pl.Boolean)
 
 
-def positive(label: IntoExprColumn, pos_label: Any = None) -> pl.Expr:
+def positive(
+    label: IntoExprColumn, pos_label: Any = None, *, dtype: pl.DataType | None = None
+) -> pl.Expr:
     """
     Boolean expression: is the row's label the positive class (null where the label is null).
 
     Without `pos_label`, Boolean labels mean True and 0/1 integers mean 1; any other coding
-    raises when the query runs.
+    raises when the query runs. A caller that knows the label's `dtype` from the schema
+    skips that check for Boolean labels.
     """
     expr = into_expr(label)
+    if pos_label is None and dtype == pl.Boolean:
+        return expr
     if pos_label is None:
         return expr.map_batches(_binary_codes, return_dtype=pl.Boolean, is_elementwise=True)
     return expr == pl.lit(pos_label)

@@ -101,7 +101,16 @@ def auc(
             n_boot=n_boot,
             seed=seed,
         )
-    r = rows(score, label, weight=weight, pos_label=pos_label, checked=False)
+    label_dtype = lf.collect_schema()[label]
+    r = rows(
+        score,
+        label,
+        weight=weight,
+        pos_label=pos_label,
+        checked=False,
+        masked=True,
+        label_dtype=label_dtype,
+    )
     n_pos, n_neg = class_totals(r)
     measures = [_auc_of(r).alias("auc"), n_pos.alias("n_pos"), n_neg.alias("n_neg")]
     if not names:

@@ -80,7 +80,7 @@ def counts(
     coded = lf.select(
         *names,
         threshold=_labels.score(score, checked=False),
-        _positive=_labels.positive(label, pos_label),
+        _positive=_labels.positive(label, pos_label, dtype=lf.collect_schema()[label]),
         _weight=pl.lit(None, dtype=pl.Float64) if weight is None else _labels.weight(weight),
     )
     y = pl.col("_positive")

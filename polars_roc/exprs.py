@@ -44,13 +44,26 @@ def rows(
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
     checked: bool = True,
+    masked: bool = False,
+    label_dtype: pl.DataType | None = None,
 ) -> Rows:
-    """Coded score, label and weight, with null-score, null-label and zero-weight rows dropped."""
+    """
+    Coded score, label and weight, with null-score, null-label and zero-weight rows dropped.
+
+    With `masked`, rows that do not count are set to null in all three instead of filtered
+    out: ranks, sums and filters skip nulls, so aggregations give the same numbers without
+    the cost of a filter per group (about a third of a grouped AUC's time). `label_dtype`,
+    when the caller knows it from the schema, lets Boolean labels skip the coding check.
+    """
     s = _labels.score(score, checked=checked)
-    y = _labels.positive(label, pos_label)
+    y = _labels.positive(label, pos_label, dtype=label_dtype)
     w = None if weight is None else _labels.weight(weight)
     keep = _labels.kept(s, y, w)
-    return Rows(s.filter(keep), y.filter(keep), None if w is None else w.filter(keep))
+
+    def drop(expr: pl.Expr) -> pl.Expr:
+        return pl.when(keep).then(expr) if masked else expr.filter(keep)
+
+    return Rows(drop(s), drop(y), None if w is None else drop(w))
 
 
 def class_totals(r: Rows) -> tuple[pl.Expr, pl.Expr]:
@@ -130,4 +143,5 @@ def auc(
     >>> df.with_columns(pl.col("p").roc.auc("y").over(pl.col("y") >= 0))["auc"].to_list()
     [0.75, 0.75, 0.75, 0.75]
     """
-    return _auc_of(rows(score, label, weight=weight, pos_label=pos_label)).alias("auc")
+    r = rows(score, label, weight=weight, pos_label=pos_label, masked=True)
+    return _auc_of(r).alias("auc")
