@@ -130,21 +130,27 @@ def per_group(expr: pl.Expr, names: list[str]) -> pl.Expr:
     return expr.over(names) if names else expr
 
 
-def group_totals(names: list[str]) -> tuple[pl.Expr, pl.Expr]:
+def with_totals(table: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     """
-    Positives and negatives of each group, read off a counts table; null for a NaN group.
+    Add each group's positives and negatives (``_positives``, ``_negatives``) to a counts table.
 
-    A group with a NaN score has no defined curve: its totals are null, so every rate and
-    area derived from them is null too. The totals are window expressions (a column, not a
-    scalar): Polars may divide by a broadcast scalar through its reciprocal, which is not
-    exact (3 / 5 gives 0.6000000000000001), so divide by a column of totals.
+    Null for a group holding a NaN score: it has no defined curve, so every rate and area
+    derived from the totals is null too. The totals are real columns, never broadcast
+    scalars: Polars may divide by a broadcast scalar through its reciprocal, which is not
+    exact (3 / 5 gives 0.6000000000000001), and a column also divides bit for bit like
+    scikit-learn. Without groups a one-row cross join is cheaper than a window.
     """
-    nan_group = pl.col("threshold").is_nan().any()
-    partition: list[str | pl.Expr] = [*names] if names else [pl.lit(True)]
-    positives, negatives = (
-        pl.when(~nan_group).then(pl.col(column).max()).over(partition) for column in ("tp", "fp")
-    )
-    return positives, negatives
+    defined = ~pl.col("threshold").is_nan().any()
+    totals = [
+        pl.when(defined).then(pl.col(column).max()).alias(alias)
+        for column, alias in (("tp", "_positives"), ("fp", "_negatives"))
+    ]
+    if names:
+        return table.with_columns(total.over(names) for total in totals)
+    # A one-row cross join is cheaper than a window, but Polars keeps its columns as
+    # broadcast scalars; adding a zero column makes them real columns.
+    spread = {name: pl.col(name) + pl.col("tp") * 0 for name in ("_positives", "_negatives")}
+    return table.join(table.select(totals), how="cross").with_columns(**spread)
 
 
 def curve(
@@ -216,10 +222,9 @@ def curve(
     """
     names = _validate.as_names(by)
     table = counts(lf, score, label, by=names, weight=weight, pos_label=pos_label)
-    n_pos, n_neg = group_totals(names)
     positives, negatives = pl.col("_positives"), pl.col("_negatives")
     out = (
-        table.with_columns(_positives=n_pos, _negatives=n_neg)
+        with_totals(table, names)
         .with_columns(
             tn=negatives - pl.col("fp"),
             fn=positives - pl.col("tp"),
