@@ -78,14 +78,8 @@ def auc(
     └───────┴──────┴───────┴───────┘
     """
     names = _validate.as_names(by)
-    _validate.roles(
-        lf.collect_schema(),
-        score=score,
-        label=label,
-        by=names,
-        weight=weight,
-        pos_label=pos_label,
-    )
+    schema = lf.collect_schema()
+    _validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     if ci is not None:
         from polars_roc import inference
 
@@ -101,7 +95,6 @@ def auc(
             n_boot=n_boot,
             seed=seed,
         )
-    label_dtype = lf.collect_schema()[label]
     r = rows(
         score,
         label,
@@ -109,7 +102,7 @@ def auc(
         pos_label=pos_label,
         checked=False,
         masked=True,
-        label_dtype=label_dtype,
+        label_dtype=schema[label],
     )
     n_pos, n_neg = class_totals(r)
     measures = [_auc_of(r).alias("auc"), n_pos.alias("n_pos"), n_neg.alias("n_neg")]

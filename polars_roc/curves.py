@@ -69,18 +69,12 @@ def counts(
     └───────────┴─────┴─────┘
     """
     names = _validate.as_names(by)
-    _validate.roles(
-        lf.collect_schema(),
-        score=score,
-        label=label,
-        by=names,
-        weight=weight,
-        pos_label=pos_label,
-    )
+    schema = lf.collect_schema()
+    _validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     coded = lf.select(
         *names,
         threshold=_labels.score(score, checked=False),
-        _positive=_labels.positive(label, pos_label, dtype=lf.collect_schema()[label]),
+        _positive=_labels.positive(label, pos_label, dtype=schema[label]),
         _weight=pl.lit(None, dtype=pl.Float64) if weight is None else _labels.weight(weight),
     )
     y = pl.col("_positive")
