@@ -10,13 +10,18 @@ import polars as pl
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+# "ci" (the default) replays the same examples on every run, so a green suite stays green on
+# a fresh machine; HYPOTHESIS_PROFILE=explore draws new examples each run to hunt for bugs.
 settings.register_profile(
     "ci",
     max_examples=int(os.environ.get("HYPOTHESIS_MAX_EXAMPLES", "60")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
+    database=None,
 )
-settings.load_profile("ci")
+settings.register_profile("explore", settings.get_profile("ci"), derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 #: The published data sets that ship beside the checkout (../shared/data), not in the package.
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
