@@ -173,3 +173,37 @@ def rates(values: float | Sequence[float], name: str) -> list[float]:
             raise ValueError(msg)
         out.append(float(item))
     return out
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def prevalence(value: Any) -> None:
+    """Check a prevalence (share of positives) lies strictly between 0 and 1, or is None."""
+    if value is not None and not (_is_number(value) and 0.0 < value < 1.0):
+        msg = (
+            f"prevalence must lie strictly between 0 and 1, got {value!r}"
+            f"\n\nHint: prevalence=0.1 means 10% positives; None uses the data's."
+        )
+        raise ValueError(msg)
+
+
+def cost(value: Any, name: str) -> float:
+    """Check a misclassification cost is a positive finite number and return it as a float."""
+    if not (_is_number(value) and value > 0):
+        msg = (
+            f"{name} must be a positive finite number, got {value!r}"
+            f"\n\nHint: costs are per error, e.g. cost_fp=1.0, cost_fn=5.0."
+        )
+        raise ValueError(msg)
+    return float(value)
+
+
+def ci(value: Any, allowed: Sequence[str]) -> bool:
+    """Check an interval method is one of `allowed` or None; whether one is asked for."""
+    if value is not None and value not in allowed:
+        options = " or ".join(repr(a) for a in allowed)
+        msg = f"ci must be {options} (or None), got {value!r}\n\nHint: ci={allowed[0]!r}."
+        raise ValueError(msg)
+    return value is not None

@@ -331,13 +331,6 @@ def student_t_quantile(p: npt.ArrayLike, df: npt.ArrayLike) -> FloatArray:
 # ---------------------------------------------------------------------------------------
 
 
-def _check_ci(ci: Any, allowed: Sequence[str]) -> None:
-    if ci not in allowed:
-        options = " or ".join(repr(a) for a in allowed)
-        msg = f"ci must be {options} (or None), got {ci!r}\n\nHint: ci={allowed[0]!r}."
-        raise ValueError(msg)
-
-
 def _coded(
     lf: pl.LazyFrame,
     score: str,
@@ -578,7 +571,7 @@ def auc_interval(
     _validate.roles(
         lf.collect_schema(), score=score, label=label, by=names, weight=weight, pos_label=pos_label
     )
-    _check_ci(ci, ("delong", "bootstrap"))
+    _validate.ci(ci, ("delong", "bootstrap"))
     _validate.level(level)
     if ci == "delong":
         _, table = _delong_table(lf, score, label, names=names, weight=weight, pos_label=pos_label)
@@ -709,7 +702,7 @@ def partial_auc_interval(
     True
     """
     names = _validate.as_names(by)
-    _check_ci(ci, ("bootstrap",))
+    _validate.ci(ci, ("bootstrap",))
     point = areas.partial_auc(
         lf, score, label, fpr=fpr, tpr=tpr, by=names, weight=weight, pos_label=pos_label
     )

@@ -16,7 +16,6 @@ As in :mod:`polars_roc.hull`, each analysis comes on scored rows (``optimal``,
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,29 +31,6 @@ _TIE = 1e-12  # expected costs this close (relative to the cost scale) are tied
 
 
 # --- argument checks -------------------------------------------------------------------------
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _check_prevalence(prevalence: Any) -> None:
-    if prevalence is not None and not (_is_number(prevalence) and 0.0 < prevalence < 1.0):
-        msg = (
-            f"prevalence must lie strictly between 0 and 1, got {prevalence!r}"
-            f"\n\nHint: prevalence=0.1 means 10% positives."
-        )
-        raise ValueError(msg)
-
-
-def _check_costs(cost_fp: Any, cost_fn: Any) -> None:
-    for role, value in (("cost_fp", cost_fp), ("cost_fn", cost_fn)):
-        if not (_is_number(value) and value > 0):
-            msg = (
-                f"{role} must be a positive finite number, got {value!r}"
-                f"\n\nHint: costs are per error, e.g. cost_fp=1.0, cost_fn=5.0."
-            )
-            raise ValueError(msg)
 
 
 # --- reading the hull ------------------------------------------------------------------------
@@ -253,8 +229,9 @@ def optimal(
     >>> df.roc.optimal(prevalence=0.5, cost_fp=10.0)["threshold"].item()
     0.9
     """
-    _check_prevalence(prevalence)
-    _check_costs(cost_fp, cost_fn)
+    _validate.prevalence(prevalence)
+    _validate.cost(cost_fp, "cost_fp")
+    _validate.cost(cost_fn, "cost_fn")
     names = _validate.as_names(by)
     vertices, balance = _scored_vertices(
         lf,
@@ -336,7 +313,7 @@ def operating_ranges(
     │ 1.0      ┆ 1.0      ┆ 1.0           ┆ 1.0           │
     └──────────┴──────────┴───────────────┴───────────────┘
     """
-    _check_prevalence(prevalence)
+    _validate.prevalence(prevalence)
     names = _validate.as_names(by)
     vertices, balance = _scored_vertices(
         lf,
@@ -470,8 +447,9 @@ def optimal_of_points(
     if prevalence is None:
         msg = "optimal_of_points needs the prevalence\n\nHint: prevalence=0.1 (10% positives)."
         raise ValueError(msg)
-    _check_prevalence(prevalence)
-    _check_costs(cost_fp, cost_fn)
+    _validate.prevalence(prevalence)
+    _validate.cost(cost_fp, "cost_fp")
+    _validate.cost(cost_fn, "cost_fn")
     names = _validate.as_names(by)
     vertices, threshold = _point_vertices(points, fpr, tpr, name, names)
     return _optimal_table(
@@ -532,7 +510,7 @@ def operating_ranges_of_points(
     │ null  ┆ 1.0 ┆ 1.0 ┆ 0.0      ┆ 0.4      ┆ 0.714286      ┆ 1.0           │
     └───────┴─────┴─────┴──────────┴──────────┴───────────────┴───────────────┘
     """
-    _check_prevalence(prevalence)
+    _validate.prevalence(prevalence)
     names = _validate.as_names(by)
     vertices, threshold = _point_vertices(points, fpr, tpr, name, names)
     return _ranges_table(

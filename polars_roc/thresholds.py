@@ -460,18 +460,6 @@ def _objective(
     return pl.when(both).then(-(miss + false_alarm))
 
 
-def _positive_number(value: Any, name: str) -> float:
-    if (
-        not isinstance(value, int | float)
-        or isinstance(value, bool)
-        or not math.isfinite(value)
-        or value <= 0
-    ):
-        msg = f"{name} must be a finite number > 0, got {value!r}\n\nHint: {name}=1.0."
-        raise ValueError(msg)
-    return float(value)
-
-
 def best_threshold(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -559,18 +547,9 @@ def best_threshold(
             f"\n\nHint: method='youden'."
         )
         raise ValueError(msg)
-    cost_fp = _positive_number(cost_fp, "cost_fp")
-    cost_fn = _positive_number(cost_fn, "cost_fn")
-    if prevalence is not None and (
-        not isinstance(prevalence, int | float)
-        or isinstance(prevalence, bool)
-        or not 0.0 < prevalence < 1.0
-    ):
-        msg = (
-            f"prevalence must lie strictly between 0 and 1, got {prevalence!r}"
-            f"\n\nHint: prevalence=0.1, or prevalence=None to use the data's."
-        )
-        raise ValueError(msg)
+    cost_fp = _validate.cost(cost_fp, "cost_fp")
+    cost_fn = _validate.cost(cost_fn, "cost_fn")
+    _validate.prevalence(prevalence)
     names = _validate.as_names(by)
     table = _table(
         lf, score, label, by=names, weight=weight, pos_label=pos_label, scheme=thresholds
@@ -593,14 +572,6 @@ def best_threshold(
     groups = table.select(keys).unique()
     out = groups.join(best, on=keys, how="left", nulls_equal=True)
     return out.sort(keys, nulls_last=True).select(*names, *columns)
-
-
-def _check_ci(ci: Any) -> bool:
-    """Check an operating point's `ci` argument; whether a bootstrap band is asked for."""
-    if ci is not None and not (isinstance(ci, str) and ci == "bootstrap"):
-        msg = f"ci must be 'bootstrap' or None, got {ci!r}\n\nHint: ci='bootstrap'."
-        raise ValueError(msg)
-    return ci is not None
 
 
 def _operating_points(
@@ -628,7 +599,7 @@ def _operating_points(
     (largest TPR for ``tpr_at_fpr``, smallest FPR for ``fpr_at_tpr``) and its threshold.
     ``ci="bootstrap"`` hands over to :mod:`polars_roc.inference` for the bootstrap band.
     """
-    if _check_ci(ci):
+    if _validate.ci(ci, ("bootstrap",)):
         from polars_roc import inference  # imports this module
 
         interval = (
