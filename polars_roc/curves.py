@@ -6,6 +6,7 @@ table, area and chart in the package derives from it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
@@ -119,8 +120,14 @@ def counts(
     )
 
 
-def per_group(expr: pl.Expr, names: list[str]) -> pl.Expr:
-    """`expr` as a window over the groups `names`, or over the whole frame when there are none."""
+def per_group(expr: pl.Expr, names: Sequence[str], order_by: str | None = None) -> pl.Expr:
+    """
+    `expr` as a window over the groups `names`, or over the whole frame when there are none.
+
+    With `order_by`, the window runs in that column's order instead of the rows' order.
+    """
+    if order_by is not None:
+        return expr.over(list(names) or pl.lit(True), order_by=order_by)
     return expr.over(names) if names else expr
 
 

@@ -41,6 +41,7 @@ import polars as pl
 
 from polars_roc import _labels, _validate, areas, resampling, thresholds
 from polars_roc._validate import By
+from polars_roc.curves import per_group
 from polars_roc.exprs import Rows, _auc_of, class_totals, rows
 
 FloatArray = npt.NDArray[np.float64]
@@ -357,11 +358,6 @@ def _coded(
     return coded.with_columns(pl.when(keep).then(pl.col(c)).name.keep() for c in columns)
 
 
-def _over(expr: pl.Expr, partition: Sequence[str], order_by: str | None = None) -> pl.Expr:
-    keys: list[str] | pl.Expr = list(partition) if partition else pl.lit(True)
-    return expr.over(keys, order_by=order_by)
-
-
 def _placements(coded: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.LazyFrame:
     """
     Add ``_d``: how much of the *other* class scores below each row, ties counting one half.
@@ -374,7 +370,7 @@ def _placements(coded: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.
     """
     y = pl.col("_y")
     if not weighted:
-        overall = _over(pl.col("_s").rank("average"), names)
+        overall = per_group(pl.col("_s").rank("average"), names)
         within = pl.col("_s").rank("average").over([*names, "_y"])
         return coded.with_columns(_d=overall - within)
     # -0.0 and 0.0 are one score: canonical zeros so that tie groups are exact.
@@ -385,7 +381,7 @@ def _placements(coded: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.
     # Weight of each class at or below the row's score: a running sum in score order, then
     # the largest over tied scores (weights are non-negative).
     running = canonical.with_columns(
-        **{f"{c}_run": _over(m.cum_sum(), names, order_by="_s") for c, m in masses.items()}
+        **{f"{c}_run": per_group(m.cum_sum(), names, order_by="_s") for c, m in masses.items()}
     )
     below = {
         c: pl.col(f"{c}_run").max().over(levels) - m.sum().over(levels) / 2
@@ -775,7 +771,7 @@ def _operating_interval(
         *(pl.col("_boot").struct.field(f).alias(f"{reading}_{f}") for f in fields),
     )
     bands = bands.explode(["_i", *(f"{reading}_{f}" for f in fields)])
-    numbered = point.with_columns(_i=_over(pl.int_range(pl.len(), dtype=pl.Int64), names))
+    numbered = point.with_columns(_i=per_group(pl.int_range(pl.len(), dtype=pl.Int64), names))
     keys = [*names, "_i"]
     joined = numbered.join(bands, on=keys, how="left", nulls_equal=True, maintain_order="left")
     defined = pl.col(reading).is_not_null()
