@@ -163,9 +163,7 @@ def compute(
     schema = lf.collect_schema()
     _validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     _validate.level(level)
-    if ci not in (None, "delong", "bootstrap"):
-        msg = f"ci must be 'delong', 'bootstrap' or None, got {ci!r}\n\nHint: ci='delong'."
-        raise ValueError(msg)
+    _validate.ci(ci, ("delong", "bootstrap"))
     if method not in ("youden", "closest_topleft", "cost"):
         msg = (
             f"method must be 'youden', 'closest_topleft' or 'cost', got {method!r}"
@@ -207,7 +205,12 @@ def compute(
 
     say(f"[4/6] partial AUC over {kind.upper()} {bounds[0]:g} to {bounds[1]:g}")
     fpr_range, tpr_range = (bounds, None) if kind == "fpr" else (None, bounds)
-    pauc = areas.partial_auc(lf, score, label, fpr=fpr_range, tpr=tpr_range, **common).collect()
+    # The full curve is at hand: read the area off it instead of counting the rows again.
+    pauc = (
+        areas.partial_auc(lf, score, label, fpr=fpr_range, tpr=tpr_range, **common)
+        if resolution is not None
+        else areas.partial_auc_of_curve(curve.lazy(), fpr=fpr_range, tpr=tpr_range, by=names)
+    ).collect()
 
     say(f"[5/6] best cutpoints ({method})")
     best = cutpoints.best_threshold(lf, score, label, method=method, **common).collect()
