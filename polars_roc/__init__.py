@@ -26,11 +26,13 @@ from polars_roc import (
     iso,
     metrics,
     namespace,
+    operating,
     precision_recall,
     report,
     resampling,
     thresholds,
 )
+from polars_roc._core.schemes import linspace
 from polars_roc.crossval import stratified_folds
 from polars_roc.curves import from_counts
 from polars_roc.exprs import auc
@@ -38,7 +40,6 @@ from polars_roc.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
 from polars_roc.metrics import accuracy, brier_score, log_loss
 from polars_roc.precision_recall import average_precision
-from polars_roc.thresholds import linspace
 
 # Keep __all__ sorted; each feature module adds its public names here.
 __all__ = [
@@ -64,6 +65,7 @@ __all__ = [
     "log_loss",
     "metrics",
     "namespace",
+    "operating",
     "operating_ranges_of_points",
     "optimal_of_points",
     "precision_recall",

@@ -6,10 +6,12 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc import _validate
-from polars_roc._validate import By
-from polars_roc.curves import curve, per_group
-from polars_roc.exprs import _auc_of, class_totals, rows
+from polars_roc import resampling
+from polars_roc._core import delong, validate
+from polars_roc._core.groups import summarize
+from polars_roc._core.kernels import auc_of, class_totals, rows, segment_area
+from polars_roc._core.validate import By
+from polars_roc.curves import curve
 
 
 def auc(
@@ -77,20 +79,23 @@ def auc(
     │ b     ┆ 0.0  ┆ 1     ┆ 2     │
     └───────┴──────┴───────┴───────┘
     """
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     schema = lf.collect_schema()
-    _validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
+    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     if ci is not None:
-        from polars_roc import inference
-
-        return inference.auc_interval(
+        validate.ci(ci, ("delong", "bootstrap"))
+        validate.level(level)
+        if ci == "delong":
+            return delong.auc_table(
+                lf, score, label, names=names, weight=weight, pos_label=pos_label, level=level
+            )
+        return _auc_bootstrap(
             lf,
             score,
             label,
-            by=names,
+            names=names,
             weight=weight,
             pos_label=pos_label,
-            ci=ci,
             level=level,
             n_boot=n_boot,
             seed=seed,
@@ -105,23 +110,8 @@ def auc(
         label_dtype=schema[label],
     )
     n_pos, n_neg = class_totals(r)
-    measures = [_auc_of(r).alias("auc"), n_pos.alias("n_pos"), n_neg.alias("n_neg")]
-    if not names:
-        return lf.select(measures)
-    return lf.group_by(names).agg(measures).sort(names, nulls_last=True)
-
-
-def _segment_area(x: str, y: str, lo: float, hi: float, names: list[str]) -> pl.Expr:
-    """Area under the polyline (x, y) between x = lo and x = hi, linear within segments."""
-
-    def previous(column: str) -> pl.Expr:
-        return per_group(pl.col(column).shift(1), names)
-
-    x0, y0, x1, y1 = previous(x), previous(y), pl.col(x), pl.col(y)
-    a, b = x0.clip(lo, hi), x1.clip(lo, hi)
-    slope = (y1 - y0) / (x1 - x0)
-    at_a, at_b = y0 + slope * (a - x0), y0 + slope * (b - x0)
-    return pl.when(b > a).then((b - a) * (at_a + at_b) / 2).otherwise(0.0)
+    measures = [auc_of(r).alias("auc"), n_pos.alias("n_pos"), n_neg.alias("n_neg")]
+    return summarize(lf, names, measures)
 
 
 def partial_auc(
@@ -189,20 +179,18 @@ def partial_auc(
     if (fpr is None) == (tpr is None):
         msg = "give exactly one range: fpr=(lo, hi) or tpr=(lo, hi)\n\nHint: fpr=(0.0, 0.2)."
         raise ValueError(msg)
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     if ci is not None:
-        from polars_roc import inference
-
-        return inference.partial_auc_interval(
+        validate.ci(ci, ("bootstrap",))
+        return _partial_auc_bootstrap(
             lf,
             score,
             label,
             fpr=fpr,
             tpr=tpr,
-            by=names,
+            names=names,
             weight=weight,
             pos_label=pos_label,
-            ci=ci,
             level=level,
             n_boot=n_boot,
             seed=seed,
@@ -251,14 +239,14 @@ def partial_auc_of_curve(
     if (fpr is None) == (tpr is None):
         msg = "give exactly one range: fpr=(lo, hi) or tpr=(lo, hi)\n\nHint: fpr=(0.0, 0.2)."
         raise ValueError(msg)
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     if fpr is not None:
-        lo, hi = _validate.unit_range(fpr, "fpr")
-        area = _segment_area("fpr", "tpr", lo, hi, names)
+        lo, hi = validate.unit_range(fpr, "fpr")
+        area = segment_area("fpr", "tpr", lo, hi, names)
         chance = (hi * hi - lo * lo) / 2
     else:
-        lo, hi = _validate.unit_range(tpr, "tpr")
-        area = _segment_area("tpr", "_tnr", lo, hi, names)
+        lo, hi = validate.unit_range(tpr, "tpr")
+        area = segment_area("tpr", "_tnr", lo, hi, names)
         chance = (hi - lo) - (hi * hi - lo * lo) / 2
     defined = pl.col("tpr").is_not_null().all() & pl.col("fpr").is_not_null().all()
     summary = [
@@ -276,4 +264,66 @@ def partial_auc_of_curve(
     standardized = (1 + (pl.col("pauc") - chance) / (width - chance)) / 2
     return table.with_columns(pauc_std=pl.when(pl.col("pauc") >= chance).then(standardized)).select(
         *names, "pauc", "pauc_std", "n_pos", "n_neg"
+    )
+
+
+def _auc_bootstrap(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+    level: float,
+    n_boot: int,
+    seed: int | None,
+) -> pl.LazyFrame:
+    """``*names, auc, n_pos, n_neg, auc_se, auc_lower, auc_upper`` from the bootstrap."""
+    r = rows(score, label, weight=weight, pos_label=pos_label, checked=False)
+    n_pos, n_neg = class_totals(r)
+    boot = resampling.boot_expr(
+        r, names, resampling.auc_statistic, width=1, level=level, n_boot=n_boot, seed=seed
+    )
+    measures = [auc_of(r).alias("auc"), n_pos.alias("n_pos"), n_neg.alias("n_neg"), boot]
+    table = summarize(lf, names, measures)
+    return table.select(*names, "auc", "n_pos", "n_neg", *resampling.boot_fields("auc"))
+
+
+def _partial_auc_bootstrap(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    fpr: tuple[float, float] | None,
+    tpr: tuple[float, float] | None,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+    level: float,
+    n_boot: int,
+    seed: int | None,
+) -> pl.LazyFrame:
+    """``*names, pauc, pauc_std, n_pos, n_neg, pauc_se, pauc_lower, pauc_upper``."""
+    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    point = partial_auc_of_curve(points, fpr=fpr, tpr=tpr, by=names)
+    statistic = resampling.partial_auc_statistic(
+        fpr=None if fpr is None else validate.unit_range(fpr, "fpr"),
+        tpr=None if tpr is None else validate.unit_range(tpr, "tpr"),
+    )
+    boot = resampling.boot_table(
+        lf,
+        score,
+        label,
+        names=names,
+        weight=weight,
+        pos_label=pos_label,
+        statistic=statistic,
+        width=1,
+        level=level,
+        n_boot=n_boot,
+        seed=seed,
+    )
+    return resampling.attach(point, boot, names).select(
+        *names, "pauc", "pauc_std", "n_pos", "n_neg", *resampling.boot_fields("pauc")
     )

@@ -26,7 +26,8 @@ from typing import Any
 import polars as pl
 from polars.exceptions import PolarsError
 
-from polars_roc import _validate, report
+from polars_roc import report
+from polars_roc._core import validate
 from polars_roc.datasets import simulate
 
 PROG = "polars-roc"
@@ -250,10 +251,10 @@ def _progress(quiet: bool) -> report.Progress:
 def _report(args: argparse.Namespace) -> int:
     lf = _scan(args.path)
     schema = lf.collect_schema()
-    label_dtype = _validate.column(schema, args.label, "label")
+    label_dtype = validate.column(schema, args.label, "label")
     pos_label = _pos_label(args.pos_label, label_dtype, args.label)
     roles = {"score": args.score, "label": args.label, "by": args.by, "weight": args.weight}
-    _validate.roles(schema, **roles, pos_label=pos_label)  # the schema only: no data read
+    validate.roles(schema, **roles, pos_label=pos_label)  # the schema only: no data read
     if pos_label is None:
         _check_labels(lf, args.label, label_dtype)
     title = args.title or f"ROC report: {Path(args.path).name}"

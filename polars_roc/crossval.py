@@ -20,9 +20,11 @@ import numpy as np
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc import _labels, _validate, areas, curves, resampling, thresholds
-from polars_roc._validate import By
-from polars_roc.inference import student_t_quantile
+from polars_roc import areas, curves, operating, resampling
+from polars_roc._core import labels, validate
+from polars_roc._core.distributions import student_t_quantile
+from polars_roc._core.groups import per_group
+from polars_roc._core.validate import By
 
 
 def stratified_folds(label: IntoExprColumn, k: int = 5, *, seed: int | None = 0) -> pl.Expr:
@@ -72,7 +74,7 @@ def stratified_folds(label: IntoExprColumn, k: int = 5, *, seed: int | None = 0)
         msg = f"k must be an integer >= 2 (the number of folds), got {k!r}\n\nHint: k=5."
         raise ValueError(msg)
     resampling.check_seed(seed)
-    y = _labels.into_expr(label)
+    y = labels.into_expr(label)
     shuffled = pl.int_range(pl.len(), dtype=pl.Int64).shuffle(
         seed=None if seed is None else int(seed)
     )
@@ -81,7 +83,7 @@ def stratified_folds(label: IntoExprColumn, k: int = 5, *, seed: int | None = 0)
 
 
 def _fold_roles(lf: pl.LazyFrame, fold: str, names: list[str], *roles: str) -> None:
-    _validate.column(lf.collect_schema(), fold, "fold")
+    validate.column(lf.collect_schema(), fold, "fold")
     if fold in names or fold in roles:
         msg = f"fold column {fold!r} cannot also be a role or a `by` column"
         raise ValueError(msg)
@@ -140,7 +142,7 @@ def cv_auc(
     │ 0.875    ┆ 0.015625 ┆ 0.125  ┆ 2       │
     └──────────┴──────────┴────────┴─────────┘
     """
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     _fold_roles(lf, fold, names, score, label)
     per_fold = areas.auc(lf, score, label, by=[*names, fold], weight=weight, pos_label=pos_label)
     auc = pl.col("auc")
@@ -257,10 +259,10 @@ def average_curve(
     │ 1.0 ┆ 1.0      ┆ 1.0       ┆ 1.0       │
     └─────┴──────────┴───────────┴───────────┘
     """
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     _fold_roles(lf, fold, names, score, label)
     _check_points(points)
-    _validate.level(level)
+    validate.level(level)
     if method not in ("vertical", "threshold"):
         msg = (
             f"method must be 'vertical' or 'threshold', got {method!r}\n\nHint: method='vertical'."
@@ -269,7 +271,7 @@ def average_curve(
     keys = [*names, fold]
     if method == "vertical":
         grid = np.linspace(0.0, 1.0, points).tolist()
-        read = thresholds.tpr_at_fpr(
+        read = operating.tpr_at_fpr(
             lf, grid, score, label, by=keys, weight=weight, pos_label=pos_label
         )
         table = read.group_by(*names, "fpr").agg(_mean_band("tpr", level))
@@ -282,8 +284,8 @@ def average_curve(
         )
     pooled = curves.counts(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     pooled = pooled.with_columns(
-        _r=curves.per_group(pl.int_range(pl.len(), dtype=pl.Int64), names),
-        _n=curves.per_group(pl.len().cast(pl.Int64), names),
+        _r=per_group(pl.int_range(pl.len(), dtype=pl.Int64), names),
+        _n=per_group(pl.len().cast(pl.Int64), names),
     )
     steps = pl.LazyFrame({"_j": range(points)}, schema={"_j": pl.Int64})
     groups = pooled.select(*names, "_n").unique()

@@ -6,18 +6,15 @@ table, area and chart in the package derives from it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
 
-from polars_roc import _labels, _validate
-from polars_roc._validate import By
-
-if TYPE_CHECKING:
-    from polars_roc.thresholds import Thresholds
-
-INF = float("inf")
+from polars_roc._core import validate
+from polars_roc._core.counts import accumulate, coded, tally, threshold_order, with_totals
+from polars_roc._core.groups import per_group
+from polars_roc._core.schemes import Thresholds, at_thresholds
+from polars_roc._core.validate import By
 
 
 def counts(
@@ -69,89 +66,15 @@ def counts(
     │ 0.1       ┆ 2   ┆ 2   │
     └───────────┴─────┴─────┘
     """
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     schema = lf.collect_schema()
-    _validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
-    coded = lf.select(
-        *names,
-        threshold=_labels.score(score, checked=False),
-        _positive=_labels.positive(label, pos_label, dtype=schema[label]),
-        _weight=pl.lit(None, dtype=pl.Float64) if weight is None else _labels.weight(weight),
+    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
+    rows = coded(
+        lf, score, label, names=names, weight=weight, pos_label=pos_label, label_dtype=schema[label]
     )
-    y = pl.col("_positive")
-    w = None if weight is None else pl.col("_weight")
-    if w is None:
-        tp, fp = y.cast(pl.Int64), (~y).cast(pl.Int64)
-    else:
-        tp, fp = w * y, w * ~y
-    keep = _labels.kept(pl.col("threshold"), y, w)
-    kept_rows = coded.filter(keep).select(*names, "threshold", tp=tp, fp=fp, _start=pl.lit(False))
-    zero = pl.lit(0, dtype=pl.Int64 if weight is None else pl.Float64)
-    groups = kept_rows.select(names).unique() if names else pl.LazyFrame({"_": [True]})
-    start = groups.select(
-        *names, threshold=pl.lit(INF, dtype=pl.Float64), tp=zero, fp=zero, _start=pl.lit(True)
-    )
-    # The explicit sort fixes the order of every running sum below: groups in turn, within
-    # each the start row (0, 0) first (a stable sort keeps it before a real +inf score), then
-    # thresholds descending. Sorting rows and keeping the last row of each tie block is about
-    # twice as fast as hashing distinct scores first.
-    ordered = pl.concat([start, kept_rows], how="vertical_relaxed").sort(
-        [*names, "threshold"],
-        descending=[False] * len(names) + [True],
-        nulls_last=True,
-        maintain_order=True,
-    )
-    new_group = pl.int_range(pl.len()) == 0
-    last_of_block = (pl.int_range(pl.len()) == pl.len() - 1) | pl.col("_start")
-    for name in names:
-        new_group = new_group | pl.col(name).ne_missing(pl.col(name).shift(1))
-    for name in [*names, "threshold"]:
-        last_of_block = last_of_block | pl.col(name).ne_missing(pl.col(name).shift(-1))
-    sums = {}
-    for name in ("tp", "fp"):
-        running = pl.col(name).cum_sum()
-        # A group's sums start from zero: subtract the running sum before its first row.
-        before = pl.when(new_group).then(running - pl.col(name)).forward_fill()
-        sums[name] = running - before if names else running
-    return (
-        ordered.with_columns(**sums, _last=last_of_block)
-        .filter(pl.col("_last"))
-        .drop("_start", "_last")
-    )
-
-
-def per_group(expr: pl.Expr, names: Sequence[str], order_by: str | None = None) -> pl.Expr:
-    """
-    `expr` as a window over the groups `names`, or over the whole frame when there are none.
-
-    With `order_by`, the window runs in that column's order instead of the rows' order.
-    """
-    if order_by is not None:
-        return expr.over(list(names) or pl.lit(True), order_by=order_by)
-    return expr.over(names) if names else expr
-
-
-def with_totals(table: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
-    """
-    Add each group's positives and negatives (``_positives``, ``_negatives``) to a counts table.
-
-    Null for a group holding a NaN score: it has no defined curve, so every rate and area
-    derived from the totals is null too. The totals are real columns, never broadcast
-    scalars: Polars may divide by a broadcast scalar through its reciprocal, which is not
-    exact (3 / 5 gives 0.6000000000000001), and a column also divides bit for bit like
-    scikit-learn. Without groups a one-row cross join is cheaper than a window.
-    """
-    defined = ~pl.col("threshold").is_nan().any()
-    totals = [
-        pl.when(defined).then(pl.col(column).max()).alias(alias)
-        for column, alias in (("tp", "_positives"), ("fp", "_negatives"))
-    ]
-    if names:
-        return table.with_columns(total.over(names) for total in totals)
-    # A one-row cross join is cheaper than a window, but Polars keeps its columns as
-    # broadcast scalars; adding a zero column makes them real columns.
-    spread = {name: pl.col(name) + pl.col("tp") * 0 for name in ("_positives", "_negatives")}
-    return table.join(table.select(totals), how="cross").with_columns(**spread)
+    # The sort fixes the order of every running sum; the tally keeps it (and Polars' sorted
+    # group-by is faster than hashing all-distinct scores), so accumulate need not re-sort.
+    return accumulate(tally(threshold_order(rows, names), names), names, in_order=True)
 
 
 def curve(
@@ -221,7 +144,7 @@ def curve(
     >>> df.roc.curve(drop_intermediate=True)["threshold"].to_list()
     [inf, 0.8, 0.1]
     """
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     table = counts(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     positives, negatives = pl.col("_positives"), pl.col("_negatives")
     out = (
@@ -235,8 +158,6 @@ def curve(
         .drop("_positives", "_negatives")
     )
     if thresholds is not None:
-        from polars_roc.thresholds import at_thresholds  # imports this module
-
         out = at_thresholds(out, names, thresholds, ends=True)
     if drop_intermediate:
         out = out.filter(_not_collinear(names))
@@ -293,9 +214,9 @@ def from_counts(
     0.875
     """
     schema = lf.collect_schema()
-    _validate.column(schema, score, "score")
-    _validate.column(schema, pos, "pos")
-    _validate.column(schema, neg, "neg")
+    validate.column(schema, score, "score")
+    validate.column(schema, pos, "pos")
+    validate.column(schema, neg, "neg")
     rest = [name for name in schema if name not in {score, pos, neg}]
 
     def side(count: str, positive: bool) -> pl.LazyFrame:

@@ -21,83 +21,12 @@ shape: (2, 2)
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc import _labels
-
-
-class Rows(NamedTuple):
-    """The rows that count, as filtered expressions: score, positive flag, weight (or None)."""
-
-    score: pl.Expr
-    positive: pl.Expr
-    weight: pl.Expr | None
-
-
-def rows(
-    score: IntoExprColumn,
-    label: IntoExprColumn,
-    *,
-    weight: IntoExprColumn | None = None,
-    pos_label: Any = None,
-    checked: bool = True,
-    masked: bool = False,
-    label_dtype: pl.DataType | None = None,
-) -> Rows:
-    """
-    Coded score, label and weight, with null-score, null-label and zero-weight rows dropped.
-
-    With `masked`, rows that do not count are set to null in all three instead of filtered
-    out: ranks, sums and filters skip nulls, so aggregations give the same numbers without
-    the cost of a filter per group (about a third of a grouped AUC's time). `label_dtype`,
-    when the caller knows it from the schema, lets Boolean labels skip the coding check.
-    """
-    s = _labels.score(score, checked=checked)
-    y = _labels.positive(label, pos_label, dtype=label_dtype)
-    w = None if weight is None else _labels.weight(weight)
-    keep = _labels.kept(s, y, w)
-
-    def drop(expr: pl.Expr) -> pl.Expr:
-        return pl.when(keep).then(expr) if masked else expr.filter(keep)
-
-    return Rows(drop(s), drop(y), None if w is None else drop(w))
-
-
-def class_totals(r: Rows) -> tuple[pl.Expr, pl.Expr]:
-    """
-    Positives and negatives: Int64 counts, or Float64 weight sums when weighted.
-
-    Products of these must be taken in Float64 (a UInt32 product wraps past 65,536 each).
-    """
-    if r.weight is None:
-        return r.positive.sum().cast(pl.Int64), (~r.positive).sum().cast(pl.Int64)
-    return r.weight.filter(r.positive).sum(), r.weight.filter(~r.positive).sum()
-
-
-def _auc_of(r: Rows) -> pl.Expr:
-    """AUC of prepared rows, null when a class is empty or a score is NaN."""
-    n_pos, n_neg = (n.cast(pl.Float64) for n in class_totals(r))
-    if r.weight is None:
-        # Mann-Whitney U from average ranks: ties count one half.
-        u = r.score.rank("average").filter(r.positive).sum() - n_pos * (n_pos + 1) / 2
-    else:
-        # Weighted U: each positive scores the weight of negatives below it, half of those tied.
-        neg_scores = r.score.filter(~r.positive)
-        neg_weights = r.weight.filter(~r.positive).sort_by(neg_scores)
-        below = pl.concat([pl.lit(0.0, dtype=pl.Float64), neg_weights.cum_sum()])
-        pos_scores = r.score.filter(r.positive)
-        sorted_neg = neg_scores.sort()
-        # Searching with sorted positives keeps memory access in order: 2x faster at 10M rows.
-        sorted_pos = pos_scores.sort()
-        lo = sorted_neg.search_sorted(sorted_pos, side="left")
-        hi = sorted_neg.search_sorted(sorted_pos, side="right")
-        placements = (below.gather(lo) + below.gather(hi)) / 2
-        u = (placements * r.weight.filter(r.positive).sort_by(pos_scores)).sum()
-    defined = (n_pos > 0) & (n_neg > 0) & ~r.score.is_nan().any()
-    return pl.when(defined).then(u / (n_pos * n_neg)).otherwise(None)
+from polars_roc._core.kernels import auc_of, rows
 
 
 def auc(
@@ -144,4 +73,4 @@ def auc(
     [0.75, 0.75, 0.75, 0.75]
     """
     r = rows(score, label, weight=weight, pos_label=pos_label, masked=True)
-    return _auc_of(r).alias("auc")
+    return auc_of(r).alias("auc")

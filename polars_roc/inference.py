@@ -1,5 +1,5 @@
 """
-Inference on ROC areas: DeLong and bootstrap intervals, and tests comparing two models.
+Inference on ROC areas: tests comparing two models, and the interval functions by name.
 
 DeLong et al. (1988) write the AUC as the mean of *placements*: a positive's placement
 ``V10`` is the fraction of negatives scoring below it, a negative's ``V01`` the fraction of
@@ -8,7 +8,9 @@ positives scoring above it (ties count one half). The AUC's variance is
 placements. Sun & Xu (2014) compute placements from midranks: the midrank of a positive
 among all rows minus its midrank among the positives is the number of negatives below it
 (ties one half). Here that is two ``rank()`` windows per group, so the whole computation is
-a lazy Polars query with no Python loop.
+a lazy Polars query with no Python loop (see :mod:`polars_roc._core.delong`). The
+intervals are computed by ``auc(ci=...)``, ``partial_auc(ci=...)`` and
+``tpr_at_fpr(ci=...)``; the ``*_interval`` functions here name them.
 
 Examples
 --------
@@ -30,460 +32,37 @@ shape: (1, 6)
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from statistics import NormalDist
 from typing import Any, Literal
 
 import numpy as np
-import numpy.typing as npt
 import polars as pl
 
-from polars_roc import _labels, _validate, areas, resampling, thresholds
-from polars_roc._validate import By
-from polars_roc.curves import per_group
-from polars_roc.exprs import Rows, _auc_of, class_totals, rows
+from polars_roc import areas, operating
+from polars_roc._core import validate
+from polars_roc._core.delong import delong_table
+from polars_roc._core.distributions import (
+    normal_cdf,
+    normal_quantile,
+    student_t_cdf,
+    student_t_quantile,
+)
+from polars_roc._core.validate import By
 
-FloatArray = npt.NDArray[np.float64]
+__all__ = [
+    "auc_interval",
+    "compare",
+    "fpr_at_tpr_interval",
+    "normal_cdf",
+    "normal_quantile",
+    "partial_auc_interval",
+    "student_t_cdf",
+    "student_t_quantile",
+    "tpr_at_fpr_interval",
+]
+
 Alternative = Literal["two-sided", "greater", "less"]
 _ALTERNATIVES = ("two-sided", "greater", "less")
-
-# ---------------------------------------------------------------------------------------
-# Distributions (no scipy at run time)
-# ---------------------------------------------------------------------------------------
-
-_lgamma = np.vectorize(math.lgamma, otypes=[np.float64])
-_erfc = np.vectorize(math.erfc, otypes=[np.float64])
-
-
-def normal_cdf(x: npt.ArrayLike) -> FloatArray:
-    """
-    Standard normal distribution function, accurate in both tails (via ``math.erfc``).
-
-    Examples
-    --------
-    >>> from polars_roc.inference import normal_cdf
-    >>> [round(float(v), 6) for v in normal_cdf([-1.959964, 0.0, 1.0])]
-    [0.025, 0.5, 0.841345]
-    """
-    values = np.asarray(x, dtype=np.float64)
-    return np.asarray(0.5 * _erfc(-values / math.sqrt(2.0)), dtype=np.float64)
-
-
-def normal_quantile(p: float) -> float:
-    """
-    Standard normal quantile (Wichura's AS241 via :class:`statistics.NormalDist`).
-
-    Examples
-    --------
-    >>> from polars_roc.inference import normal_quantile
-    >>> round(normal_quantile(0.975), 6)
-    1.959964
-    """
-    return NormalDist().inv_cdf(p)
-
-
-def _betacf(a: FloatArray, b: FloatArray, x: FloatArray) -> FloatArray:
-    """
-    Continued fraction of the incomplete beta function (modified Lentz), vectorized.
-
-    Each iteration works only on the entries that have not converged yet, so one slowly
-    converging entry does not make every other entry iterate with it.
-    """
-    tiny = 1e-300
-
-    def guard(v: FloatArray) -> FloatArray:
-        return np.where(np.abs(v) < tiny, tiny, v)
-
-    shape = x.shape
-    a, b, x = (np.broadcast_to(v, shape).ravel() for v in (a, b, x))
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c = np.ones_like(x)
-    d = 1.0 / guard(1.0 - qab * x / qap)
-    h = d.copy()
-    live = np.arange(x.size)  # the entries still iterating
-    for m in range(1, 100_000):
-        if live.size == 0:
-            break
-        m2 = 2.0 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 / guard(1.0 + aa * d)
-        c = guard(1.0 + aa / c)
-        step = d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 / guard(1.0 + aa * d)
-        c = guard(1.0 + aa / c)
-        delta = d * c
-        h[live] = h[live] * step * delta
-        going = np.abs(delta - 1.0) >= 1e-15  # NaN stops too: h is NaN for good
-        live = live[going]
-        a, b, x, c, d = a[going], b[going], x[going], c[going], d[going]
-        qab, qap, qam = qab[going], qap[going], qam[going]
-    return h.reshape(shape)
-
-
-def _stirling_delta(x: FloatArray) -> FloatArray:
-    """``lgamma(x) - ((x - 1/2) log x - x + log(2 pi) / 2)`` for x >= 20 (Stirling's series)."""
-    x2 = x * x
-    return np.asarray((1 / 12 - (1 / 360 - (1 / 1260 - 1 / (1680 * x2)) / x2) / x2) / x)
-
-
-def _lgamma_step(x: FloatArray, s: FloatArray) -> FloatArray:
-    """``lgamma(x + s) - lgamma(x)`` without the cancellation of two large lgammas."""
-    big = x >= 20  # the series' next term is below 2e-15 there
-    xb = np.where(big, x, 20.0)
-    stirling = (
-        (xb - 0.5) * np.log1p(s / xb)
-        + s * np.log(xb + s)
-        - s
-        + _stirling_delta(xb + s)
-        - _stirling_delta(xb)
-    )
-    direct = _lgamma(np.where(big, 1.0, x + s)) - _lgamma(np.where(big, 1.0, x))
-    return np.asarray(np.where(big, stirling, direct), dtype=np.float64)
-
-
-def _lbeta(a: FloatArray, b: FloatArray) -> FloatArray:
-    """``log B(a, b)``, accurate when one argument is large."""
-    small, large = np.minimum(a, b), np.maximum(a, b)
-    return np.asarray(_lgamma(small) - _lgamma_step(large, small), dtype=np.float64)
-
-
-def _betainc(
-    a: FloatArray,
-    b: FloatArray,
-    x: FloatArray,
-    y: FloatArray,
-    log_x: FloatArray,
-    log_y: FloatArray,
-    log_beta: FloatArray,
-) -> FloatArray:
-    """
-    Regularized incomplete beta ``I_x(a, b)`` from ``x``, ``y = 1 - x`` and their logs.
-
-    `log_beta` is ``log B(a, b)`` (symmetric in a and b), computed once by the caller.
-
-    The continued fraction converges fast for ``x < (a + 1) / (a + b + 2)``; above that the
-    symmetry ``I_x(a, b) = 1 - I_y(b, a)`` is used. Passing ``y`` and the logs exactly keeps
-    full relative accuracy near 0 and 1.
-    """
-    flip = x > (a + 1.0) / (a + b + 2.0)
-    a1, b1 = np.where(flip, b, a), np.where(flip, a, b)
-    x1 = np.where(flip, y, x)
-    lx, ly = np.where(flip, log_y, log_x), np.where(flip, log_x, log_y)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        front = np.exp(a1 * lx + b1 * ly - log_beta) / a1
-        value = front * _betacf(a1, b1, x1)
-    value = np.where(np.isneginf(lx), 0.0, np.where(np.isneginf(ly), 1.0, value))
-    return np.asarray(np.where(flip, 1.0 - value, value), dtype=np.float64)
-
-
-def _log1p_square(t: FloatArray, df: FloatArray) -> FloatArray:
-    """``log(1 + t² / df)`` without overflow for huge t."""
-    with np.errstate(divide="ignore", over="ignore"):
-        log_r = 2.0 * np.log(np.abs(t)) - np.log(df)
-        r = np.exp(log_r)
-        return np.asarray(np.where(r > 1.0, log_r + np.log1p(1.0 / r), np.log1p(r)))
-
-
-def _t_log_beta(df: FloatArray) -> FloatArray:
-    """``log B(df / 2, 1 / 2)``: the normalizing constant of Student's t."""
-    return _lbeta(df / 2.0, np.full_like(df, 0.5))
-
-
-def _t_tail(t: FloatArray, df: FloatArray, log_beta: FloatArray | None = None) -> FloatArray:
-    """
-    ``P(T > |t|)`` for Student's t: ``I_x(df / 2, 1 / 2) / 2`` with ``x = df / (df + t²)``.
-
-    `log_beta` is :func:`_t_log_beta` of `df`, when the caller has it already.
-    """
-    if log_beta is None:
-        log_beta = _t_log_beta(df)
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        log_r = 2.0 * np.log(np.abs(t)) - np.log(df)  # log(t² / df), finite for huge t
-        r = np.exp(log_r)
-        x = 1.0 / (1.0 + r)
-        y = np.where(np.isinf(r), 1.0, r / (1.0 + r))
-        log_x = -_log1p_square(t, df)
-        log_y = np.where(r == 0, -np.inf, -np.log1p(1.0 / r))
-    return 0.5 * _betainc(df / 2.0, np.full_like(df, 0.5), x, y, log_x, log_y, log_beta)
-
-
-def student_t_cdf(t: npt.ArrayLike, df: npt.ArrayLike) -> FloatArray:
-    """
-    Distribution function of Student's t with `df` (real, > 0) degrees of freedom.
-
-    Through the regularized incomplete beta function,
-    ``P(T > |t|) = I_{df / (df + t²)}(df / 2, 1 / 2) / 2``, evaluated by its continued
-    fraction with accurate log-gamma differences. Relative accuracy in either tail: about
-    1e-12 up to a thousand degrees of freedom, 1e-9 up to 1e7; above that a corrected
-    normal approximation (as R's ``pt``) with absolute error below 1e-13. NaN gives NaN.
-
-    Examples
-    --------
-    >>> from polars_roc.inference import student_t_cdf
-    >>> [round(float(v), 6) for v in student_t_cdf([-2.0, 0.0, 2.5], [3, 7.5, 40])]
-    [0.069663, 0.5, 0.99169]
-    """
-    t_arr, df_arr = np.broadcast_arrays(
-        np.asarray(t, dtype=np.float64), np.asarray(df, dtype=np.float64)
-    )
-    t_arr, df_arr = t_arr.astype(np.float64), df_arr.astype(np.float64)
-    out = np.full(t_arr.shape, np.nan)
-    ok = (df_arr > 0) & ~np.isnan(t_arr) & ~np.isnan(df_arr)
-    big = ok & (df_arr > 1e7)
-    # Corrected normal approximation for huge df (as R's pt): error O(1 / df²).
-    tb, nb = t_arr[big], df_arr[big]
-    scale = np.sqrt(2 * nb)
-    with np.errstate(over="ignore", invalid="ignore"):
-        corrected = np.where(
-            np.abs(tb) > 1e100,
-            np.sign(tb) * scale,
-            tb / np.sqrt(1 + (tb / scale) ** 2),
-        ) * (1 - 1 / (4 * nb))
-    out[big] = normal_cdf(corrected)
-    use = ok & ~big
-    tt, nu = t_arr[use], df_arr[use]
-    tail = _t_tail(tt, nu)
-    out[use] = np.where(tt > 0, 1.0 - tail, tail)
-    return out
-
-
-def _student_t_log_pdf(t: FloatArray, df: FloatArray, log_beta: FloatArray) -> FloatArray:
-    return np.asarray(
-        -log_beta - 0.5 * np.log(df) - (df + 1.0) / 2.0 * _log1p_square(t, df),
-        dtype=np.float64,
-    )
-
-
-def student_t_quantile(p: npt.ArrayLike, df: npt.ArrayLike) -> FloatArray:
-    """
-    Quantile function of Student's t with `df` (real, > 0) degrees of freedom.
-
-    Newton's method on the log of the upper tail as a function of ``log t`` (nearly linear
-    in both light and heavy tails), from a Cornish-Fisher start, safeguarded by bisection.
-
-    Examples
-    --------
-    >>> from polars_roc.inference import student_t_quantile
-    >>> [round(float(v), 4) for v in student_t_quantile(0.975, [1, 4, 30])]
-    [12.7062, 2.7764, 2.0423]
-    """
-    p_arr, df_arr = np.broadcast_arrays(
-        np.asarray(p, dtype=np.float64), np.asarray(df, dtype=np.float64)
-    )
-    p_arr, df_arr = p_arr.astype(np.float64), df_arr.astype(np.float64)
-    out = np.full(p_arr.shape, np.nan)
-    ok = (df_arr > 0) & (p_arr > 0) & (p_arr < 1) & ~np.isnan(df_arr)
-    out[ok & (p_arr == 0.5)] = 0.0
-    solve = ok & (p_arr != 0.5)
-    pp, nu = p_arr[solve], df_arr[solve]
-    q = np.where(pp < 0.5, pp, 1.0 - pp)  # the upper tail probability to reach
-    levels, which = np.unique(q, return_inverse=True)  # usually one probability for all
-    z = -np.array([normal_quantile(float(v)) for v in levels], dtype=np.float64)[which]
-    start = (
-        z
-        + (z**3 + z) / (4 * nu)
-        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * nu**2)
-        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * nu**3)
-    )
-    u = np.log(np.maximum(start, z))  # t's quantiles lie beyond the normal's
-    huge = nu > 1e7  # invert the corrected normal approximation of student_t_cdf
-    k = 1 - 1 / (4 * nu)
-    with np.errstate(invalid="ignore"):
-        u = np.where(huge, np.log(z / np.sqrt(k * k - z * z / (2 * nu))), u)
-    lo, hi = np.full_like(u, -np.inf), np.full_like(u, np.inf)
-    target = np.log(q)
-    log_beta = _t_log_beta(nu)  # the same at every step: log-gammas are slow
-    solved = u.copy()
-    live = np.arange(u.size)  # entries still iterating; a converged one drops out
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        for _ in range(100):
-            if live.size == 0:
-                break
-            t = np.exp(u)
-            tail = _t_tail(t, nu, log_beta)
-            gap = np.where(huge, 0.0, np.log(tail) - target)  # decreasing in u
-            lo = np.where(gap > 0, np.maximum(lo, u), lo)
-            hi = np.where(gap < 0, np.minimum(hi, u), hi)
-            slope = -np.exp(_student_t_log_pdf(t, nu, log_beta) + u - np.log(tail))
-            candidate = u - gap / slope
-            inside = (candidate > lo) & (candidate < hi) & np.isfinite(candidate)
-            # Bisect in log t; with one side still open, step out geometrically.
-            middle = np.where(
-                np.isinf(lo),
-                hi - np.maximum(1.0, np.abs(hi)),
-                np.where(np.isinf(hi), lo + np.maximum(1.0, np.abs(lo)), (lo + hi) / 2),
-            )
-            new = np.where(inside, candidate, middle)
-            going = ~((np.abs(new - u) <= 1e-15 * np.maximum(1.0, np.abs(u))) | (gap == 0))
-            solved[live] = new
-            live, u, lo, hi = live[going], new[going], lo[going], hi[going]
-            nu, target, huge, log_beta = nu[going], target[going], huge[going], log_beta[going]
-    u = solved
-    with np.errstate(over="ignore"):
-        t = np.exp(u)
-    out[solve] = np.where(pp < 0.5, -t, t)
-    return out
-
-
-# ---------------------------------------------------------------------------------------
-# DeLong placements and variances
-# ---------------------------------------------------------------------------------------
-
-
-def _coded(
-    lf: pl.LazyFrame,
-    score: str,
-    label: str,
-    *,
-    names: list[str],
-    weight: str | None,
-    pos_label: Any,
-    extra: Sequence[str] = (),
-) -> pl.LazyFrame:
-    """
-    The rows coded: ``*names, *extra, _s, _y`` (+ ``_w``).
-
-    Rows that do not count (null score or label, zero weight) are masked to null rather than
-    filtered out, so a group whose rows all drop out still yields its row of nulls, as
-    :func:`polars_roc.areas.auc` does. Ranks, sums and windows skip the nulls.
-    """
-    s = _labels.score(score, checked=False)
-    y = _labels.positive(label, pos_label)
-    w = None if weight is None else _labels.weight(weight)
-    columns = {"_s": s, "_y": y, **({} if w is None else {"_w": w})}
-    coded = lf.select(*names, *extra, **columns)
-    keep = _labels.kept(pl.col("_s"), pl.col("_y"), None if w is None else pl.col("_w"))
-    return coded.with_columns(pl.when(keep).then(pl.col(c)).name.keep() for c in columns)
-
-
-def _placements(coded: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.LazyFrame:
-    """
-    Add ``_d``: how much of the *other* class scores below each row, ties counting one half.
-
-    Divided by the other class's size, ``_d`` is a positive's DeLong placement ``V10`` or a
-    negative's ``1 - V01`` (same variance, same covariances). Unweighted it is a count: the
-    row's midrank among all rows of its group minus its midrank within its class (Sun & Xu).
-    Weighted it is the other class's weight below plus half the weight tied, from ordered
-    running sums (frequency weights: a row of weight k counts as k rows).
-    """
-    y = pl.col("_y")
-    if not weighted:
-        overall = per_group(pl.col("_s").rank("average"), names)
-        within = pl.col("_s").rank("average").over([*names, "_y"])
-        return coded.with_columns(_d=overall - within)
-    # -0.0 and 0.0 are one score: canonical zeros so that tie groups are exact.
-    canonical = coded.with_columns(_s=pl.when(pl.col("_s") == 0).then(0.0).otherwise("_s"))
-    w = pl.col("_w")
-    levels = [*names, "_s"]
-    masses = {"_pos": w * y.cast(pl.Float64), "_neg": w * (~y).cast(pl.Float64)}
-    # Weight of each class at or below the row's score: a running sum in score order, then
-    # the largest over tied scores (weights are non-negative).
-    running = canonical.with_columns(
-        **{f"{c}_run": per_group(m.cum_sum(), names, order_by="_s") for c, m in masses.items()}
-    )
-    below = {
-        c: pl.col(f"{c}_run").max().over(levels) - m.sum().over(levels) / 2
-        for c, m in masses.items()
-    }
-    placed = running.with_columns(_d=pl.when(y).then(below["_neg"]).otherwise(below["_pos"]))
-    return placed.drop("_pos_run", "_neg_run")
-
-
-def _class_sizes(weighted: bool) -> tuple[pl.Expr, pl.Expr]:
-    """Float64 class sizes (weight sums when weighted) of one group of placement rows."""
-    n_pos, n_neg = class_totals(_coded_rows(weighted))
-    return n_pos.cast(pl.Float64), n_neg.cast(pl.Float64)
-
-
-def _delong_variance(*, weighted: bool) -> pl.Expr:
-    """
-    DeLong variance of the AUC of one group of placement rows, as an aggregation.
-
-    ``S10 / n_pos + S01 / n_neg`` with ``S10 = var(_d | positive) / n_neg²`` and
-    ``S01 = var(_d | negative) / n_pos²`` (ddof = 1). With frequency weights the sample
-    variances are the weighted ones with ``W - 1`` in the denominator (W the class's weight
-    sum), so a row of integer weight k gives exactly the variance of k repeated rows. Null
-    when a class has fewer than 2 rows (weight sum below 2).
-    """
-    y, d = pl.col("_y"), pl.col("_d")
-    n_pos, n_neg = _class_sizes(weighted)
-    if not weighted:
-        s10, s01 = d.filter(y).var(ddof=1), d.filter(~y).var(ddof=1)
-    else:
-        w = pl.col("_w")
-
-        def weighted_var(mask: pl.Expr) -> pl.Expr:
-            x, wx = d.filter(mask), w.filter(mask)
-            mean = (wx * x).sum() / wx.sum()
-            return (wx * (x - mean) ** 2).sum() / (wx.sum() - 1)
-
-        s10, s01 = weighted_var(y), weighted_var(~y)
-    defined = (n_pos >= 2) & (n_neg >= 2)
-    return pl.when(defined).then(s10 / (n_pos * n_neg**2) + s01 / (n_neg * n_pos**2))
-
-
-def _coded_rows(weighted: bool) -> Rows:
-    """The coded columns as prepared rows (nulls already dropped)."""
-    return Rows(pl.col("_s"), pl.col("_y"), pl.col("_w") if weighted else None)
-
-
-def _placement_auc() -> pl.Expr:
-    """
-    The unweighted AUC from the placements: the same number as :func:`exprs.auc`.
-
-    ``Σ _d`` over the positives is the Mann-Whitney U that ``exprs.auc`` computes from the
-    same midranks (``Σ rank - n_pos (n_pos + 1) / 2``); both are sums of half-integers, exact
-    in Float64, so ``U / (n_pos · n_neg)`` is bit-for-bit the same. Reusing the window's
-    ranks saves a second ranking of every group.
-    """
-    y = pl.col("_y")
-    n_pos, n_neg = _class_sizes(weighted=False)
-    u = pl.col("_d").filter(y).sum()
-    defined = (n_pos > 0) & (n_neg > 0) & ~pl.col("_s").is_nan().any()
-    return pl.when(defined).then(u / (n_pos * n_neg))
-
-
-def _delong_table(
-    lf: pl.LazyFrame,
-    score: str,
-    label: str,
-    *,
-    names: list[str],
-    weight: str | None,
-    pos_label: Any,
-    extra: Sequence[str] = (),
-) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-    """Placement rows and the per-group ``*names, auc, n_pos, n_neg, _var`` table."""
-    weighted = weight is not None
-    coded = _coded(lf, score, label, names=names, weight=weight, pos_label=pos_label, extra=extra)
-    placed = _placements(coded, names, weighted=weighted)
-    n_pos, n_neg = class_totals(_coded_rows(weighted))
-    auc = _auc_of(_coded_rows(weighted)) if weighted else _placement_auc()
-    measures = [
-        auc.alias("auc"),
-        n_pos.alias("n_pos"),
-        n_neg.alias("n_neg"),
-        pl.when(auc.is_not_null()).then(_delong_variance(weighted=weighted)).alias("_var"),
-    ]
-    return placed, _per_group(placed, names, measures)
-
-
-def _per_group(lf: pl.LazyFrame, names: list[str], measures: Sequence[pl.Expr]) -> pl.LazyFrame:
-    """Aggregate per group, sorted by the keys (nulls last); one row when `names` is empty."""
-    if not names:
-        return lf.select(measures)
-    return lf.group_by(names).agg(measures).sort(names, nulls_last=True)
-
-
-def _interval_columns(estimate: str, level: float) -> list[pl.Expr]:
-    z = normal_quantile((1 + level) / 2)
-    se = pl.col(f"{estimate}_se")
-    return [
-        (pl.col(estimate) - z * se).clip(0.0, 1.0).alias(f"{estimate}_lower"),
-        (pl.col(estimate) + z * se).clip(0.0, 1.0).alias(f"{estimate}_upper"),
-    ]
 
 
 def auc_interval(
@@ -563,86 +142,19 @@ def auc_interval(
     │ b     ┆ 0.555556 ┆ 3     ┆ 3     ┆ 0.31427  ┆ 0.0       ┆ 1.0       │
     └───────┴──────────┴───────┴───────┴──────────┴───────────┴───────────┘
     """
-    names = _validate.as_names(by)
-    _validate.roles(
-        lf.collect_schema(), score=score, label=label, by=names, weight=weight, pos_label=pos_label
-    )
-    _validate.ci(ci, ("delong", "bootstrap"))
-    _validate.level(level)
-    if ci == "delong":
-        _, table = _delong_table(lf, score, label, names=names, weight=weight, pos_label=pos_label)
-        return table.with_columns(auc_se=pl.col("_var").sqrt()).select(
-            *names, "auc", "n_pos", "n_neg", "auc_se", *_interval_columns("auc", level)
-        )
-    r = rows(score, label, weight=weight, pos_label=pos_label, checked=False)
-    n_pos, n_neg = class_totals(r)
-    boot = _boot_expr(
-        r, names, resampling.auc_statistic, width=1, level=level, n_boot=n_boot, seed=seed
-    )
-    measures = [_auc_of(r).alias("auc"), n_pos.alias("n_pos"), n_neg.alias("n_neg"), boot]
-    table = _per_group(lf, names, measures)
-    return table.select(*names, "auc", "n_pos", "n_neg", *_boot_fields("auc"))
-
-
-def _boot_expr(
-    r: Rows,
-    names: list[str],
-    statistic: resampling.Statistic,
-    *,
-    width: int,
-    level: float,
-    n_boot: int,
-    seed: int | None,
-) -> pl.Expr:
-    """The checked bootstrap aggregation ``_boot`` (a struct of lists), seeded per group."""
-    resampling.check_n_boot(n_boot)
-    resampling.check_seed(seed)
-    _validate.level(level)
-    return resampling.bootstrap(
-        r,
-        [pl.col(name).first() for name in names],
-        statistic,
-        width=width,
+    validate.ci(ci, ("delong", "bootstrap"))
+    return areas.auc(
+        lf,
+        score,
+        label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        ci=ci,
         level=level,
         n_boot=n_boot,
         seed=seed,
-    ).alias("_boot")
-
-
-def _boot_fields(estimate: str) -> list[pl.Expr]:
-    """``{estimate}_se, _lower, _upper`` of a one-value bootstrap; null where the estimate is."""
-    defined = pl.col(estimate).is_not_null()
-    return [
-        pl.when(defined).then(pl.col("_boot").struct.field(f).list.first()).alias(f"{estimate}_{f}")
-        for f in ("se", "lower", "upper")
-    ]
-
-
-def _boot_table(
-    lf: pl.LazyFrame,
-    score: str,
-    label: str,
-    *,
-    names: list[str],
-    weight: str | None,
-    pos_label: Any,
-    statistic: resampling.Statistic,
-    width: int,
-    level: float,
-    n_boot: int,
-    seed: int | None,
-) -> pl.LazyFrame:
-    """``*names, _boot``: the bootstrap summary struct per group (unsorted)."""
-    r = rows(score, label, weight=weight, pos_label=pos_label, checked=False)
-    boot = _boot_expr(r, names, statistic, width=width, level=level, n_boot=n_boot, seed=seed)
-    return lf.group_by(names).agg(boot) if names else lf.select(boot)
-
-
-def _attach(point: pl.LazyFrame, boot: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
-    """Left-join the bootstrap summaries onto a sorted point table, keeping its order."""
-    if not names:
-        return point.join(boot, how="cross")
-    return point.join(boot, on=names, how="left", nulls_equal=True, maintain_order="left")
+    )
 
 
 def partial_auc_interval(
@@ -697,90 +209,20 @@ def partial_auc_interval(
     >>> bool(out["pauc_lower"].item() <= out["pauc"].item() <= out["pauc_upper"].item())
     True
     """
-    names = _validate.as_names(by)
-    _validate.ci(ci, ("bootstrap",))
-    point = areas.partial_auc(
-        lf, score, label, fpr=fpr, tpr=tpr, by=names, weight=weight, pos_label=pos_label
-    )
-    statistic = resampling.partial_auc_statistic(
-        fpr=None if fpr is None else _validate.unit_range(fpr, "fpr"),
-        tpr=None if tpr is None else _validate.unit_range(tpr, "tpr"),
-    )
-    boot = _boot_table(
+    validate.ci(ci, ("bootstrap",))
+    return areas.partial_auc(
         lf,
         score,
         label,
-        names=names,
+        fpr=fpr,
+        tpr=tpr,
+        by=by,
         weight=weight,
         pos_label=pos_label,
-        statistic=statistic,
-        width=1,
+        ci=ci,
         level=level,
         n_boot=n_boot,
         seed=seed,
-    )
-    return _attach(point, boot, names).select(
-        *names, "pauc", "pauc_std", "n_pos", "n_neg", *_boot_fields("pauc")
-    )
-
-
-def _operating_interval(
-    lf: pl.LazyFrame,
-    targets: float | Sequence[float],
-    along: Literal["fpr", "tpr"],
-    score: str,
-    label: str,
-    *,
-    by: By,
-    weight: str | None,
-    pos_label: Any,
-    level: float,
-    n_boot: int,
-    seed: int | None,
-) -> pl.LazyFrame:
-    names = _validate.as_names(by)
-    wanted = _validate.rates(targets, along)
-    reading = "tpr" if along == "fpr" else "fpr"
-    if along == "fpr":
-        point = thresholds.tpr_at_fpr(
-            lf, wanted, score, label, by=names, weight=weight, pos_label=pos_label
-        )
-        statistic = resampling.tpr_at_fpr_statistic(wanted)
-    else:
-        point = thresholds.fpr_at_tpr(
-            lf, wanted, score, label, by=names, weight=weight, pos_label=pos_label
-        )
-        statistic = resampling.fpr_at_tpr_statistic(wanted)
-    boot = _boot_table(
-        lf,
-        score,
-        label,
-        names=names,
-        weight=weight,
-        pos_label=pos_label,
-        statistic=statistic,
-        width=len(wanted),
-        level=level,
-        n_boot=n_boot,
-        seed=seed,
-    )
-    fields = ["se", "lower", "upper"]
-    bands = boot.select(
-        *names,
-        pl.int_range(len(wanted), dtype=pl.Int64).implode().alias("_i"),
-        *(pl.col("_boot").struct.field(f).alias(f"{reading}_{f}") for f in fields),
-    )
-    bands = bands.explode(["_i", *(f"{reading}_{f}" for f in fields)])
-    numbered = point.with_columns(_i=per_group(pl.int_range(pl.len(), dtype=pl.Int64), names))
-    keys = [*names, "_i"]
-    joined = numbered.join(bands, on=keys, how="left", nulls_equal=True, maintain_order="left")
-    defined = pl.col(reading).is_not_null()
-    return joined.select(
-        *names,
-        "fpr",
-        "tpr",
-        "threshold",
-        *(pl.when(defined).then(pl.col(f"{reading}_{f}")).alias(f"{reading}_{f}") for f in fields),
     )
 
 
@@ -835,15 +277,15 @@ def tpr_at_fpr_interval(
     >>> out["tpr"].to_list()
     [0.75, 1.0]
     """
-    return _operating_interval(
+    return operating.tpr_at_fpr(
         lf,
         fpr,
-        "fpr",
         score,
         label,
         by=by,
         weight=weight,
         pos_label=pos_label,
+        ci="bootstrap",
         level=level,
         n_boot=n_boot,
         seed=seed,
@@ -899,15 +341,15 @@ def fpr_at_tpr_interval(
     >>> out["fpr"].to_list()
     [0.0]
     """
-    return _operating_interval(
+    return operating.fpr_at_tpr(
         lf,
         tpr,
-        "tpr",
         score,
         label,
         by=by,
         weight=weight,
         pos_label=pos_label,
+        ci="bootstrap",
         level=level,
         n_boot=n_boot,
         seed=seed,
@@ -1091,16 +533,16 @@ def compare(
     │ a       ┆ b       ┆ 0.3125 ┆ 1.099853  ┆ 0.271396 │
     └─────────┴─────────┴────────┴───────────┴──────────┘
     """
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     schema = lf.collect_schema()
-    _validate.roles(schema, score=score, label=label, by=names, pos_label=pos_label)
-    _validate.column(schema, model, "model")
+    validate.roles(schema, score=score, label=label, by=names, pos_label=pos_label)
+    validate.column(schema, model, "model")
     roles = {score: "score", label: "label", **dict.fromkeys(names, "by")}
     if model in roles:
         msg = f"model column {model!r} is already the {roles[model]} column"
         raise ValueError(msg)
     if case is not None:
-        _validate.column(schema, case, "case")
+        validate.column(schema, case, "case")
         if case in roles or case == model:
             msg = f"case column {case!r} is already the {roles.get(case, 'model')} column"
             raise ValueError(msg)
@@ -1119,10 +561,10 @@ def compare(
             f"\n\nHint: alternative='two-sided'."
         )
         raise ValueError(msg)
-    _validate.level(level)
+    validate.level(level)
 
     extra = [] if case is None else [case]
-    placed, table = _delong_table(
+    placed, table = delong_table(
         lf.rename({model: "_model"}),
         score,
         label,

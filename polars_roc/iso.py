@@ -21,10 +21,11 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc import _validate
-from polars_roc._validate import By
-from polars_roc.curves import per_group
-from polars_roc.hull import Frame, _has_threshold, _points_vertices, _scored_vertices
+from polars_roc._core import validate
+from polars_roc._core.convex import Frame, has_threshold, points_vertices
+from polars_roc._core.groups import per_group
+from polars_roc._core.validate import By
+from polars_roc.hull import scored_vertices
 
 _INF = float("inf")
 _TIE = 1e-12  # expected costs this close (relative to the cost scale) are tied
@@ -229,11 +230,11 @@ def optimal(
     >>> df.roc.optimal(prevalence=0.5, cost_fp=10.0)["threshold"].item()
     0.9
     """
-    _validate.prevalence(prevalence)
-    _validate.cost(cost_fp, "cost_fp")
-    _validate.cost(cost_fn, "cost_fn")
-    names = _validate.as_names(by)
-    vertices, balance = _scored_vertices(
+    validate.prevalence(prevalence)
+    validate.cost(cost_fp, "cost_fp")
+    validate.cost(cost_fn, "cost_fn")
+    names = validate.as_names(by)
+    vertices, balance = scored_vertices(
         lf,
         score,
         label,
@@ -313,9 +314,9 @@ def operating_ranges(
     │ 1.0      ┆ 1.0      ┆ 1.0           ┆ 1.0           │
     └──────────┴──────────┴───────────────┴───────────────┘
     """
-    _validate.prevalence(prevalence)
-    names = _validate.as_names(by)
-    vertices, balance = _scored_vertices(
+    validate.prevalence(prevalence)
+    names = validate.as_names(by)
+    vertices, balance = scored_vertices(
         lf,
         score,
         label,
@@ -380,9 +381,9 @@ def hybrid(
     │ 0.1 ┆ 0.533333 ┆ 0.9         ┆ 0.6         ┆ 0.3 │
     └─────┴──────────┴─────────────┴─────────────┴─────┘
     """
-    targets = _validate.rates(fpr, "fpr")
-    names = _validate.as_names(by)
-    vertices, _ = _scored_vertices(
+    targets = validate.rates(fpr, "fpr")
+    names = validate.as_names(by)
+    vertices, _ = scored_vertices(
         lf,
         score,
         label,
@@ -401,8 +402,8 @@ def hybrid(
 def _point_vertices(
     points: Frame, fpr: str, tpr: str, name: str | None, by: list[str]
 ) -> tuple[pl.LazyFrame, bool]:
-    vertices = _points_vertices(points, fpr, tpr, name, by)
-    return vertices, _has_threshold(points, fpr, tpr, name, by)
+    vertices = points_vertices(points, fpr, tpr, name, by)
+    return vertices, has_threshold(points, fpr, tpr, name, by)
 
 
 def optimal_of_points(
@@ -447,10 +448,10 @@ def optimal_of_points(
     if prevalence is None:
         msg = "optimal_of_points needs the prevalence\n\nHint: prevalence=0.1 (10% positives)."
         raise ValueError(msg)
-    _validate.prevalence(prevalence)
-    _validate.cost(cost_fp, "cost_fp")
-    _validate.cost(cost_fn, "cost_fn")
-    names = _validate.as_names(by)
+    validate.prevalence(prevalence)
+    validate.cost(cost_fp, "cost_fp")
+    validate.cost(cost_fn, "cost_fn")
+    names = validate.as_names(by)
     vertices, threshold = _point_vertices(points, fpr, tpr, name, names)
     return _optimal_table(
         vertices,
@@ -510,8 +511,8 @@ def operating_ranges_of_points(
     │ null  ┆ 1.0 ┆ 1.0 ┆ 0.0      ┆ 0.4      ┆ 0.714286      ┆ 1.0           │
     └───────┴─────┴─────┴──────────┴──────────┴───────────────┴───────────────┘
     """
-    _validate.prevalence(prevalence)
-    names = _validate.as_names(by)
+    validate.prevalence(prevalence)
+    names = validate.as_names(by)
     vertices, threshold = _point_vertices(points, fpr, tpr, name, names)
     return _ranges_table(
         vertices, names, name, threshold=threshold, prevalence=prevalence, balance=None
@@ -558,7 +559,7 @@ def hybrid_of_points(
     │ 0.3 ┆ 0.666667 ┆ c3      ┆ c2      ┆ 0.333333 │
     └─────┴──────────┴─────────┴─────────┴──────────┘
     """
-    targets = _validate.rates(target, "target")
-    names = _validate.as_names(by)
+    targets = validate.rates(target, "target")
+    names = validate.as_names(by)
     vertices, threshold = _point_vertices(points, fpr, tpr, name, names)
     return _hybrid_table(vertices, names, name, threshold=threshold, targets=targets)

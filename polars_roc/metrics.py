@@ -17,9 +17,9 @@ import polars as pl
 from polars._typing import IntoExprColumn
 from polars.exceptions import SchemaError
 
-from polars_roc import _labels, _validate
-from polars_roc._validate import By
-from polars_roc.exprs import rows
+from polars_roc._core import labels, validate
+from polars_roc._core.kernels import rows
+from polars_roc._core.validate import By
 
 #: scikit-learn clips probabilities to [eps, 1 - eps] before taking logs.
 EPS = float(np.finfo(np.float64).eps)
@@ -71,8 +71,8 @@ def accuracy(
     >>> df.select(1 - pr.accuracy("y", "yhat")).item()
     0.25
     """
-    t, p = _labels.into_expr(truth), _labels.into_expr(pred)
-    w = None if weight is None else _labels.weight(weight)
+    t, p = labels.into_expr(truth), labels.into_expr(pred)
+    w = None if weight is None else labels.weight(weight)
     keep = t.is_not_null() & p.is_not_null()
     if w is not None:
         keep = keep & w.is_not_null() & (w > 0)
@@ -101,7 +101,7 @@ def _probabilities(values: pl.Series) -> pl.Series:
 
 
 def _probability(value: IntoExprColumn) -> pl.Expr:
-    return _labels.into_expr(value).map_batches(
+    return labels.into_expr(value).map_batches(
         _probabilities, return_dtype=pl.Float64, is_elementwise=True
     )
 
@@ -136,9 +136,9 @@ def _multiclass(
         )
         raise ValueError(msg)
     classes = list(probabilities)
-    y = _labels.into_expr(label)
+    y = labels.into_expr(label)
     columns = {k: _probability(column) for k, column in probabilities.items()}
-    w = None if weight is None else _labels.weight(weight)
+    w = None if weight is None else labels.weight(weight)
     keep = y.map_batches(_known_classes(classes), return_dtype=pl.Boolean, is_elementwise=True)
     for column in columns.values():
         keep = keep & column.is_not_null()
@@ -272,10 +272,10 @@ def _class_columns(
     schema: pl.Schema, truth: str, pred: str, by: list[str]
 ) -> pl.DataType | type[pl.DataType]:
     """Check the truth / predicted class columns and return the dtype they share."""
-    truth_dtype = _validate.column(schema, truth, "truth")
-    pred_dtype = _validate.column(schema, pred, "pred")
+    truth_dtype = validate.column(schema, truth, "truth")
+    pred_dtype = validate.column(schema, pred, "pred")
     for name in by:
-        _validate.column(schema, name, "by")
+        validate.column(schema, name, "by")
     clash = {truth, pred, "truth", "pred", "n", "mean_cost"} & set(by)
     if clash:
         msg = (
@@ -284,7 +284,7 @@ def _class_columns(
         )
         raise ValueError(msg)
     for name, dtype in ((truth, truth_dtype), (pred, pred_dtype)):
-        if not _validate.is_label_dtype(dtype):
+        if not validate.is_label_dtype(dtype):
             msg = (
                 f"class column {name!r} has dtype {dtype}, expected Boolean, integer, string "
                 f"or categorical classes\n\nHint: pass truth=<class column>, pred=<class column>."
@@ -307,7 +307,7 @@ def _class_columns(
 def _check_weight(schema: pl.Schema, weight: str | None) -> None:
     if weight is None:
         return
-    dtype = _validate.column(schema, weight, "weight")
+    dtype = validate.column(schema, weight, "weight")
     if not dtype.is_numeric() or dtype == pl.Boolean:
         msg = (
             f"weight column {weight!r} has dtype {dtype}, expected non-negative numbers"
@@ -368,11 +368,11 @@ def confusion_matrix(
     │ c     ┆ b    ┆ 1   │
     └───────┴──────┴─────┘
     """
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     schema = lf.collect_schema()
     dtype = _class_columns(schema, truth, pred, names)
     _check_weight(schema, weight)
-    w = None if weight is None else _labels.weight(weight)
+    w = None if weight is None else labels.weight(weight)
     keep = pl.col(truth).is_not_null() & pl.col(pred).is_not_null()
     if w is not None:
         keep = keep & w.is_not_null() & (w > 0)
@@ -532,7 +532,7 @@ def mean_cost(
     │ 1.5       │
     └───────────┘
     """
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     dtype = _class_columns(lf.collect_schema(), truth, pred, names)
     matrix = _cost_frame(costs, dtype)
     cells = confusion_matrix(lf, truth, pred, by=names, weight=weight)

@@ -23,6 +23,7 @@ from polars_roc import (
     inference,
     iso,
     metrics,
+    operating,
     precision_recall,
     thresholds,
 )
@@ -36,8 +37,8 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     # threshold analysis (thresholds.py, pr_det.py, metrics.py)
     "thresholds": thresholds.thresholds,
     "best_threshold": thresholds.best_threshold,
-    "tpr_at_fpr": thresholds.tpr_at_fpr,
-    "fpr_at_tpr": thresholds.fpr_at_tpr,
+    "tpr_at_fpr": operating.tpr_at_fpr,
+    "fpr_at_tpr": operating.fpr_at_tpr,
     "point": thresholds.point,
     "pr_curve": precision_recall.pr_curve,
     "det_curve": precision_recall.det_curve,

@@ -13,11 +13,11 @@ from typing import Any
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc import _validate
-from polars_roc._validate import By
-from polars_roc.curves import curve, per_group
-from polars_roc.exprs import Rows, class_totals, rows
-from polars_roc.thresholds import _is_end
+from polars_roc._core import validate
+from polars_roc._core.groups import is_end, per_group
+from polars_roc._core.kernels import Rows, class_totals, rows
+from polars_roc._core.validate import By
+from polars_roc.curves import curve
 
 
 def _keep_tp_changes(names: list[str]) -> pl.Expr:
@@ -25,7 +25,7 @@ def _keep_tp_changes(names: list[str]) -> pl.Expr:
     tp = pl.col("tp")
     before = per_group(tp.shift(1), names)
     after = per_group(tp.shift(-1), names)
-    return _is_end(names) | (tp != before) | (tp != after)
+    return is_end(names) | (tp != before) | (tp != after)
 
 
 def pr_curve(
@@ -86,7 +86,7 @@ def pr_curve(
     │ inf       ┆ 1.0       ┆ 0.0    │
     └───────────┴───────────┴────────┘
     """
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp, fn = pl.col("tp"), pl.col("fp"), pl.col("fn")
     # The start row (nothing at or above +inf) is the only one with tp + fp == 0: real rows
@@ -154,7 +154,7 @@ def det_curve(
     │ 0.8       ┆ 0.0 ┆ 0.5 │
     └───────────┴─────┴─────┘
     """
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     if drop_intermediate:
         points = points.filter(_keep_tp_changes(names))
@@ -215,7 +215,7 @@ def average_precision_table(
     │ 0.833333          ┆ 2     ┆ 2     │
     └───────────────────┴───────┴───────┘
     """
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp = pl.col("tp"), pl.col("fp")
     gained = pl.col("tpr") - per_group(pl.col("tpr").shift(1), names)

@@ -41,9 +41,10 @@ from typing import Any, Literal, TypeVar
 
 import polars as pl
 
-from polars_roc import _validate, areas, curves
+from polars_roc import areas, curves
 from polars_roc import thresholds as cutpoints
-from polars_roc._validate import By
+from polars_roc._core import validate
+from polars_roc._core.validate import By
 
 #: Receives one-line progress messages (e.g. a function printing to stderr).
 Progress = Callable[[str], None]
@@ -159,11 +160,11 @@ def compute(
     ['baseline', 'gbm', 'logit']
     """
     say = progress or _quiet
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     schema = lf.collect_schema()
-    _validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
-    _validate.level(level)
-    _validate.ci(ci, ("delong", "bootstrap"))
+    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
+    validate.level(level)
+    validate.ci(ci, ("delong", "bootstrap"))
     if method not in ("youden", "closest_topleft", "cost"):
         msg = (
             f"method must be 'youden', 'closest_topleft' or 'cost', got {method!r}"
@@ -171,9 +172,9 @@ def compute(
         )
         raise ValueError(msg)
     if tpr is not None:
-        kind, bounds = "tpr", _validate.unit_range(tpr, "tpr")
+        kind, bounds = "tpr", validate.unit_range(tpr, "tpr")
     elif fpr is not None:
-        kind, bounds = "fpr", _validate.unit_range(fpr, "fpr")
+        kind, bounds = "fpr", validate.unit_range(fpr, "fpr")
     else:
         msg = "the report needs a partial-AUC range\n\nHint: fpr=(0.0, 0.2) or tpr=(0.8, 1.0)."
         raise ValueError(msg)

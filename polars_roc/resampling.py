@@ -45,7 +45,9 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from polars_roc.exprs import Rows
+from polars_roc._core import validate
+from polars_roc._core.groups import join_groups
+from polars_roc._core.kernels import Rows, rows
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -302,3 +304,62 @@ def bootstrap(
         return _summary(values, level)
 
     return pl.map_groups(inputs, run, return_dtype=BOOT_DTYPE, returns_scalar=True)
+
+
+def boot_expr(
+    r: Rows,
+    names: list[str],
+    statistic: Statistic,
+    *,
+    width: int,
+    level: float,
+    n_boot: int,
+    seed: int | None,
+) -> pl.Expr:
+    """The checked bootstrap aggregation ``_boot`` (a struct of lists), seeded per group."""
+    check_n_boot(n_boot)
+    check_seed(seed)
+    validate.level(level)
+    return bootstrap(
+        r,
+        [pl.col(name).first() for name in names],
+        statistic,
+        width=width,
+        level=level,
+        n_boot=n_boot,
+        seed=seed,
+    ).alias("_boot")
+
+
+def boot_fields(estimate: str) -> list[pl.Expr]:
+    """``{estimate}_se, _lower, _upper`` of a one-value bootstrap; null where the estimate is."""
+    defined = pl.col(estimate).is_not_null()
+    return [
+        pl.when(defined).then(pl.col("_boot").struct.field(f).list.first()).alias(f"{estimate}_{f}")
+        for f in ("se", "lower", "upper")
+    ]
+
+
+def boot_table(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+    statistic: Statistic,
+    width: int,
+    level: float,
+    n_boot: int,
+    seed: int | None,
+) -> pl.LazyFrame:
+    """``*names, _boot``: the bootstrap summary struct per group (unsorted)."""
+    r = rows(score, label, weight=weight, pos_label=pos_label, checked=False)
+    boot = boot_expr(r, names, statistic, width=width, level=level, n_boot=n_boot, seed=seed)
+    return lf.group_by(names).agg(boot) if names else lf.select(boot)
+
+
+def attach(point: pl.LazyFrame, boot: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
+    """Left-join the bootstrap summaries onto a sorted point table, keeping its order."""
+    return join_groups(point, boot, names)

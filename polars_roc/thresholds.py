@@ -20,16 +20,14 @@ Threshold schemes (the ``thresholds=`` argument of :func:`thresholds` and
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc import _labels, _validate
-from polars_roc._validate import By
-from polars_roc.curves import curve, per_group
+from polars_roc._core import labels, schemes, validate
+from polars_roc._core.schemes import Thresholds, at_thresholds
+from polars_roc._core.validate import By
+from polars_roc.curves import curve
 
 INF = float("inf")
 
@@ -55,255 +53,6 @@ COLUMNS = (
     "lr_pos",
     "lr_neg",
 )
-
-
-@dataclass(frozen=True)
-class Linspace:
-    """Threshold scheme: `k` evenly spaced thresholds from each group's top to bottom score."""
-
-    k: int
-
-
-#: What ``thresholds=`` accepts: None, an int, a sequence of floats, or :func:`linspace`.
-Thresholds = int | Sequence[float] | Linspace | None
-
-
-def linspace(k: int) -> Linspace:
-    """
-    Threshold scheme: `k` thresholds evenly spaced between each group's extreme scores.
-
-    Per group, the thresholds run from the highest to the lowest score, both included, in
-    equal steps; the ``threshold=+inf`` start row (0, 0) is added, so a curve drawn from them
-    still runs from (0, 0) to (1, 1). Pass it as ``thresholds=pr.linspace(k)``.
-
-    Parameters
-    ----------
-    k
-        Number of evenly spaced thresholds, at least 2.
-
-    Returns
-    -------
-    Linspace
-        The scheme, for the `thresholds` argument of :func:`thresholds` or ``curve``.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> import polars_roc as pr
-    >>> df = pl.DataFrame({"score": [0.0, 0.3, 0.6, 0.8, 1.0], "label": [0, 1, 0, 1, 1]})
-    >>> df.roc.curve(thresholds=pr.linspace(3)).select("threshold", "tp", "fp")
-    shape: (4, 3)
-    ┌───────────┬─────┬─────┐
-    │ threshold ┆ tp  ┆ fp  │
-    │ ---       ┆ --- ┆ --- │
-    │ f64       ┆ i64 ┆ i64 │
-    ╞═══════════╪═════╪═════╡
-    │ inf       ┆ 0   ┆ 0   │
-    │ 1.0       ┆ 1   ┆ 0   │
-    │ 0.5       ┆ 2   ┆ 1   │
-    │ 0.0       ┆ 3   ┆ 2   │
-    └───────────┴─────┴─────┘
-    """
-    if not isinstance(k, int) or isinstance(k, bool) or k < 2:
-        msg = f"linspace needs an int k >= 2 (both extreme scores), got {k!r}"
-        msg += "\n\nHint: pr.linspace(20)."
-        raise ValueError(msg)
-    return Linspace(k)
-
-
-_Kind = Literal["all", "quantile", "linspace", "values"]
-
-
-def _scheme(thresholds: Any) -> tuple[_Kind, int, list[float]]:
-    """Check a ``thresholds=`` argument: its kind, its k, its values (raised at call time)."""
-    if thresholds is None:
-        return ("all", 0, [])
-    if isinstance(thresholds, Linspace):
-        return ("linspace", linspace(thresholds.k).k, [])
-    if isinstance(thresholds, bool):
-        msg = f"thresholds={thresholds!r} is not a threshold scheme\n\nHint: {_SCHEMES}"
-        raise ValueError(msg)
-    if isinstance(thresholds, int):
-        if thresholds < 1:
-            msg = (
-                f"thresholds={thresholds} asks for fewer than one quantile threshold"
-                f"\n\nHint: thresholds=k with k >= 1, e.g. thresholds=20."
-            )
-            raise ValueError(msg)
-        return ("quantile", thresholds, [])
-    if isinstance(thresholds, str) or not isinstance(thresholds, Sequence | pl.Series):
-        msg = f"thresholds={thresholds!r} is not a threshold scheme\n\nHint: {_SCHEMES}"
-        raise ValueError(msg)
-    values = list(thresholds)
-    if not values:
-        msg = f"thresholds={thresholds!r} is empty\n\nHint: {_SCHEMES}"
-        raise ValueError(msg)
-    out = []
-    for value in values:
-        if not isinstance(value, int | float) or isinstance(value, bool) or math.isnan(value):
-            msg = f"thresholds must be numbers, got {value!r}\n\nHint: {_SCHEMES}"
-            raise ValueError(msg)
-        out.append(float(value))
-    return ("values", 0, sorted(set(out), reverse=True))
-
-
-_SCHEMES = (
-    "thresholds=None (every distinct score), a list of floats, an int k (k quantiles of the "
-    "negative scores) or pr.linspace(k)."
-)
-
-
-def _ordered(frame: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
-    """Sort by group, then threshold descending (the curve's order)."""
-    return frame.sort(
-        [*names, "threshold"],
-        descending=[False] * len(names) + [True],
-        nulls_last=True,
-        maintain_order=True,
-    )
-
-
-def _group_ids(
-    frame: pl.LazyFrame, names: list[str], source: pl.LazyFrame
-) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-    """
-    Tag `frame` with an integer group id `_gid` (one per group of `source`).
-
-    As-of joins match `by` keys with null never equal to null; an id column keeps groups
-    whose key is null.
-    """
-    if not names:
-        gid = pl.LazyFrame({"_gid": [0]}, schema={"_gid": pl.UInt32})
-        return frame.with_columns(_gid=pl.lit(0, dtype=pl.UInt32)), gid
-    groups = source.select(names).unique().with_row_index("_gid")
-    return frame.join(groups, on=names, how="left", nulls_equal=True), groups
-
-
-def _is_end(names: list[str]) -> pl.Expr:
-    """Whether a row is the first or the last of its group."""
-    position = per_group(pl.int_range(pl.len()), names)
-    return (position == 0) | (position == per_group(pl.len(), names) - 1)
-
-
-def _ends(points: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
-    """The first (0, 0) and last (1, 1) row of each group's curve."""
-    return points.filter(_is_end(names))
-
-
-def _evaluate(points: pl.LazyFrame, names: list[str], targets: pl.LazyFrame) -> pl.LazyFrame:
-    """
-    The curve's counts at arbitrary thresholds: those of the smallest distinct score >= t.
-
-    `targets` holds ``_gid, *names, threshold``; `points` a full curve tagged with ``_gid``.
-    """
-    columns = points.collect_schema().names()
-    mass = pl.col("tp") + pl.col("fp")
-    # The +inf start row (no rows at or above) sorts after a real +inf score, so the
-    # forward join picks the real one: score >= +inf holds for it.
-    right = (
-        points.filter(~pl.col("threshold").is_nan())
-        .with_columns(_mass=mass)
-        .sort(["_gid", "threshold", "_mass"], descending=[False, False, True])
-        .select(pl.exclude(*names, "_mass"))
-    )
-    joined = targets.sort("_gid", "threshold").join_asof(
-        right, on="threshold", by="_gid", strategy="forward", check_sortedness=False
-    )
-    return joined.select([c for c in columns if c != "_gid"])
-
-
-def at_thresholds(
-    points: pl.LazyFrame, names: list[str], thresholds: Thresholds, *, ends: bool = True
-) -> pl.LazyFrame:
-    """
-    Evaluate a full ROC curve at the thresholds of a scheme.
-
-    Parameters
-    ----------
-    points
-        A full curve, as from ``curve(...)`` with every distinct score: ``*names, threshold,
-        tp, fp, tn, fn, tpr, fpr``, per group in threshold-descending order.
-    names
-        The group columns.
-    thresholds
-        The scheme; see the module docstring.
-    ends
-        Keep each group's end points (0, 0) and (1, 1) for an explicit list of thresholds
-        (the quantile and linspace schemes always keep them).
-
-    Returns
-    -------
-    pl.LazyFrame
-        The same columns, one row per group and chosen threshold, threshold descending.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from polars_roc.curves import curve
-    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.1], "label": [1, 1, 0, 0]})
-    >>> at_thresholds(curve(df.lazy()), [], [0.75], ends=False).collect()
-    shape: (1, 7)
-    ┌───────────┬─────┬─────┬─────┬─────┬─────┬─────┐
-    │ threshold ┆ tp  ┆ fp  ┆ tn  ┆ fn  ┆ tpr ┆ fpr │
-    │ ---       ┆ --- ┆ --- ┆ --- ┆ --- ┆ --- ┆ --- │
-    │ f64       ┆ i64 ┆ i64 ┆ i64 ┆ i64 ┆ f64 ┆ f64 │
-    ╞═══════════╪═════╪═════╪═════╪═════╪═════╪═════╡
-    │ 0.75      ┆ 2   ┆ 0   ┆ 2   ┆ 0   ┆ 1.0 ┆ 0.0 │
-    └───────────┴─────┴─────┴─────┴─────┴─────┴─────┘
-    """
-    kind, k, values = _scheme(thresholds)
-    if kind == "all":
-        return points
-    if kind == "quantile":
-        return _negative_quantiles(points, names, k)
-    tagged, groups = _group_ids(points, names, points)
-    if kind == "values":
-        targets = groups.join(
-            pl.LazyFrame({"threshold": values}, schema={"threshold": pl.Float64}), how="cross"
-        )
-    else:
-        targets = _linspace_targets(tagged, groups, k)
-    evaluated = _evaluate(tagged, names, targets)
-    if ends or kind == "linspace":
-        evaluated = pl.concat([_ends(points, names), evaluated], how="vertical_relaxed")
-        evaluated = evaluated.unique([*names, "threshold"], keep="first", maintain_order=True)
-    return _ordered(evaluated, names)
-
-
-def _negative_quantiles(points: pl.LazyFrame, names: list[str], k: int) -> pl.LazyFrame:
-    """Rows where FPR first reaches i / (k + 1), i = 1..k, plus both end points."""
-    n_neg = pl.col("fp") + pl.col("tn")  # null for a group without a defined curve
-    # Number of targets i / (k + 1) at or below this row's FPR (exact for integer counts).
-    reached = pl.when(n_neg > 0).then(
-        (pl.col("fp").cast(pl.Float64) * (k + 1) / n_neg).floor().clip(upper_bound=k)
-    )
-    before = per_group(reached.shift(1), names).fill_null(0)
-    keep = _is_end(names) | (reached > before).fill_null(False)
-    return points.filter(keep)
-
-
-def _linspace_targets(tagged: pl.LazyFrame, groups: pl.LazyFrame, k: int) -> pl.LazyFrame:
-    """`k` evenly spaced thresholds per group from its highest to its lowest real score."""
-    real = (pl.col("tp") + pl.col("fp") > 0) & pl.col("threshold").is_finite()
-    spans = (
-        tagged.filter(real)
-        .group_by("_gid")
-        .agg(_lo=pl.col("threshold").min(), _hi=pl.col("threshold").max())
-    )
-    steps = pl.LazyFrame({"_i": range(k)}, schema={"_i": pl.Int64})
-    lo, hi, i = pl.col("_lo"), pl.col("_hi"), pl.col("_i")
-    threshold = (
-        pl.when(i == 0)
-        .then(hi)
-        .when(i == k - 1)
-        .then(lo)
-        .otherwise(lo + (hi - lo) * (k - 1 - i) / (k - 1))
-    )
-    return (
-        groups.join(spans, on="_gid")
-        .join(steps, how="cross")
-        .select(pl.exclude("_lo", "_hi", "_i"), threshold=threshold)
-    )
 
 
 def measures() -> list[pl.Expr]:
@@ -428,8 +177,8 @@ def _table(
     scheme: Thresholds,
 ) -> pl.LazyFrame:
     """The threshold table (the body of :func:`thresholds`, whose argument shadows it)."""
-    names = _validate.as_names(by)
-    _scheme(scheme)  # fail at call time
+    names = validate.as_names(by)
+    schemes.scheme(scheme)  # fail at call time
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     table = at_thresholds(points, names, scheme, ends=False)
     return table.with_columns(measures()).select(*names, *COLUMNS)
@@ -547,10 +296,10 @@ def best_threshold(
             f"\n\nHint: method='youden'."
         )
         raise ValueError(msg)
-    cost_fp = _validate.cost(cost_fp, "cost_fp")
-    cost_fn = _validate.cost(cost_fn, "cost_fn")
-    _validate.prevalence(prevalence)
-    names = _validate.as_names(by)
+    cost_fp = validate.cost(cost_fp, "cost_fp")
+    cost_fn = validate.cost(cost_fn, "cost_fn")
+    validate.prevalence(prevalence)
+    names = validate.as_names(by)
     table = _table(
         lf, score, label, by=names, weight=weight, pos_label=pos_label, scheme=thresholds
     )
@@ -558,7 +307,7 @@ def best_threshold(
     allowed = objective.is_not_null()
     for bounds, rate in ((fpr, "fpr"), (tpr, "tpr")):
         if bounds is not None:
-            lo, hi = _validate.unit_range(bounds, rate)
+            lo, hi = validate.unit_range(bounds, rate)
             allowed = allowed & pl.col(rate).is_between(lo, hi)
     candidates = table.with_columns(_objective=objective).filter(allowed)
     columns = list(COLUMNS)
@@ -572,257 +321,6 @@ def best_threshold(
     groups = table.select(keys).unique()
     out = groups.join(best, on=keys, how="left", nulls_equal=True)
     return out.sort(keys, nulls_last=True).select(*names, *columns)
-
-
-def _operating_points(
-    lf: pl.LazyFrame,
-    targets: list[float],
-    along: Literal["fpr", "tpr"],
-    score: str,
-    label: str,
-    *,
-    by: By,
-    weight: str | None,
-    pos_label: Any,
-    ci: Any = None,
-    level: float = 0.95,
-    n_boot: int = 2000,
-    seed: int | None = 0,
-) -> pl.LazyFrame:
-    """
-    The ROC curve read at given FPRs (``along="fpr"``) or TPRs (``along="tpr"``).
-
-    The curve is the polyline through the vertices of ``curve()``. For a target x, the
-    vertices are gathered into levels of equal x: a level is a vertical (horizontal) part.
-    The segment leaving level a ends at the *lowest* vertex of the next level b, and starts
-    at the *highest* vertex of a; at an exact hit the answer is the best vertex of the level
-    (largest TPR for ``tpr_at_fpr``, smallest FPR for ``fpr_at_tpr``) and its threshold.
-    ``ci="bootstrap"`` hands over to :mod:`polars_roc.inference` for the bootstrap band.
-    """
-    if _validate.ci(ci, ("bootstrap",)):
-        from polars_roc import inference  # imports this module
-
-        interval = (
-            inference.tpr_at_fpr_interval if along == "fpr" else inference.fpr_at_tpr_interval
-        )
-        return interval(
-            lf,
-            targets,
-            score,
-            label,
-            by=by,
-            weight=weight,
-            pos_label=pos_label,
-            level=level,
-            n_boot=n_boot,
-            seed=seed,
-        )
-    names = _validate.as_names(by)
-    x, y = along, "tpr" if along == "fpr" else "fpr"
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
-    valid = points.filter(pl.col(x).is_not_null() & pl.col(y).is_not_null())
-    # tpr_at_fpr: at a vertical part the top (largest tpr, lowest threshold) is exact;
-    # fpr_at_tpr: at a horizontal part the left end (smallest fpr, highest threshold).
-    exact_y = pl.col(y).max() if along == "fpr" else pl.col(y).min()
-    exact_t = pl.col("threshold").min() if along == "fpr" else pl.col("threshold").max()
-    levels = valid.group_by(*names, x).agg(
-        _y_lo=pl.col(y).min(), _y_hi=pl.col(y).max(), _y_exact=exact_y, _t_exact=exact_t
-    )
-    levels, groups = _group_ids(levels, names, points)
-    levels = levels.select(pl.exclude(names)).sort("_gid", x)
-    wanted = pl.LazyFrame(
-        {"_i": range(len(targets)), "_target": targets},
-        schema={"_i": pl.Int64, "_target": pl.Float64},
-    )
-    left = groups.join(wanted, how="cross").sort("_gid", "_target")
-    below = levels.select(
-        "_gid", _x_a=pl.col(x), _y_a=pl.col("_y_hi"), _y_exact="_y_exact", _t_exact="_t_exact"
-    )
-    above = levels.select("_gid", _x_b=pl.col(x), _y_b=pl.col("_y_lo"))
-    joined = left.join_asof(
-        below,
-        left_on="_target",
-        right_on="_x_a",
-        by="_gid",
-        strategy="backward",
-        coalesce=False,
-        check_sortedness=False,
-    ).join_asof(
-        above,
-        left_on="_target",
-        right_on="_x_b",
-        by="_gid",
-        strategy="forward",
-        allow_exact_matches=False,
-        coalesce=False,
-        check_sortedness=False,
-    )
-    t, x_a, y_a, x_b, y_b = (pl.col(c) for c in ("_target", "_x_a", "_y_a", "_x_b", "_y_b"))
-    hit = x_a == t
-    value = (
-        pl.when(hit).then(pl.col("_y_exact")).otherwise(y_a + (t - x_a) * (y_b - y_a) / (x_b - x_a))
-    )
-    threshold = pl.when(hit).then(pl.col("_t_exact"))
-    out = joined.with_columns(
-        pl.col("_target").alias(x), value.alias(y), threshold.alias("threshold")
-    )
-    out = out.sort([*names, "_i"], nulls_last=True, maintain_order=True)
-    return out.select(*names, "fpr", "tpr", "threshold")
-
-
-def tpr_at_fpr(
-    lf: pl.LazyFrame,
-    fpr: float | Sequence[float],
-    score: str = "score",
-    label: str = "label",
-    *,
-    by: By = None,
-    weight: str | None = None,
-    pos_label: Any = None,
-    ci: Literal["bootstrap"] | None = None,
-    level: float = 0.95,
-    n_boot: int = 2000,
-    seed: int | None = 0,
-) -> pl.LazyFrame:
-    """
-    The TPR the ROC curve reaches at given false positive rates.
-
-    The ROC curve is the polyline through the vertices of ``curve()``, read by linear
-    interpolation between vertices. Where the curve is vertical at the target FPR the result
-    is the largest TPR there (the best attainable), with the threshold that attains it.
-    Between vertices the point is reachable only by randomizing between two thresholds, so
-    `threshold` is null. Works on any LazyFrame of scored rows (e.g. a bootstrap resample,
-    with the replicate as a `by` column).
-
-    Parameters
-    ----------
-    lf
-        Scored rows.
-    fpr
-        One target false positive rate, or a list, each in [0, 1].
-    score, label, by, weight, pos_label
-        Column roles, as in :func:`thresholds`.
-    ci
-        ``"bootstrap"`` adds ``tpr_se, tpr_lower, tpr_upper``: stratified bootstrap bands of
-        `tpr` (see :func:`polars_roc.inference.tpr_at_fpr_interval`).
-    level, n_boot, seed
-        Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
-
-    Returns
-    -------
-    pl.LazyFrame
-        ``*by, fpr, tpr, threshold`` (+ ``tpr_se, tpr_lower, tpr_upper``): one row per group
-        and target, targets in the order given. `tpr` is null for a group without positives
-        or negatives, or with a NaN score.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> import polars_roc as pr
-    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
-    >>> df.roc.tpr_at_fpr([0.0, 0.25, 0.5])
-    shape: (3, 3)
-    ┌──────┬──────────┬───────────┐
-    │ fpr  ┆ tpr      ┆ threshold │
-    │ ---  ┆ ---      ┆ ---       │
-    │ f64  ┆ f64      ┆ f64       │
-    ╞══════╪══════════╪═══════════╡
-    │ 0.0  ┆ 0.666667 ┆ 0.8       │
-    │ 0.25 ┆ 0.666667 ┆ null      │
-    │ 0.5  ┆ 1.0      ┆ 0.6       │
-    └──────┴──────────┴───────────┘
-    """
-    targets = _validate.rates(fpr, "fpr")
-    return _operating_points(
-        lf,
-        targets,
-        "fpr",
-        score,
-        label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        ci=ci,
-        level=level,
-        n_boot=n_boot,
-        seed=seed,
-    )
-
-
-def fpr_at_tpr(
-    lf: pl.LazyFrame,
-    tpr: float | Sequence[float],
-    score: str = "score",
-    label: str = "label",
-    *,
-    by: By = None,
-    weight: str | None = None,
-    pos_label: Any = None,
-    ci: Literal["bootstrap"] | None = None,
-    level: float = 0.95,
-    n_boot: int = 2000,
-    seed: int | None = 0,
-) -> pl.LazyFrame:
-    """
-    The FPR the ROC curve needs to reach given true positive rates.
-
-    Linear interpolation between the vertices of ``curve()``; where the curve is horizontal
-    at the target TPR the result is the smallest FPR there (the best attainable), with the
-    threshold that attains it; between vertices `threshold` is null (only a randomized mix
-    of two thresholds attains the point). Works on any LazyFrame of scored rows.
-
-    Parameters
-    ----------
-    lf
-        Scored rows.
-    tpr
-        One target true positive rate (sensitivity), or a list, each in [0, 1].
-    score, label, by, weight, pos_label
-        Column roles, as in :func:`thresholds`.
-    ci
-        ``"bootstrap"`` adds ``fpr_se, fpr_lower, fpr_upper``: stratified bootstrap bands of
-        `fpr` (see :func:`polars_roc.inference.fpr_at_tpr_interval`).
-    level, n_boot, seed
-        Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
-
-    Returns
-    -------
-    pl.LazyFrame
-        ``*by, fpr, tpr, threshold`` (+ ``fpr_se, fpr_lower, fpr_upper``): one row per group
-        and target, in the order given.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> import polars_roc as pr
-    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
-    >>> df.roc.fpr_at_tpr([0.5, 2 / 3, 1.0])
-    shape: (3, 3)
-    ┌─────┬──────────┬───────────┐
-    │ fpr ┆ tpr      ┆ threshold │
-    │ --- ┆ ---      ┆ ---       │
-    │ f64 ┆ f64      ┆ f64       │
-    ╞═════╪══════════╪═══════════╡
-    │ 0.0 ┆ 0.5      ┆ null      │
-    │ 0.0 ┆ 0.666667 ┆ 0.8       │
-    │ 0.5 ┆ 1.0      ┆ 0.6       │
-    └─────┴──────────┴───────────┘
-    """
-    targets = _validate.rates(tpr, "tpr")
-    return _operating_points(
-        lf,
-        targets,
-        "tpr",
-        score,
-        label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        ci=ci,
-        level=level,
-        n_boot=n_boot,
-        seed=seed,
-    )
 
 
 def point(
@@ -877,11 +375,11 @@ def point(
     │ 2   ┆ 1   ┆ 1   ┆ 1   ┆ 0.666667 ┆ 0.5 ┆ 0.583333 ┆ false          │
     └─────┴─────┴─────┴─────┴──────────┴─────┴──────────┴────────────────┘
     """
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     schema = lf.collect_schema()
     for column, role in ((prediction, "prediction"), (label, "label")):
-        dtype = _validate.column(schema, column, role)
-        if not _validate.is_label_dtype(dtype):
+        dtype = validate.column(schema, column, role)
+        if not validate.is_label_dtype(dtype):
             msg = (
                 f"{role} column {column!r} has dtype {dtype}, expected Boolean, integer, "
                 f"string or categorical class codes\n\nHint: pass {role}=<class column>."
@@ -895,21 +393,21 @@ def point(
             )
             raise pl.exceptions.SchemaError(msg)
         if pos_label is not None:
-            _validate._pos_label_fits(column, dtype, pos_label)
+            validate.pos_label_fits(column, dtype, pos_label)
     for name in names:
-        _validate.column(schema, name, "by")
+        validate.column(schema, name, "by")
     if weight is not None:
-        dtype = _validate.column(schema, weight, "weight")
+        dtype = validate.column(schema, weight, "weight")
         if not dtype.is_numeric() or dtype == pl.Boolean:
             msg = (
                 f"weight column {weight!r} has dtype {dtype}, expected non-negative numbers"
                 f"\n\nHint: pass weight=<numeric column> or weight=None."
             )
             raise pl.exceptions.SchemaError(msg)
-    y = _labels.positive(label, pos_label)
-    yhat = _labels.positive(prediction, pos_label)
-    w = None if weight is None else _labels.weight(weight)
-    keep = _labels.kept(yhat, y, w)
+    y = labels.positive(label, pos_label)
+    yhat = labels.positive(prediction, pos_label)
+    w = None if weight is None else labels.weight(weight)
+    keep = labels.kept(yhat, y, w)
     if w is None:
         cells = {
             "tp": (y & yhat).cast(pl.Int64),

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
-from polars_roc import _validate
-from polars_roc.areas import _segment_area, partial_auc_of_curve
+from polars_roc._core import validate
+from polars_roc._core.kernels import segment_area
+from polars_roc.areas import partial_auc_of_curve
 from polars_roc.charts._altair import (
     CURVE_COLUMNS,
     FPR_TITLE,
@@ -94,7 +95,7 @@ def auc_summary(curve: pl.DataFrame, by: list[str], auc: pl.DataFrame | bool) ->
         require(auc, ["auc", *by], "the auc frame", "pass df.roc.auc(by=<the curve's by>)")
         table = matched(curve, auc.select(*by, _value="auc"), by)
     else:
-        area = _segment_area("fpr", "tpr", 0.0, 1.0, by)
+        area = segment_area("fpr", "tpr", 0.0, 1.0, by)
         value = pl.when(defined("fpr", "tpr")).then(pl.col("_area").sum()).alias("_value")
         parts = curve.lazy().with_columns(_area=area)
         grouped = parts.group_by(by, maintain_order=True) if by else None
@@ -366,7 +367,7 @@ def partial_auc_chart(
         msg = "give exactly one range: fpr=(lo, hi) or tpr=(lo, hi)\n\nHint: fpr=(0.0, 0.2)."
         raise ValueError(msg)
     along, other = ("fpr", "tpr") if fpr is not None else ("tpr", "fpr")
-    lo, hi = _validate.unit_range(fpr if fpr is not None else tpr, along)
+    lo, hi = validate.unit_range(fpr if fpr is not None else tpr, along)
     require(curve, ["fpr", "tpr"], "the curve", CURVE_HINT)
     by = groups(curve, CURVE_COLUMNS)
     panels = Panels(facet, row, column, columns)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import numpy as np
 import polars as pl
 
-from polars_roc import _labels, _validate
+from polars_roc._core import labels, validate
 from polars_roc.charts._altair import (
     COUNT_FORMAT,
     Panels,
@@ -52,7 +52,7 @@ def coded_rows(
 ) -> pl.LazyFrame:
     """``*panels, _score, _class, _w``: the rows that count, with finite scores, coded."""
     lf = scores.lazy()
-    _validate.roles(
+    validate.roles(
         lf.collect_schema(),
         score=score,
         label=label,
@@ -62,11 +62,11 @@ def coded_rows(
     )
     coded = lf.select(
         *panels,
-        _score=_labels.score(score, checked=False),
-        _positive=_labels.positive(label, pos_label),
-        _w=pl.lit(1.0) if weight is None else _labels.weight(weight),
+        _score=labels.score(score, checked=False),
+        _positive=labels.positive(label, pos_label),
+        _w=pl.lit(1.0) if weight is None else labels.weight(weight),
     )
-    keep = _labels.kept(pl.col("_score"), pl.col("_positive"), pl.col("_w"))
+    keep = labels.kept(pl.col("_score"), pl.col("_positive"), pl.col("_w"))
     keep = keep & pl.col("_score").is_finite()
     name = pl.when(pl.col("_positive")).then(pl.lit("positive")).otherwise(pl.lit("negative"))
     return coded.filter(keep).select(*panels, "_score", "_w", _class=name)

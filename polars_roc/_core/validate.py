@@ -113,7 +113,7 @@ def roles(
         )
         raise ValueError(msg)
     if pos_label is not None:
-        _pos_label_fits(label, label_dtype, pos_label)
+        pos_label_fits(label, label_dtype, pos_label)
     if weight is not None:
         weight_dtype = column(schema, weight, "weight")
         if not weight_dtype.is_numeric() or weight_dtype == pl.Boolean:
@@ -124,7 +124,7 @@ def roles(
             raise SchemaError(msg)
 
 
-def _pos_label_fits(label: str, dtype: pl.DataType, pos_label: Any) -> None:
+def pos_label_fits(label: str, dtype: pl.DataType, pos_label: Any) -> None:
     textual = isinstance(dtype, pl.String | pl.Categorical | pl.Enum)
     if dtype == pl.Boolean:
         ok = isinstance(pos_label, bool)

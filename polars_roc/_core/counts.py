@@ -1,0 +1,169 @@
+"""The counts core in two steps: an order-free tally, then accumulation in threshold order.
+
+`tally` is a plain ``GROUP BY (*by, threshold)`` of positives and negatives (or their
+weights): it needs no row order, so any engine can compute it where the data lives.
+`accumulate` adds each group's start row (0, 0) at ``threshold=+inf`` and the running sums,
+highest threshold first, in an explicit order. Every curve, table, area and chart reads the
+result; nothing else computes a cumulative count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_roc._core import labels
+
+INF = float("inf")
+
+
+def coded(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    names: Sequence[str],
+    weight: str | None,
+    pos_label: Any,
+    label_dtype: pl.DataType | None = None,
+) -> pl.LazyFrame:
+    """
+    The rows that count, as ``*names, threshold, tp, fp``: one positive or negative each.
+
+    `tp` / `fp` are 1/0 Int64 counts, or the row's Float64 weight when weighted. Rows with a
+    null score, label or weight, or a zero weight, are dropped.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"score": [0.9, None, 0.1], "label": [1, 1, 0]})
+    >>> coded(df.lazy(), "score", "label", names=[], weight=None, pos_label=None).collect()
+    shape: (2, 3)
+    ┌───────────┬─────┬─────┐
+    │ threshold ┆ tp  ┆ fp  │
+    │ ---       ┆ --- ┆ --- │
+    │ f64       ┆ i64 ┆ i64 │
+    ╞═══════════╪═════╪═════╡
+    │ 0.9       ┆ 1   ┆ 0   │
+    │ 0.1       ┆ 0   ┆ 1   │
+    └───────────┴─────┴─────┘
+    """
+    rows = lf.select(
+        *names,
+        threshold=labels.score(score, checked=False),
+        _positive=labels.positive(label, pos_label, dtype=label_dtype),
+        _weight=pl.lit(None, dtype=pl.Float64) if weight is None else labels.weight(weight),
+    )
+    y = pl.col("_positive")
+    w = None if weight is None else pl.col("_weight")
+    if w is None:
+        tp, fp = y.cast(pl.Int64), (~y).cast(pl.Int64)
+    else:
+        tp, fp = w * y, w * ~y
+    keep = labels.kept(pl.col("threshold"), y, w)
+    return rows.filter(keep).select(*names, "threshold", tp=tp, fp=fp)
+
+
+def threshold_order(frame: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:
+    """Sort by group (nulls last), then threshold descending: the order of every curve."""
+    return frame.sort(
+        [*names, "threshold"],
+        descending=[False] * len(names) + [True],
+        nulls_last=True,
+        maintain_order=True,
+    )
+
+
+def tally(rows: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:
+    """
+    Positives and negatives per group and distinct threshold: ``*names, threshold, tp, fp``.
+
+    Order-free: a plain group-by whose result does not depend on the rows' order (tied
+    scores collapse into one threshold). It keeps the order in which groups first appear,
+    so rows already sorted by :func:`threshold_order` give a tally in that order, and Polars
+    takes its faster sorted group-by.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> rows = pl.LazyFrame({"threshold": [0.8, 0.9, 0.8], "tp": [1, 1, 0], "fp": [0, 0, 1]})
+    >>> tally(rows, []).sort("threshold").collect()
+    shape: (2, 3)
+    ┌───────────┬─────┬─────┐
+    │ threshold ┆ tp  ┆ fp  │
+    │ ---       ┆ --- ┆ --- │
+    │ f64       ┆ i64 ┆ i64 │
+    ╞═══════════╪═════╪═════╡
+    │ 0.8       ┆ 1   ┆ 1   │
+    │ 0.9       ┆ 1   ┆ 0   │
+    └───────────┴─────┴─────┘
+    """
+    keys = [*names, "threshold"]
+    return rows.group_by(keys, maintain_order=True).agg(pl.col("tp").sum(), pl.col("fp").sum())
+
+
+def accumulate(
+    table: pl.LazyFrame, names: Sequence[str], *, in_order: bool = False
+) -> pl.LazyFrame:
+    """
+    Cumulative counts per group from a tally, highest threshold first, from (0, 0).
+
+    The explicit :func:`threshold_order` sort fixes the order of every running sum;
+    `in_order` says the tally was built from rows sorted that way in the same query (see
+    :func:`tally`), so the sort is not repeated. A first row per group at
+    ``threshold=+inf`` holds (0, 0), before a real +inf score.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> table = pl.LazyFrame({"threshold": [0.1, 0.9], "tp": [1, 2], "fp": [3, 0]})
+    >>> accumulate(table, []).collect()
+    shape: (3, 3)
+    ┌───────────┬─────┬─────┐
+    │ threshold ┆ tp  ┆ fp  │
+    │ ---       ┆ --- ┆ --- │
+    │ f64       ┆ i64 ┆ i64 │
+    ╞═══════════╪═════╪═════╡
+    │ inf       ┆ 0   ┆ 0   │
+    │ 0.9       ┆ 2   ┆ 0   │
+    │ 0.1       ┆ 3   ┆ 3   │
+    └───────────┴─────┴─────┘
+    """
+    ordered = table if in_order else threshold_order(table, names)
+    schema = ordered.collect_schema()
+    columns = {
+        "threshold": pl.concat([pl.lit(INF, dtype=pl.Float64), pl.col("threshold")]),
+        **{c: pl.concat([pl.lit(0, dtype=schema[c]), pl.col(c).cum_sum()]) for c in ("tp", "fp")},
+    }
+    if not names:
+        return ordered.select(**columns)
+    return (
+        ordered.group_by(list(names), maintain_order=True)
+        .agg(**columns)
+        .explode("threshold", "tp", "fp")
+    )
+
+
+def with_totals(table: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:
+    """
+    Add each group's positives and negatives (``_positives``, ``_negatives``) to a counts table.
+
+    Null for a group holding a NaN score: it has no defined curve, so every rate and area
+    derived from the totals is null too. The totals are real columns, never broadcast
+    scalars: Polars may divide by a broadcast scalar through its reciprocal, which is not
+    exact (3 / 5 gives 0.6000000000000001), and a column also divides bit for bit like
+    scikit-learn. Without groups a one-row cross join is cheaper than a window.
+    """
+    defined = ~pl.col("threshold").is_nan().any()
+    totals = [
+        pl.when(defined).then(pl.col(column).max()).alias(alias)
+        for column, alias in (("tp", "_positives"), ("fp", "_negatives"))
+    ]
+    if names:
+        return table.with_columns(total.over(names) for total in totals)
+    # A one-row cross join is cheaper than a window, but Polars keeps its columns as
+    # broadcast scalars; adding a zero column makes them real columns.
+    spread = {name: pl.col(name) + pl.col("tp") * 0 for name in ("_positives", "_negatives")}
+    return table.join(table.select(totals), how="cross").with_columns(**spread)

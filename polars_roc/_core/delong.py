@@ -1,0 +1,202 @@
+"""DeLong placements and variances of the AUC, as lazy Polars queries.
+
+DeLong et al. (1988) write the AUC as the mean of *placements*: a positive's placement
+``V10`` is the fraction of negatives scoring below it, a negative's ``V01`` the fraction of
+positives scoring above it (ties count one half). The AUC's variance is
+``S10 / n_pos + S01 / n_neg`` with ``S10``, ``S01`` the sample variances (ddof = 1) of the
+placements. Sun & Xu (2014) compute placements from midranks: the midrank of a positive
+among all rows minus its midrank among the positives is the number of negatives below it
+(ties one half). Here that is two ``rank()`` windows per group, so the whole computation is
+a lazy Polars query with no Python loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_roc._core import labels
+from polars_roc._core.distributions import normal_quantile
+from polars_roc._core.groups import per_group, summarize
+from polars_roc._core.kernels import Rows, auc_of, class_totals
+
+
+def coded_frame(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+    extra: Sequence[str] = (),
+) -> pl.LazyFrame:
+    """
+    The rows coded: ``*names, *extra, _s, _y`` (+ ``_w``).
+
+    Rows that do not count (null score or label, zero weight) are masked to null rather than
+    filtered out, so a group whose rows all drop out still yields its row of nulls, as
+    :func:`polars_roc.areas.auc` does. Ranks, sums and windows skip the nulls.
+    """
+    s = labels.score(score, checked=False)
+    y = labels.positive(label, pos_label)
+    w = None if weight is None else labels.weight(weight)
+    columns = {"_s": s, "_y": y, **({} if w is None else {"_w": w})}
+    coded = lf.select(*names, *extra, **columns)
+    keep = labels.kept(pl.col("_s"), pl.col("_y"), None if w is None else pl.col("_w"))
+    return coded.with_columns(pl.when(keep).then(pl.col(c)).name.keep() for c in columns)
+
+
+def placements(coded: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.LazyFrame:
+    """
+    Add ``_d``: how much of the *other* class scores below each row, ties counting one half.
+
+    Divided by the other class's size, ``_d`` is a positive's DeLong placement ``V10`` or a
+    negative's ``1 - V01`` (same variance, same covariances). Unweighted it is a count: the
+    row's midrank among all rows of its group minus its midrank within its class (Sun & Xu).
+    Weighted it is the other class's weight below plus half the weight tied, from ordered
+    running sums (frequency weights: a row of weight k counts as k rows).
+    """
+    y = pl.col("_y")
+    if not weighted:
+        overall = per_group(pl.col("_s").rank("average"), names)
+        within = pl.col("_s").rank("average").over([*names, "_y"])
+        return coded.with_columns(_d=overall - within)
+    # -0.0 and 0.0 are one score: canonical zeros so that tie groups are exact.
+    canonical = coded.with_columns(_s=pl.when(pl.col("_s") == 0).then(0.0).otherwise("_s"))
+    w = pl.col("_w")
+    levels = [*names, "_s"]
+    masses = {"_pos": w * y.cast(pl.Float64), "_neg": w * (~y).cast(pl.Float64)}
+    # Weight of each class at or below the row's score: a running sum in score order, then
+    # the largest over tied scores (weights are non-negative).
+    running = canonical.with_columns(
+        **{f"{c}_run": per_group(m.cum_sum(), names, order_by="_s") for c, m in masses.items()}
+    )
+    below = {
+        c: pl.col(f"{c}_run").max().over(levels) - m.sum().over(levels) / 2
+        for c, m in masses.items()
+    }
+    placed = running.with_columns(_d=pl.when(y).then(below["_neg"]).otherwise(below["_pos"]))
+    return placed.drop("_pos_run", "_neg_run")
+
+
+def class_sizes(weighted: bool) -> tuple[pl.Expr, pl.Expr]:
+    """Float64 class sizes (weight sums when weighted) of one group of placement rows."""
+    n_pos, n_neg = class_totals(coded_rows(weighted))
+    return n_pos.cast(pl.Float64), n_neg.cast(pl.Float64)
+
+
+def delong_variance(*, weighted: bool) -> pl.Expr:
+    """
+    DeLong variance of the AUC of one group of placement rows, as an aggregation.
+
+    ``S10 / n_pos + S01 / n_neg`` with ``S10 = var(_d | positive) / n_neg²`` and
+    ``S01 = var(_d | negative) / n_pos²`` (ddof = 1). With frequency weights the sample
+    variances are the weighted ones with ``W - 1`` in the denominator (W the class's weight
+    sum), so a row of integer weight k gives exactly the variance of k repeated rows. Null
+    when a class has fewer than 2 rows (weight sum below 2).
+    """
+    y, d = pl.col("_y"), pl.col("_d")
+    n_pos, n_neg = class_sizes(weighted)
+    if not weighted:
+        s10, s01 = d.filter(y).var(ddof=1), d.filter(~y).var(ddof=1)
+    else:
+        w = pl.col("_w")
+
+        def weighted_var(mask: pl.Expr) -> pl.Expr:
+            x, wx = d.filter(mask), w.filter(mask)
+            mean = (wx * x).sum() / wx.sum()
+            return (wx * (x - mean) ** 2).sum() / (wx.sum() - 1)
+
+        s10, s01 = weighted_var(y), weighted_var(~y)
+    defined = (n_pos >= 2) & (n_neg >= 2)
+    return pl.when(defined).then(s10 / (n_pos * n_neg**2) + s01 / (n_neg * n_pos**2))
+
+
+def coded_rows(weighted: bool) -> Rows:
+    """The coded columns as prepared rows (nulls already dropped)."""
+    return Rows(pl.col("_s"), pl.col("_y"), pl.col("_w") if weighted else None)
+
+
+def placement_auc() -> pl.Expr:
+    """
+    The unweighted AUC from the placements: the same number as :func:`polars_roc.exprs.auc`.
+
+    ``Σ _d`` over the positives is the Mann-Whitney U that ``exprs.auc`` computes from the
+    same midranks (``Σ rank - n_pos (n_pos + 1) / 2``); both are sums of half-integers, exact
+    in Float64, so ``U / (n_pos · n_neg)`` is bit-for-bit the same. Reusing the window's
+    ranks saves a second ranking of every group.
+    """
+    y = pl.col("_y")
+    n_pos, n_neg = class_sizes(weighted=False)
+    u = pl.col("_d").filter(y).sum()
+    defined = (n_pos > 0) & (n_neg > 0) & ~pl.col("_s").is_nan().any()
+    return pl.when(defined).then(u / (n_pos * n_neg))
+
+
+def delong_table(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+    extra: Sequence[str] = (),
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """Placement rows and the per-group ``*names, auc, n_pos, n_neg, _var`` table."""
+    weighted = weight is not None
+    coded = coded_frame(
+        lf, score, label, names=names, weight=weight, pos_label=pos_label, extra=extra
+    )
+    placed = placements(coded, names, weighted=weighted)
+    n_pos, n_neg = class_totals(coded_rows(weighted))
+    auc = auc_of(coded_rows(weighted)) if weighted else placement_auc()
+    measures = [
+        auc.alias("auc"),
+        n_pos.alias("n_pos"),
+        n_neg.alias("n_neg"),
+        pl.when(auc.is_not_null()).then(delong_variance(weighted=weighted)).alias("_var"),
+    ]
+    return placed, summarize(placed, names, measures)
+
+
+def interval_columns(estimate: str, level: float) -> list[pl.Expr]:
+    """``{estimate}_lower, _upper``: ``estimate ± z · {estimate}_se`` clipped to [0, 1]."""
+    z = normal_quantile((1 + level) / 2)
+    se = pl.col(f"{estimate}_se")
+    return [
+        (pl.col(estimate) - z * se).clip(0.0, 1.0).alias(f"{estimate}_lower"),
+        (pl.col(estimate) + z * se).clip(0.0, 1.0).alias(f"{estimate}_upper"),
+    ]
+
+
+def auc_table(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+    level: float,
+) -> pl.LazyFrame:
+    """
+    ``*names, auc, n_pos, n_neg, auc_se, auc_lower, auc_upper`` with DeLong intervals.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.3, 0.6, 0.2, 0.1], "label": [1, 1, 1, 0, 0, 0]})
+    >>> out = auc_table(
+    ...     df.lazy(), "score", "label", names=[], weight=None, pos_label=None, level=0.95
+    ... ).collect()
+    >>> round(out["auc_se"].item(), 6)
+    0.157135
+    """
+    _, table = delong_table(lf, score, label, names=names, weight=weight, pos_label=pos_label)
+    return table.with_columns(auc_se=pl.col("_var").sqrt()).select(
+        *names, "auc", "n_pos", "n_neg", "auc_se", *interval_columns("auc", level)
+    )

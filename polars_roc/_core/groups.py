@@ -1,0 +1,105 @@
+"""Per-group building blocks: windows, group ids, end rows, and the aggregate-and-join idiom.
+
+Every function takes the group columns `names` (possibly empty: one group, the whole frame)
+and never relies on the input's row order unless an explicit order is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+
+def per_group(expr: pl.Expr, names: Sequence[str], order_by: str | None = None) -> pl.Expr:
+    """
+    `expr` as a window over the groups `names`, or over the whole frame when there are none.
+
+    With `order_by`, the window runs in that column's order instead of the rows' order.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"g": ["a", "a", "b"], "x": [1, 2, 3]})
+    >>> df.select(per_group(pl.col("x").cum_sum(), ["g"]))["x"].to_list()
+    [1, 3, 3]
+    """
+    if order_by is not None:
+        return expr.over(list(names) or pl.lit(True), order_by=order_by)
+    return expr.over(names) if names else expr
+
+
+def summarize(lf: pl.LazyFrame, names: Sequence[str], measures: Sequence[pl.Expr]) -> pl.LazyFrame:
+    """
+    Aggregate per group, sorted by the keys (nulls last); one row when `names` is empty.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"g": ["b", "a", "b"], "x": [1, 2, 3]})
+    >>> summarize(df.lazy(), ["g"], [pl.col("x").sum()]).collect()["x"].to_list()
+    [2, 4]
+    """
+    if not names:
+        return lf.select(measures)
+    return lf.group_by(names).agg(measures).sort(names, nulls_last=True)
+
+
+def join_groups(
+    left: pl.LazyFrame, right: pl.LazyFrame, names: Sequence[str], *, how: str = "left"
+) -> pl.LazyFrame:
+    """
+    Join per-group tables on their keys (null keys equal), keeping the left order.
+
+    Without keys both sides hold one group: a cross join.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> a = pl.LazyFrame({"g": ["x", None], "n": [1, 2]})
+    >>> b = pl.LazyFrame({"g": [None, "x"], "m": [20, 10]})
+    >>> join_groups(a, b, ["g"]).collect()["m"].to_list()
+    [10, 20]
+    """
+    if not names:
+        return left.join(right, how="cross")
+    if how == "left":
+        return left.join(right, on=list(names), how="left", nulls_equal=True, maintain_order="left")
+    return left.join(right, on=list(names), how="inner", nulls_equal=True)
+
+
+def ordered(frame: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:
+    """Sort by group, then threshold descending (the curve's order)."""
+    return frame.sort(
+        [*names, "threshold"],
+        descending=[False] * len(names) + [True],
+        nulls_last=True,
+        maintain_order=True,
+    )
+
+
+def group_ids(
+    frame: pl.LazyFrame, names: Sequence[str], source: pl.LazyFrame
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """
+    Tag `frame` with an integer group id `_gid` (one per group of `source`).
+
+    As-of joins match `by` keys with null never equal to null; an id column keeps groups
+    whose key is null.
+    """
+    if not names:
+        gid = pl.LazyFrame({"_gid": [0]}, schema={"_gid": pl.UInt32})
+        return frame.with_columns(_gid=pl.lit(0, dtype=pl.UInt32)), gid
+    groups = source.select(names).unique().with_row_index("_gid")
+    return frame.join(groups, on=list(names), how="left", nulls_equal=True), groups
+
+
+def is_end(names: Sequence[str]) -> pl.Expr:
+    """Whether a row is the first or the last of its group."""
+    position = per_group(pl.int_range(pl.len()), names)
+    return (position == 0) | (position == per_group(pl.len(), names) - 1)
+
+
+def ends(points: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:
+    """The first (0, 0) and last (1, 1) row of each group's curve."""
+    return points.filter(is_end(names))
