@@ -33,6 +33,7 @@ from polars_roc import (
     thresholds,
 )
 from polars_roc._core.schemes import linspace
+from polars_roc._core.version import __version__ as __version__
 from polars_roc.crossval import stratified_folds
 from polars_roc.curves import from_counts
 from polars_roc.exprs import auc
@@ -74,4 +75,3 @@ __all__ = [
     "stratified_folds",
     "thresholds",
 ]
-__version__ = "0.1.0"

@@ -8,12 +8,14 @@ import polars as pl
 
 from polars_roc import resampling
 from polars_roc._core import delong, validate
+from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import summarize
 from polars_roc._core.kernels import auc_of, class_totals, rows, segment_area
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
 
 
+@same_kind
 def auc(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -53,7 +55,8 @@ def auc(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, auc, n_pos, n_neg`` (+ ``auc_se, auc_lower, auc_upper``). `auc` is null for a
         group without positives or negatives, or with a NaN score.
 
@@ -114,6 +117,7 @@ def auc(
     return summarize(lf, names, measures)
 
 
+@same_kind
 def partial_auc(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -158,7 +162,8 @@ def partial_auc(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, pauc, pauc_std, n_pos, n_neg`` (+ ``pauc_se, pauc_lower, pauc_upper``).
 
     Examples
@@ -199,6 +204,7 @@ def partial_auc(
     return partial_auc_of_curve(points, fpr=fpr, tpr=tpr, by=names)
 
 
+@same_kind
 def partial_auc_of_curve(
     points: pl.LazyFrame,
     *,
@@ -224,7 +230,8 @@ def partial_auc_of_curve(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, pauc, pauc_std, n_pos, n_neg``.
 
     Examples

@@ -23,6 +23,7 @@ from polars._typing import IntoExprColumn
 from polars_roc import areas, curves, operating, resampling
 from polars_roc._core import labels, validate
 from polars_roc._core.distributions import student_t_quantile
+from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
 from polars_roc._core.validate import By
 
@@ -89,6 +90,7 @@ def _fold_roles(lf: pl.LazyFrame, fold: str, names: list[str], *roles: str) -> N
         raise ValueError(msg)
 
 
+@same_kind
 def cv_auc(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -118,7 +120,8 @@ def cv_auc(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, auc_mean, auc_var, auc_sd, n_folds``.
 
     Examples
@@ -182,6 +185,7 @@ def _check_points(points: Any) -> None:
         raise ValueError(msg)
 
 
+@same_kind
 def average_curve(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -231,7 +235,8 @@ def average_curve(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, fpr, tpr_mean, tpr_lower, tpr_upper`` sorted by FPR (vertical), or with
         ``threshold, fpr_lower, fpr_upper`` added, sorted by threshold descending
         (threshold averaging; ``fpr`` is then the mean FPR).

@@ -12,11 +12,13 @@ import polars as pl
 
 from polars_roc._core import validate
 from polars_roc._core.counts import accumulate, coded, tally, threshold_order, with_totals
+from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
 from polars_roc._core.schemes import Thresholds, at_thresholds
 from polars_roc._core.validate import By
 
 
+@same_kind
 def counts(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -44,7 +46,8 @@ def counts(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, threshold, tp, fp``, sorted by ``by`` then threshold descending. Counts are
         Int64, or Float64 weight sums when `weight` is given.
 
@@ -77,6 +80,7 @@ def counts(
     return accumulate(tally(threshold_order(rows, names), names), names, in_order=True)
 
 
+@same_kind
 def curve(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -119,7 +123,8 @@ def curve(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, threshold, tp, fp, tn, fn, tpr, fpr``. Rates are null for a group without
         positives (tpr) or negatives (fpr), and for a group holding a NaN score.
 
@@ -178,6 +183,7 @@ def _not_collinear(names: list[str]) -> pl.Expr:
     return cross.is_null() | (cross != 0)
 
 
+@same_kind
 def from_counts(
     lf: pl.LazyFrame, score: str = "score", *, pos: str = "pos", neg: str = "neg"
 ) -> pl.LazyFrame:
@@ -201,7 +207,8 @@ def from_counts(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         The other columns, then ``score, label, weight`` (two rows per input row).
 
     Examples

@@ -21,6 +21,7 @@ import polars as pl
 
 from polars_roc._core import convex, validate
 from polars_roc._core.convex import Frame
+from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
@@ -97,6 +98,7 @@ def _shown(
 # --- hull ------------------------------------------------------------------------------------
 
 
+@same_kind
 def hull(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -135,7 +137,8 @@ def hull(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, [across], fpr, tpr, threshold``, per group by FPR ascending (and TPR, where
         the hull rises vertically at FPR 0). A group without a defined curve (no positives
         or no negatives) gives one row of nulls.
@@ -174,6 +177,7 @@ def hull(
     return _shown(vertices, names, across, threshold=True)
 
 
+@same_kind
 def hull_of_points(
     points: Frame,
     fpr: str = "fpr",
@@ -206,7 +210,8 @@ def hull_of_points(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, [name], fpr, tpr, [threshold]``, per group by FPR ascending. A group whose
         points all have null rates gives one row of nulls.
 
@@ -225,7 +230,7 @@ def hull_of_points(
     >>> points = pl.DataFrame(
     ...     {"model": ["c1", "c2", "c3"], "fpr": [0.3, 0.5, 0.2], "tpr": [0.4, 0.8, 0.6]}
     ... )
-    >>> pr.hull_of_points(points).collect()
+    >>> pr.hull_of_points(points)
     shape: (4, 3)
     ┌───────┬─────┬─────┐
     │ model ┆ fpr ┆ tpr │
@@ -255,6 +260,7 @@ def _area(vertices: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     return with_steps.group_by(by).agg(hull_auc=area).sort(by, nulls_last=True)
 
 
+@same_kind
 def hull_auc(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -275,7 +281,8 @@ def hull_auc(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, hull_auc``; null for a group without a defined curve.
 
     Examples
@@ -304,6 +311,7 @@ def hull_auc(
     return _area(vertices, names)
 
 
+@same_kind
 def hull_auc_of_points(
     points: Frame, fpr: str = "fpr", tpr: str = "tpr", *, by: By = None
 ) -> pl.LazyFrame:
@@ -317,7 +325,8 @@ def hull_auc_of_points(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, hull_auc``.
 
     Examples
@@ -325,7 +334,7 @@ def hull_auc_of_points(
     >>> import polars as pl
     >>> import polars_roc as pr
     >>> points = pl.DataFrame({"fpr": [0.3, 0.5, 0.2], "tpr": [0.4, 0.8, 0.6]})
-    >>> pr.hull_auc_of_points(points).collect().item()
+    >>> pr.hull_auc_of_points(points).item()
     0.72
     """
     names = validate.as_names(by)
@@ -353,6 +362,7 @@ def _check_unique_names(frame: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     return frame
 
 
+@same_kind
 def dominance(
     points: Frame,
     fpr: str = "fpr",
@@ -381,7 +391,8 @@ def dominance(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, a, b, dominates`` (Boolean; null where a rate is null), sorted.
 
     Examples
@@ -391,7 +402,7 @@ def dominance(
     >>> points = pl.DataFrame(
     ...     {"model": ["c1", "c2", "c3"], "fpr": [0.3, 0.5, 0.2], "tpr": [0.4, 0.8, 0.6]}
     ... )
-    >>> pr.dominance(points).filter("dominates").collect()
+    >>> pr.dominance(points).filter("dominates")
     shape: (1, 3)
     ┌─────┬─────┬───────────┐
     │ a   ┆ b   ┆ dominates │
@@ -547,6 +558,7 @@ def _scored_curves(
     return curves.select(*by, _name=across, fpr="fpr", tpr="tpr")
 
 
+@same_kind
 def crossings(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -576,7 +588,8 @@ def crossings(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, a, b, fpr_from, fpr_to, higher``: per unordered pair (``a < b``), the
         consecutive FPR intervals covering [0, 1]; `higher` names the higher curve, null
         where they coincide. A pair with an undefined curve gives one row of nulls.
@@ -613,6 +626,7 @@ def crossings(
     )
 
 
+@same_kind
 def curve_dominance(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -636,7 +650,8 @@ def curve_dominance(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, a, b, dominates``; null where a curve is undefined.
 
     Examples

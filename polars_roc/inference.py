@@ -47,6 +47,7 @@ from polars_roc._core.distributions import (
     student_t_cdf,
     student_t_quantile,
 )
+from polars_roc._core.frames import same_kind
 from polars_roc._core.validate import By
 
 __all__ = [
@@ -117,7 +118,8 @@ def auc_interval(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, auc, n_pos, n_neg, auc_se, auc_lower, auc_upper``.
 
     Examples
@@ -193,7 +195,8 @@ def partial_auc_interval(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, pauc, pauc_std, n_pos, n_neg, pauc_se, pauc_lower, pauc_upper``.
 
     Examples
@@ -261,7 +264,8 @@ def tpr_at_fpr_interval(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, fpr, tpr, threshold, tpr_se, tpr_lower, tpr_upper``.
 
     Examples
@@ -325,7 +329,8 @@ def fpr_at_tpr_interval(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, fpr, tpr, threshold, fpr_se, fpr_lower, fpr_upper``.
 
     Examples
@@ -447,6 +452,7 @@ def _test_columns(alternative: Alternative, level: float) -> pl.Expr:
     return inputs.map_batches(compute, return_dtype=dtype, is_elementwise=True)
 
 
+@same_kind
 def compare(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -505,7 +511,8 @@ def compare(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, model_a, model_b, auc_a, auc_b, diff, diff_lower, diff_upper, statistic,
         p_value, paired, df``: `paired` tells which test ran, `df` the t test's degrees of
         freedom (null for the paired normal test).

@@ -23,6 +23,7 @@ import polars as pl
 
 from polars_roc._core import validate
 from polars_roc._core.convex import Frame, has_threshold, points_vertices
+from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
 from polars_roc._core.validate import By
 from polars_roc.hull import scored_vertices
@@ -170,6 +171,7 @@ def _hybrid_table(
 # --- on scored rows --------------------------------------------------------------------------
 
 
+@same_kind
 def optimal(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -206,7 +208,8 @@ def optimal(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, [across], fpr, tpr, threshold, expected_cost, accuracy``, one row per group:
         the expected cost per case ``π · cost_fn · (1 - tpr) + (1 - π) · cost_fp · fpr`` and
         the accuracy ``π · tpr + (1 - π) · (1 - fpr)`` at that prevalence.
@@ -256,6 +259,7 @@ def optimal(
     )
 
 
+@same_kind
 def operating_ranges(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -290,7 +294,8 @@ def operating_ranges(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, [across], fpr, tpr, threshold, slope_lo, slope_hi, prevalence_lo,
         prevalence_hi, cost_ratio_lo, cost_ratio_hi``, per group by FPR ascending.
 
@@ -331,6 +336,7 @@ def operating_ranges(
     )
 
 
+@same_kind
 def hybrid(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -360,7 +366,8 @@ def hybrid(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, fpr, tpr, [across_a], fpr_a, tpr_a, threshold_a, [across_b], fpr_b, tpr_b,
         threshold_b, p_b``: one row per group and target.
 
@@ -406,6 +413,7 @@ def _point_vertices(
     return vertices, has_threshold(points, fpr, tpr, name, by)
 
 
+@same_kind
 def optimal_of_points(
     points: Frame,
     fpr: str = "fpr",
@@ -425,7 +433,8 @@ def optimal_of_points(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, [name], fpr, tpr, [threshold], expected_cost, accuracy``.
 
     Examples
@@ -435,7 +444,7 @@ def optimal_of_points(
     >>> points = pl.DataFrame(
     ...     {"model": ["c1", "c2", "c3"], "fpr": [0.3, 0.5, 0.2], "tpr": [0.4, 0.8, 0.6]}
     ... )
-    >>> pr.optimal_of_points(points, prevalence=0.5).collect()
+    >>> pr.optimal_of_points(points, prevalence=0.5)
     shape: (1, 5)
     ┌───────┬─────┬─────┬───────────────┬──────────┐
     │ model ┆ fpr ┆ tpr ┆ expected_cost ┆ accuracy │
@@ -465,6 +474,7 @@ def optimal_of_points(
     )
 
 
+@same_kind
 def operating_ranges_of_points(
     points: Frame,
     fpr: str = "fpr",
@@ -482,7 +492,8 @@ def operating_ranges_of_points(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, [name], fpr, tpr, [threshold], slope_lo, slope_hi, prevalence_lo,
         prevalence_hi, cost_ratio_lo, cost_ratio_hi``.
 
@@ -496,7 +507,7 @@ def operating_ranges_of_points(
     >>> points = pl.DataFrame(
     ...     {"model": ["c1", "c2", "c3"], "fpr": [0.3, 0.5, 0.2], "tpr": [0.4, 0.8, 0.6]}
     ... )
-    >>> pr.operating_ranges_of_points(points).collect().select(
+    >>> pr.operating_ranges_of_points(points).select(
     ...     "model", "fpr", "tpr", "slope_lo", "slope_hi", "prevalence_lo", "prevalence_hi"
     ... )
     shape: (4, 7)
@@ -519,6 +530,7 @@ def operating_ranges_of_points(
     )
 
 
+@same_kind
 def hybrid_of_points(
     points: Frame,
     fpr: str = "fpr",
@@ -536,7 +548,8 @@ def hybrid_of_points(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, fpr, tpr, [name_a], fpr_a, tpr_a, [threshold_a], [name_b], fpr_b, tpr_b,
         [threshold_b], p_b``.
 
@@ -547,7 +560,7 @@ def hybrid_of_points(
     >>> points = pl.DataFrame(
     ...     {"model": ["c1", "c2", "c3"], "fpr": [0.3, 0.5, 0.2], "tpr": [0.4, 0.8, 0.6]}
     ... )
-    >>> pr.hybrid_of_points(points, target=0.3).collect().select(
+    >>> pr.hybrid_of_points(points, target=0.3).select(
     ...     "fpr", "tpr", "model_a", "model_b", "p_b"
     ... )
     shape: (1, 5)

@@ -18,6 +18,7 @@ from polars._typing import IntoExprColumn
 from polars.exceptions import SchemaError
 
 from polars_roc._core import labels, validate
+from polars_roc._core.frames import same_kind
 from polars_roc._core.kernels import rows
 from polars_roc._core.validate import By
 
@@ -316,6 +317,7 @@ def _check_weight(schema: pl.Schema, weight: str | None) -> None:
         raise SchemaError(msg)
 
 
+@same_kind
 def confusion_matrix(
     lf: pl.LazyFrame,
     truth: str,
@@ -346,7 +348,8 @@ def confusion_matrix(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, truth, pred, n``: `n` the Int64 count (or weight sum) of rows of class `truth`
         predicted as `pred`, sorted by group, truth, pred.
 
@@ -480,6 +483,7 @@ def _priced(cells: pl.DataFrame) -> pl.Series:
     return cells["cost"].fill_null(0.0)
 
 
+@same_kind
 def mean_cost(
     lf: pl.LazyFrame,
     truth: str,
@@ -513,7 +517,8 @@ def mean_cost(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, mean_cost``, one row per group, sorted by group.
 
     Examples

@@ -8,11 +8,11 @@
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import polars as pl
-from polars._typing import IntoExprColumn
 
 from polars_roc import (
     areas,
@@ -27,6 +27,8 @@ from polars_roc import (
     precision_recall,
     thresholds,
 )
+
+M = TypeVar("M", bound=Callable[..., Any])
 
 #: Frame methods: name -> plain function taking a LazyFrame first and returning a LazyFrame.
 FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
@@ -71,7 +73,7 @@ def _lazy_method(function: Callable[..., pl.LazyFrame]) -> Callable[..., pl.Lazy
     def method(self: RocLazyFrame, *args: Any, **kwargs: Any) -> pl.LazyFrame:
         return function(self._lf, *args, **kwargs)
 
-    return method
+    return _as_method(method, function, pl.LazyFrame)
 
 
 def _eager_method(function: Callable[..., pl.LazyFrame]) -> Callable[..., pl.DataFrame]:
@@ -79,6 +81,19 @@ def _eager_method(function: Callable[..., pl.LazyFrame]) -> Callable[..., pl.Dat
     def method(self: RocFrame, *args: Any, **kwargs: Any) -> pl.DataFrame:
         return function(self._df.lazy(), *args, **kwargs).collect()
 
+    return _as_method(method, function, pl.DataFrame)
+
+
+def _as_method(method: M, function: Callable[..., Any], returns: type) -> M:
+    """The function's signature with `self` for its frame argument and the right return type."""
+    signature = inspect.signature(function)
+    parameters = list(signature.parameters.values())
+    this = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    method.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[this, *parameters[1:]], return_annotation=returns
+    )
+    method.__annotations__ = {**function.__annotations__, "return": returns}
+    del method.__wrapped__  # type: ignore[attr-defined]
     return method
 
 
@@ -109,6 +124,15 @@ for _name, _function in FRAME_METHODS.items():
     register(_name, _function)
 
 
+#: Expression methods: name -> plain function taking the score expression first.
+EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
+    "auc": exprs.auc,
+    "average_precision": precision_recall.average_precision,
+    "brier_score": metrics.brier_score,
+    "log_loss": metrics.log_loss,
+}
+
+
 @pl.api.register_expr_namespace("roc")
 class RocExpr:
     """`Expr.roc`: the score column's metrics, e.g. ``pl.col("p").roc.auc("y")``."""
@@ -116,44 +140,20 @@ class RocExpr:
     def __init__(self, expr: pl.Expr) -> None:
         self._expr = expr
 
-    def auc(
-        self,
-        label: IntoExprColumn,
-        *,
-        weight: IntoExprColumn | None = None,
-        pos_label: Any = None,
-    ) -> pl.Expr:
-        """See :func:`polars_roc.exprs.auc`."""
-        return exprs.auc(self._expr, label, weight=weight, pos_label=pos_label)
 
-    def average_precision(
-        self,
-        label: IntoExprColumn,
-        *,
-        weight: IntoExprColumn | None = None,
-        pos_label: Any = None,
-    ) -> pl.Expr:
-        """See :func:`polars_roc.precision_recall.average_precision`."""
-        return precision_recall.average_precision(
-            self._expr, label, weight=weight, pos_label=pos_label
-        )
+def _expr_method(function: Callable[..., pl.Expr]) -> Callable[..., pl.Expr]:
+    @functools.wraps(function)
+    def method(self: RocExpr, *args: Any, **kwargs: Any) -> pl.Expr:
+        return function(self._expr, *args, **kwargs)
 
-    def brier_score(
-        self,
-        label: IntoExprColumn,
-        *,
-        weight: IntoExprColumn | None = None,
-        pos_label: Any = None,
-    ) -> pl.Expr:
-        """See :func:`polars_roc.metrics.brier_score`."""
-        return metrics.brier_score(self._expr, label, weight=weight, pos_label=pos_label)
+    return _as_method(method, function, pl.Expr)
 
-    def log_loss(
-        self,
-        label: IntoExprColumn,
-        *,
-        weight: IntoExprColumn | None = None,
-        pos_label: Any = None,
-    ) -> pl.Expr:
-        """See :func:`polars_roc.metrics.log_loss`."""
-        return metrics.log_loss(self._expr, label, weight=weight, pos_label=pos_label)
+
+def register_expr(name: str, function: Callable[..., pl.Expr]) -> None:
+    """Expose a score-first expression function as `pl.col(score).roc.<name>`."""
+    EXPR_METHODS[name] = function
+    setattr(RocExpr, name, _expr_method(function))
+
+
+for _name, _expr_function in EXPR_METHODS.items():
+    register_expr(_name, _expr_function)

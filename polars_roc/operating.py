@@ -14,6 +14,7 @@ import polars as pl
 
 from polars_roc import resampling
 from polars_roc._core import validate
+from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import group_ids, per_group
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
@@ -111,6 +112,7 @@ def _operating_points(
     return out.select(*names, "fpr", "tpr", "threshold")
 
 
+@same_kind
 def tpr_at_fpr(
     lf: pl.LazyFrame,
     fpr: float | Sequence[float],
@@ -151,7 +153,8 @@ def tpr_at_fpr(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, fpr, tpr, threshold`` (+ ``tpr_se, tpr_lower, tpr_upper``): one row per group
         and target, targets in the order given. `tpr` is null for a group without positives
         or negatives, or with a NaN score.
@@ -190,6 +193,7 @@ def tpr_at_fpr(
     )
 
 
+@same_kind
 def fpr_at_tpr(
     lf: pl.LazyFrame,
     tpr: float | Sequence[float],
@@ -228,7 +232,8 @@ def fpr_at_tpr(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, fpr, tpr, threshold`` (+ ``fpr_se, fpr_lower, fpr_upper``): one row per group
         and target, in the order given.
 

@@ -14,6 +14,7 @@ import polars as pl
 from polars._typing import IntoExprColumn
 
 from polars_roc._core import validate
+from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import is_end, per_group
 from polars_roc._core.kernels import Rows, class_totals, rows
 from polars_roc._core.validate import By
@@ -28,6 +29,7 @@ def _keep_tp_changes(names: list[str]) -> pl.Expr:
     return is_end(names) | (tp != before) | (tp != after)
 
 
+@same_kind
 def pr_curve(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -64,7 +66,8 @@ def pr_curve(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, threshold, precision, recall``.
 
     Examples
@@ -105,6 +108,7 @@ def pr_curve(
     return out.select(*names, "threshold", "precision", "recall")
 
 
+@same_kind
 def det_curve(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -134,7 +138,8 @@ def det_curve(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, threshold, fpr, fnr``.
 
     Examples
@@ -173,6 +178,7 @@ def det_curve(
     return out.select(*names, "threshold", "fpr", "fnr")
 
 
+@same_kind
 def average_precision_table(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -197,7 +203,8 @@ def average_precision_table(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, average_precision, n_pos, n_neg``, one row per group, sorted by group.
 
     Examples

@@ -41,10 +41,11 @@ from typing import Any, Literal, TypeVar
 
 import polars as pl
 
-from polars_roc import areas, curves
+from polars_roc import areas, charts, curves
 from polars_roc import thresholds as cutpoints
 from polars_roc._core import validate
 from polars_roc._core.validate import By
+from polars_roc._core.version import __version__
 
 #: Receives one-line progress messages (e.g. a function printing to stderr).
 Progress = Callable[[str], None]
@@ -273,8 +274,6 @@ def _score_chart(
     notes: list[str],
 ) -> dict[str, Any] | None:
     """Per-class score histograms in one panel per group, drawn from every scored row."""
-    from polars_roc import charts
-
     rows = _merge_groups(lf, names)
     facet, row, column = _panel_roles(names)
     try:
@@ -494,8 +493,6 @@ def to_html(
 
 def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]:
     """Every chart's spec; a chart that fails to build is left out with a note."""
-    from polars_roc import charts
-
     names = data.roles["by"]
     kept = names[:2]
     color = kept[0] if kept else None
@@ -590,8 +587,6 @@ def _json(spec: dict[str, Any]) -> str:
 
 
 def _version() -> str:
-    from polars_roc import __version__
-
     return __version__
 
 

@@ -25,6 +25,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc._core import labels, schemes, validate
+from polars_roc._core.frames import same_kind
 from polars_roc._core.schemes import Thresholds, at_thresholds
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
@@ -92,6 +93,7 @@ def _likelihood_ratio(top: pl.Expr, bottom: pl.Expr) -> pl.Expr:
     return pl.when(bottom > 0).then(top / bottom).when((bottom == 0) & (top > 0)).then(INF)
 
 
+@same_kind
 def thresholds(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -138,7 +140,8 @@ def thresholds(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, threshold, tp, fp, tn, fn, tpr, fpr, tnr, fnr, ppv, npv, fdr, accuracy,
         balanced_accuracy, f1, youden, mcc, lr_pos, lr_neg``, threshold descending per group.
 
@@ -209,6 +212,7 @@ def _objective(
     return pl.when(both).then(-(miss + false_alarm))
 
 
+@same_kind
 def best_threshold(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -263,7 +267,8 @@ def best_threshold(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         The :func:`thresholds` columns, one row per group, sorted by group.
 
     Examples
@@ -323,6 +328,7 @@ def best_threshold(
     return out.sort(keys, nulls_last=True).select(*names, *columns)
 
 
+@same_kind
 def point(
     lf: pl.LazyFrame,
     prediction: str,
@@ -356,7 +362,8 @@ def point(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, tp, fp, tn, fn, tpr, fpr, auc, below_diagonal``, sorted by group. Rates are
         null for a group without positives (tpr) or negatives (fpr).
 

@@ -67,17 +67,17 @@ def test_worked_example_rates_dominance_and_hull() -> None:
         ("c2", 0.8, 0.5),
         ("c3", 0.6, 0.2),
     ]
-    table = pr.dominance(points).collect()
+    table = pr.dominance(points)
     assert table.columns == ["a", "b", "dominates"]
     assert table.height == 6  # every ordered pair
     winners = table.filter("dominates").select("a", "b").rows()
     assert winners == [("c3", "c1")]  # 3 dominates 1, not 2; nothing else dominates
-    hull = pr.hull_of_points(points).collect()
+    hull = pr.hull_of_points(points)
     assert hull.columns == ["model", "fpr", "tpr"]
     assert hull.rows() == [(None, 0.0, 0.0), ("c3", 0.2, 0.6), ("c2", 0.5, 0.8), (None, 1.0, 1.0)]
     # classifier 1 lies strictly below the hull: at FPR 0.3 the hull is at 0.6 + 0.2 / 3
     assert 0.4 < 0.6 + 0.2 * (0.3 - 0.2) / (0.5 - 0.2)
-    assert pr.hull_auc_of_points(points).collect().item() == pytest.approx(0.72, abs=1e-15)
+    assert pr.hull_auc_of_points(points).item() == pytest.approx(0.72, abs=1e-15)
 
 
 def test_worked_example_from_scored_rows_and_point() -> None:
@@ -94,11 +94,9 @@ def test_worked_example_from_scored_rows_and_point() -> None:
     points = rows.roc.point("pred", "label", by="model")
     assert points.select("model", "tpr", "fpr").rows() == worked_points().rows()
     assert not points["below_diagonal"].any()
-    again = pr.hull_of_points(points).collect()
+    again = pr.hull_of_points(points)
     assert again.select("fpr", "tpr").rows() == hull.select("fpr", "tpr").rows()
-    assert pr.dominance(points).filter("dominates").collect().select("a", "b").rows() == [
-        ("c3", "c1")
-    ]
+    assert pr.dominance(points).filter("dominates").select("a", "b").rows() == [("c3", "c1")]
 
 
 def test_point_flags_below_diagonal_and_inversion_reflects_it() -> None:
@@ -113,7 +111,7 @@ def test_point_flags_below_diagonal_and_inversion_reflects_it() -> None:
     both = pl.concat(
         [points.select("model", "fpr", "tpr"), flipped.select("model", "fpr", "tpr")]
     ).with_columns(pl.concat_str("model", pl.int_range(pl.len()).cast(pl.String)))
-    hull = pr.hull_of_points(both).collect()
+    hull = pr.hull_of_points(both)
     assert (hull["tpr"] >= hull["fpr"]).all()
 
 
@@ -141,7 +139,7 @@ def test_hull_of_points_matches_scipy_on_grid_clouds(xy: list[tuple[float, float
     above = cloud[:, 1] - cloud[:, 0]
     assume(np.ptp(above) > 0 or above[0] != 0)  # scipy needs a 2-d hull
     frame = pl.DataFrame({"fpr": cloud[:, 0], "tpr": cloud[:, 1]})
-    got = pr.hull_of_points(frame, name=None).collect()
+    got = pr.hull_of_points(frame, name=None)
     assert got.columns == ["fpr", "tpr"]
     assert set(got.rows()) == upper_hull_oracle(cloud)
     assert len(set(got.rows())) == got.height
@@ -155,7 +153,7 @@ def test_hull_of_points_matches_scipy_on_random_clouds(seed: int) -> None:
     cloud = rng.beta(1, 3, size=(200, 2)) * [1, 1]
     cloud[:, 1] = 1 - cloud[:, 1]  # mostly in the upper left, like classifiers
     frame = pl.DataFrame({"fpr": cloud[:, 0], "tpr": cloud[:, 1], "model": range(200)})
-    got = pr.hull_of_points(frame).collect()
+    got = pr.hull_of_points(frame)
     want = upper_hull_oracle(cloud)
     assert set(got.select("fpr", "tpr").rows()) == want
     owners = dict(zip(frame["model"], zip(frame["fpr"], frame["tpr"], strict=True), strict=True))
@@ -266,7 +264,7 @@ def test_hull_of_points_groups_and_undefined_points() -> None:
             "threshold": [0.7, 0.2, 0.5, 0.1],
         }
     )
-    got = pr.hull_of_points(points, by="g").collect()
+    got = pr.hull_of_points(points, by="g")
     assert got.columns == ["g", "model", "fpr", "tpr", "threshold"]
     assert got.rows() == [
         ("x", None, 0.0, 0.0, None),
@@ -277,7 +275,7 @@ def test_hull_of_points_groups_and_undefined_points() -> None:
         ("y", None, 1.0, 1.0, None),
         ("z", None, None, None, None),
     ]
-    areas = pr.hull_auc_of_points(points, by="g").collect()
+    areas = pr.hull_auc_of_points(points, by="g")
     assert areas["hull_auc"].head(2).to_list() == pytest.approx(
         [0.05 / 2 + 0.3 * 1.4 / 2 + 0.6 * 1.9 / 2, 0.5]
     )
@@ -307,7 +305,7 @@ def test_dominance_is_brute_force(xy: list[tuple[float, float]], groups: int) ->
             "t": [p[1] for p in xy],
         }
     )
-    got = pr.dominance(points, fpr="f", tpr="t", name="name", by="g").collect()
+    got = pr.dominance(points, fpr="f", tpr="t", name="name", by="g")
     assert got.columns == ["g", "a", "b", "dominates"]
     want = {}
     for (fa, ta, ga, na), (fb, tb, gb, nb) in itertools.permutations(
@@ -381,19 +379,19 @@ def test_identical_curves_dominate_neither() -> None:
 def test_bad_input_raises_clear_errors() -> None:
     empty = pl.DataFrame(schema={"model": pl.String, "fpr": pl.Float64, "tpr": pl.Float64})
     with pytest.raises(ValueError, match="empty"):
-        pr.hull_of_points(empty).collect()
+        pr.hull_of_points(empty)
     with pytest.raises(ValueError, match="empty"):
-        pr.dominance(empty).collect()
+        pr.dominance(empty)
     outside = pl.DataFrame({"model": ["a"], "fpr": [1.5], "tpr": [0.5]})
     with pytest.raises(ValueError, match=r"\[1.5\], not rates"):
-        pr.hull_of_points(outside).collect()
+        pr.hull_of_points(outside)
     with pytest.raises(ColumnNotFoundError, match="name column 'model' not found"):
-        pr.hull_of_points(pl.DataFrame({"fpr": [0.1], "tpr": [0.5]})).collect()
+        pr.hull_of_points(pl.DataFrame({"fpr": [0.1], "tpr": [0.5]}))
     with pytest.raises(SchemaError, match="expected rates"):
         pr.hull_of_points(pl.DataFrame({"model": ["a"], "fpr": ["x"], "tpr": [0.5]}))
     twice = pl.DataFrame({"model": ["a", "a"], "fpr": [0.1, 0.2], "tpr": [0.5, 0.6]})
     with pytest.raises(ValueError, match="more than once"):
-        pr.dominance(twice).collect()
+        pr.dominance(twice)
     rows = worked_rows()
     with pytest.raises(ValueError, match="across"):
         rows.roc.hull("pred", "label", points=worked_points())

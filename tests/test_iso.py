@@ -82,7 +82,7 @@ def test_optimal_is_brute_force_minimum_of_expected_cost(
 @example(p=0.6, cost_fp=1.0, cost_fn=1.0)  # iso line along the edge c3-c2: the left end
 @example(p=0.25, cost_fp=1.0, cost_fn=1.0)  # along the first edge: always negative
 def test_optimal_of_points_worked_example(p: float, cost_fp: float, cost_fn: float) -> None:
-    got = pr.optimal_of_points(WORKED, prevalence=p, cost_fp=cost_fp, cost_fn=cost_fn).collect()
+    got = pr.optimal_of_points(WORKED, prevalence=p, cost_fp=cost_fp, cost_fn=cost_fn)
     assert got.columns == ["model", "fpr", "tpr", "expected_cost", "accuracy"]
     want_fpr, want_tpr, want_cost = brute_force_optimum(
         WORKED["fpr"], WORKED["tpr"], p, cost_fp, cost_fn
@@ -96,7 +96,7 @@ def test_optimal_of_points_worked_example(p: float, cost_fp: float, cost_fn: flo
 
 def test_optimal_ties_pick_the_smaller_fpr() -> None:
     # equal costs at 60% positives: slope 2/3, the edge from c3 (0.2, 0.6) to c2 (0.5, 0.8)
-    got = pr.optimal_of_points(WORKED, prevalence=0.6).collect()
+    got = pr.optimal_of_points(WORKED, prevalence=0.6)
     assert got["model"].item() == "c3"
     assert got["accuracy"].item() == pytest.approx(0.6 * 0.6 + 0.4 * 0.8)
 
@@ -157,7 +157,7 @@ def test_operating_range_bounds_are_adjacent_edge_slopes(seed: int) -> None:
     rng = np.random.default_rng(seed)
     fpr, tpr = rng.random(30) ** 2, 1 - rng.random(30) ** 2
     points = pl.DataFrame({"model": [f"m{i}" for i in range(30)], "fpr": fpr, "tpr": tpr})
-    got = pr.operating_ranges_of_points(points, prevalence=0.2).collect()
+    got = pr.operating_ranges_of_points(points, prevalence=0.2)
     assert got.columns == [
         "model",
         "fpr",
@@ -184,7 +184,7 @@ def test_operating_range_bounds_are_adjacent_edge_slopes(seed: int) -> None:
         lo, hi = row["prevalence_lo"], row["prevalence_hi"]
         if hi - lo > 1e-6:
             p = (lo + hi) / 2
-            best = pr.optimal_of_points(points, prevalence=p).collect()
+            best = pr.optimal_of_points(points, prevalence=p)
             assert best.select("fpr", "tpr").row(0) == (row["fpr"], row["tpr"])
 
 
@@ -192,7 +192,7 @@ def test_operating_ranges_reproduce_the_notes_statements() -> None:
     # first hull edge of slope 10, last of slope 11/89: "with less than 9% (1/11) positives,
     # always negative is optimal; with less than 11% negatives, always positive is"
     points = pl.DataFrame({"model": ["a", "b"], "fpr": [0.05, 0.11], "tpr": [0.5, 0.89]})
-    got = pr.operating_ranges_of_points(points).collect()
+    got = pr.operating_ranges_of_points(points)
     first, last = got.row(0, named=True), got.row(-1, named=True)
     assert (first["model"], first["fpr"], first["tpr"]) == (None, 0.0, 0.0)
     assert first["prevalence_lo"] == 0.0
@@ -201,9 +201,9 @@ def test_operating_ranges_reproduce_the_notes_statements() -> None:
     assert 1 - last["prevalence_lo"] == pytest.approx(0.11)
     assert got["cost_ratio_lo"].is_null().all()  # no prevalence given
     for p, owner in ((0.08, None), (0.10, "a"), (0.88, "b"), (0.90, None)):
-        best = pr.optimal_of_points(points, prevalence=p).collect()
+        best = pr.optimal_of_points(points, prevalence=p)
         assert best["model"].item() == owner
-    assert pr.optimal_of_points(points, prevalence=0.9).collect()["fpr"].item() == 1.0
+    assert pr.optimal_of_points(points, prevalence=0.9)["fpr"].item() == 1.0
 
 
 def test_operating_ranges_on_scored_rows_with_cost_ratio() -> None:
@@ -272,7 +272,7 @@ def test_hybrid_reproduces_target_fpr_on_the_hull(
 
 
 def test_hybrid_of_points_worked_example() -> None:
-    got = pr.hybrid_of_points(WORKED, target=[0.1, 0.3, 0.5, 0.75]).collect()
+    got = pr.hybrid_of_points(WORKED, target=[0.1, 0.3, 0.5, 0.75])
     assert got.columns == [
         "fpr",
         "tpr",
@@ -298,16 +298,16 @@ def test_grouped_points_with_an_undefined_group() -> None:
     points = pl.DataFrame(
         {"g": [1, 1, 2], "model": ["a", "b", "a"], "fpr": [0.1, 0.3, None], "tpr": [0.6, 0.9, 0.5]}
     )
-    best = pr.optimal_of_points(points, by="g", prevalence=0.5).collect()
+    best = pr.optimal_of_points(points, by="g", prevalence=0.5)
     assert best.select("g", "model", "fpr", "tpr").rows() == [
         (1, "b", 0.3, 0.9),
         (2, None, None, None),
     ]
     assert best["expected_cost"].to_list() == [pytest.approx(0.5 * 0.1 + 0.5 * 0.3), None]
     assert best["accuracy"].to_list() == [pytest.approx(0.8), None]
-    ranges = pr.operating_ranges_of_points(points, by="g").collect()
+    ranges = pr.operating_ranges_of_points(points, by="g")
     assert ranges.filter(pl.col("g") == 2).drop("g").row(0) == (None,) * 9
-    hybrid = pr.hybrid_of_points(points, by="g", target=0.2).collect()
+    hybrid = pr.hybrid_of_points(points, by="g", target=0.2)
     assert hybrid.select("g", "model_a", "model_b").rows() == [(1, "a", "b"), (2, None, None)]
     assert hybrid["tpr"].to_list() == [pytest.approx(0.75), None]
 
@@ -334,7 +334,7 @@ def test_non_positive_costs_are_refused(cost: object) -> None:
 
 
 def test_empty_points_and_bad_targets_are_refused() -> None:
-    empty = WORKED.clear()
+    empty = WORKED.clear().lazy()
     for query in (
         pr.optimal_of_points(empty, prevalence=0.5),
         pr.operating_ranges_of_points(empty),

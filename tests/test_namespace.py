@@ -45,3 +45,34 @@ def test_eager_methods_return_dataframes() -> None:
     frame = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1]})
     assert isinstance(frame.roc.auc(), pl.DataFrame)
     assert frame.roc.auc().equals(frame.lazy().roc.auc().collect())
+
+
+def test_eager_methods_are_typed_and_documented_as_dataframes() -> None:
+    import inspect
+
+    frame = pl.DataFrame({"score": [0.1, 0.9], "label": [0, 1]})
+    for name in pr.namespace.FRAME_METHODS:
+        eager = inspect.signature(getattr(frame.roc, name))
+        lazy = inspect.signature(getattr(frame.lazy().roc, name))
+        assert eager.return_annotation is pl.DataFrame, name
+        assert lazy.return_annotation is pl.LazyFrame, name
+        assert "self" not in eager.parameters, name
+        assert "pl.LazyFrame | pl.DataFrame" in (getattr(frame.roc, name).__doc__ or ""), name
+    expr = inspect.signature(pl.col("score").roc.auc)
+    assert next(iter(expr.parameters)) == "label"
+    assert expr.return_annotation is pl.Expr
+
+
+def test_top_level_functions_return_the_kind_of_frame_given() -> None:
+    points = pl.DataFrame({"fpr": [0.1, 0.4], "tpr": [0.6, 0.9], "model": ["a", "b"]})
+    rows = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1]})
+    for function, frame in (
+        (pr.hull_of_points, points),
+        (pr.dominance, points),
+        (pr.hull_auc_of_points, points),
+        (pr.curves.curve, rows),
+        (pr.areas.auc, rows),
+    ):
+        assert isinstance(function(frame), pl.DataFrame), function.__name__
+        assert isinstance(function(frame.lazy()), pl.LazyFrame), function.__name__
+    assert pr.areas.auc(rows).equals(rows.roc.auc())

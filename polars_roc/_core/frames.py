@@ -1,0 +1,40 @@
+"""Frames in, frames out: a function given a DataFrame returns a DataFrame.
+
+Every frame function is written once, lazily (LazyFrame in, LazyFrame out). `same_kind`
+lets it take an eager frame too: it runs the lazy query and collects once.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import polars as pl
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def same_kind(function: F) -> F:
+    """
+    Make a LazyFrame function return a DataFrame when its first argument is one.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> @same_kind
+    ... def double(lf: pl.LazyFrame) -> pl.LazyFrame:
+    ...     return lf.select(pl.col("x") * 2)
+    >>> type(double(pl.DataFrame({"x": [1]}))).__name__
+    'DataFrame'
+    >>> type(double(pl.LazyFrame({"x": [1]}))).__name__
+    'LazyFrame'
+    """
+
+    @functools.wraps(function)
+    def run(frame: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(frame, pl.DataFrame):
+            return function(frame.lazy(), *args, **kwargs).collect()
+        return function(frame, *args, **kwargs)
+
+    return cast(F, run)
