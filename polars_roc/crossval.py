@@ -24,7 +24,7 @@ from polars_roc import areas, curves, operating, resampling
 from polars_roc._core import labels, validate
 from polars_roc._core.distributions import student_t_quantile
 from polars_roc._core.frames import same_kind
-from polars_roc._core.groups import per_group
+from polars_roc._core.groups import join_groups, per_group, summarize
 from polars_roc._core.validate import By
 
 
@@ -155,9 +155,7 @@ def cv_auc(
         auc.var(ddof=0).sqrt().alias("auc_sd"),
         auc.count().cast(pl.Int64).alias("n_folds"),
     ]
-    if not names:
-        return per_fold.select(summary)
-    return per_fold.group_by(names).agg(summary).sort(names, nulls_last=True)
+    return summarize(per_fold, names, summary)
 
 
 def _mean_band(column: str, level: float) -> list[pl.Expr]:
@@ -307,11 +305,7 @@ def average_curve(
     # One integer id per (group, fold): join_asof's `by` never matches null keys, so a null
     # group or fold value would otherwise lose its curve.
     folds = folds_curve.select(keys).unique().with_row_index("_k")
-    left = (
-        folds.join(cut, on=names, how="inner", nulls_equal=True)
-        if names
-        else folds.join(cut, how="cross")
-    ).sort("_t")
+    left = join_groups(folds, cut, names, how="inner").sort("_t")
     right = (
         folds_curve.join(folds, on=keys, how="inner", nulls_equal=True)
         .select("_k", "threshold", "fpr", "tpr")

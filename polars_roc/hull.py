@@ -22,7 +22,7 @@ import polars as pl
 from polars_roc._core import convex, validate
 from polars_roc._core.convex import Frame
 from polars_roc._core.frames import same_kind
-from polars_roc._core.groups import per_group
+from polars_roc._core.groups import join_groups, per_group
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
 
@@ -424,7 +424,7 @@ def dominance(
     )
     left = checked.rename({"_name": "a", "fpr": "_fpr_a", "tpr": "_tpr_a"})
     right = checked.rename({"_name": "b", "fpr": "_fpr_b", "tpr": "_tpr_b"})
-    pairs = left.join(right, on=names, nulls_equal=True) if names else left.join(right, how="cross")
+    pairs = join_groups(left, right, names, how="inner")
     fpr_a, tpr_a, fpr_b, tpr_b = (pl.col(c) for c in ("_fpr_a", "_tpr_a", "_fpr_b", "_tpr_b"))
     dominates = (tpr_a >= tpr_b) & (fpr_a <= fpr_b) & ((tpr_a > tpr_b) | (fpr_a < fpr_b))
     return (

@@ -48,6 +48,7 @@ from polars_roc._core.distributions import (
     student_t_quantile,
 )
 from polars_roc._core.frames import same_kind
+from polars_roc._core.groups import join_groups
 from polars_roc._core.validate import By
 
 __all__ = [
@@ -593,9 +594,7 @@ def compare(
     side = ["_model", "auc", "n_pos", "n_neg", "_var", "_n"]
     a = table.select(*names, *(pl.col(c).alias(f"{c}_a") for c in side))
     b = table.select(*names, *(pl.col(c).alias(f"{c}_b") for c in side))
-    pairs = (
-        a.join(b, on=names, how="inner", nulls_equal=True) if names else a.join(b, how="cross")
-    ).filter(pl.col("_model_a") < pl.col("_model_b"))
+    pairs = join_groups(a, b, names, how="inner").filter(pl.col("_model_a") < pl.col("_model_b"))
     pair_keys = [*names, "_model_a", "_model_b"]
     if case is not None:
         cells = placed.select(*names, "_model", pl.col(case).alias("_case"), "_y", "_d")

@@ -24,7 +24,7 @@ import polars as pl
 from polars_roc._core import validate
 from polars_roc._core.convex import Frame, has_threshold, points_vertices
 from polars_roc._core.frames import same_kind
-from polars_roc._core.groups import per_group
+from polars_roc._core.groups import join_groups, per_group
 from polars_roc._core.validate import By
 from polars_roc.hull import scored_vertices
 
@@ -48,9 +48,7 @@ def _with_prevalence(
     own = balance.select(
         *by, _prevalence=pl.when((n_pos > 0) & (n_neg > 0)).then(n_pos / (n_pos + n_neg))
     )
-    if by:
-        return vertices.join(own, on=by, how="left", nulls_equal=True, maintain_order="left")
-    return vertices.join(own, how="cross")
+    return join_groups(vertices, own, by)
 
 
 def _with_ranges(vertices: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:

@@ -19,6 +19,7 @@ from polars.exceptions import SchemaError
 
 from polars_roc._core import labels, validate
 from polars_roc._core.frames import same_kind
+from polars_roc._core.groups import join_groups, summarize
 from polars_roc._core.kernels import rows
 from polars_roc._core.validate import By
 
@@ -394,9 +395,7 @@ def confusion_matrix(
     ).unique()
     truths = classes.rename({"_class": "truth"})
     preds = classes.rename({"_class": "pred"})
-    grid = (
-        truths.join(preds, on=names, nulls_equal=True) if names else truths.join(preds, how="cross")
-    )
+    grid = join_groups(truths, preds, names, how="inner")
     zero = pl.lit(0, dtype=pl.Int64 if w is None else pl.Float64)
     out = grid.join(cells, on=[*names, "truth", "pred"], how="left", nulls_equal=True)
     out = out.with_columns(pl.col("n").fill_null(zero))
@@ -550,6 +549,4 @@ def mean_cost(
     n = pl.col("n").cast(pl.Float64)
     total = n.sum()
     value = pl.when(total > 0).then((pl.col("cost") * n).sum() / total).alias("mean_cost")
-    if not names:
-        return priced.select(value)
-    return priced.group_by(names).agg(value).sort(names, nulls_last=True)
+    return summarize(priced, names, [value])

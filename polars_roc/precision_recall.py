@@ -15,7 +15,7 @@ from polars._typing import IntoExprColumn
 
 from polars_roc._core import validate
 from polars_roc._core.frames import same_kind
-from polars_roc._core.groups import is_end, per_group
+from polars_roc._core.groups import is_end, per_group, summarize
 from polars_roc._core.kernels import Rows, class_totals, rows
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
@@ -233,9 +233,7 @@ def average_precision_table(
         tp.max().alias("n_pos"),  # cumulative: the last row holds every row of the group
         fp.max().alias("n_neg"),
     ]
-    if not names:
-        return steps.select(summary)
-    return steps.group_by(names).agg(summary).sort(names, nulls_last=True)
+    return summarize(steps, names, summary)
 
 
 def _average_precision_of(r: Rows) -> pl.Expr:
