@@ -257,16 +257,14 @@ def partial_auc_of_curve(
         chance = (hi - lo) - (hi * hi - lo * lo) / 2
     defined = pl.col("tpr").is_not_null().all() & pl.col("fpr").is_not_null().all()
     summary = [
-        pl.when(defined).then(pl.col("_area").sum()).alias("pauc"),
+        # A running sum adds the segments in curve order: the same bits on every run (a
+        # group-by `sum` may add partial sums from different threads in any order).
+        pl.when(defined).then(pl.col("_area").cum_sum().last()).alias("pauc"),
         pl.col("tp").max().alias("n_pos"),
         pl.col("fp").max().alias("n_neg"),
     ]
     per_group = points.with_columns(_tnr=1 - pl.col("fpr")).with_columns(_area=area)
-    table = (
-        per_group.group_by(names).agg(summary).sort(names, nulls_last=True)
-        if names
-        else per_group.select(summary)
-    )
+    table = summarize(per_group, names, summary)
     width = hi - lo
     standardized = (1 + (pl.col("pauc") - chance) / (width - chance)) / 2
     return table.with_columns(pauc_std=pl.when(pl.col("pauc") >= chance).then(standardized)).select(
