@@ -24,6 +24,7 @@ from polars_roc import (
     hull,
     inference,
     iso,
+    metric_bootstrap,
     metrics,
     namespace,
     operating,
@@ -39,6 +40,7 @@ from polars_roc.curves import from_counts
 from polars_roc.exprs import auc
 from polars_roc.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
+from polars_roc.metric_bootstrap import bootstrap
 from polars_roc.metrics import accuracy, brier_score, log_loss
 from polars_roc.precision_recall import average_precision
 
@@ -48,6 +50,7 @@ __all__ = [
     "areas",
     "auc",
     "average_precision",
+    "bootstrap",
     "brier_score",
     "charts",
     "crossval",
@@ -64,6 +67,7 @@ __all__ = [
     "iso",
     "linspace",
     "log_loss",
+    "metric_bootstrap",
     "metrics",
     "namespace",
     "operating",

@@ -22,6 +22,7 @@ from polars_roc import (
     hull,
     inference,
     iso,
+    metric_bootstrap,
     metrics,
     operating,
     precision_recall,
@@ -65,6 +66,8 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "optimal_of_points": iso.optimal_of_points,
     "operating_ranges_of_points": iso.operating_ranges_of_points,
     "hybrid_of_points": iso.hybrid_of_points,
+    # uncertainty (metric_bootstrap.py)
+    "bootstrap": metric_bootstrap.bootstrap,
 }
 
 

@@ -29,6 +29,8 @@ from polars_roc._core.frames import same_kind
 from polars_roc._core.schemes import Thresholds, at_thresholds
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
+from polars_roc.resampling import check_n_boot, check_seed
+from polars_roc.threshold_bootstrap import best_statistic, with_best_intervals, with_rate_intervals
 
 INF = float("inf")
 
@@ -103,6 +105,10 @@ def thresholds(
     weight: str | None = None,
     pos_label: Any = None,
     thresholds: Thresholds = None,
+    ci: Literal["bootstrap"] | None = None,
+    level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
 ) -> pl.LazyFrame:
     """
     Confusion counts and every standard measure, per group and threshold.
@@ -137,13 +143,20 @@ def thresholds(
         Where to evaluate: None (every distinct score), a list of floats (exactly those), an
         int k (k quantiles of the negative scores plus both end points), or
         :func:`linspace` ``(k)``. See :mod:`polars_roc.thresholds`.
+    ci
+        ``"bootstrap"`` (with a list of `thresholds`) adds ``tpr_lower, tpr_upper,
+        fpr_lower, fpr_upper``: stratified bootstrap percentile intervals of the rates at
+        each threshold (pROC's ``ci.thresholds``), see :mod:`polars_roc.threshold_bootstrap`.
+    level, n_boot, seed
+        Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
 
     Returns
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, threshold, tp, fp, tn, fn, tpr, fpr, tnr, fnr, ppv, npv, fdr, accuracy,
-        balanced_accuracy, f1, youden, mcc, lr_pos, lr_neg``, threshold descending per group.
+        balanced_accuracy, f1, youden, mcc, lr_pos, lr_neg``, threshold descending per group
+        (+ ``tpr_lower, tpr_upper, fpr_lower, fpr_upper`` with `ci`).
 
     Examples
     --------
@@ -165,8 +178,50 @@ def thresholds(
     └───────────┴─────┴─────┴──────────┴────────┴────────┘
     >>> df.roc.thresholds(thresholds=[0.5])["accuracy"].to_list()
     [0.75]
+    >>> sim = pr.datasets.simulate(300, seed=2).filter(pl.col("model") == "logit")
+    >>> out = sim.roc.thresholds(thresholds=[0.5], ci="bootstrap", n_boot=500, seed=1)
+    >>> out.select("tpr", "tpr_lower", "tpr_upper", "fpr", "fpr_lower", "fpr_upper")
+    shape: (1, 6)
+    ┌───────┬───────────┬───────────┬─────────┬───────────┬───────────┐
+    │ tpr   ┆ tpr_lower ┆ tpr_upper ┆ fpr     ┆ fpr_lower ┆ fpr_upper │
+    │ ---   ┆ ---       ┆ ---       ┆ ---     ┆ ---       ┆ ---       │
+    │ f64   ┆ f64       ┆ f64       ┆ f64     ┆ f64       ┆ f64       │
+    ╞═══════╪═══════════╪═══════════╪═════════╪═══════════╪═══════════╡
+    │ 0.625 ┆ 0.46875   ┆ 0.8125    ┆ 0.05597 ┆ 0.033582  ┆ 0.084049  │
+    └───────┴───────────┴───────────┴─────────┴───────────┴───────────┘
     """
-    return _table(lf, score, label, by=by, weight=weight, pos_label=pos_label, scheme=thresholds)
+    table = _table(lf, score, label, by=by, weight=weight, pos_label=pos_label, scheme=thresholds)
+    if not _check_ci(ci, level, n_boot, seed):
+        return table
+    if isinstance(thresholds, bool) or not isinstance(thresholds, list | tuple):
+        msg = (
+            f"ci='bootstrap' needs a list of thresholds, got thresholds={thresholds!r}"
+            "\n\nHint: thresholds=[0.3, 0.5] (as pROC's ci.thresholds)."
+        )
+        raise ValueError(msg)
+    return with_rate_intervals(
+        table,
+        lf,
+        score,
+        label,
+        names=validate.as_names(by),
+        weight=weight,
+        pos_label=pos_label,
+        thresholds=thresholds,
+        level=level,
+        n_boot=n_boot,
+        seed=seed,
+    )
+
+
+def _check_ci(ci: Any, level: float, n_boot: int, seed: int | None) -> bool:
+    """Check the bootstrap arguments; whether an interval is asked for."""
+    if not validate.ci(ci, ("bootstrap",)):
+        return False
+    validate.level(level)
+    check_n_boot(n_boot)
+    check_seed(seed)
+    return True
 
 
 def _table(
@@ -228,6 +283,10 @@ def best_threshold(
     fpr: tuple[float, float] | None = None,
     tpr: tuple[float, float] | None = None,
     thresholds: Thresholds = None,
+    ci: Literal["bootstrap"] | None = None,
+    level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
 ) -> pl.LazyFrame:
     """
     The optimal threshold per group: its row of the :func:`thresholds` table.
@@ -264,12 +323,21 @@ def best_threshold(
         best cutpoint within a partial-AUC region.
     thresholds
         The candidate thresholds, a scheme as in :func:`thresholds`.
+    ci
+        ``"bootstrap"`` adds ``threshold_lower, threshold_upper, tpr_lower, tpr_upper,
+        fpr_lower, fpr_upper``: each stratified resample finds its own optimum by the same
+        rule (candidates: every distinct score; needs ``thresholds=None``), and the bounds
+        are the percentile intervals of its threshold, tpr and fpr. A bound is null when a
+        resample has no candidate (or picks the ``+inf`` row).
+    level, n_boot, seed
+        Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
 
     Returns
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
-        The :func:`thresholds` columns, one row per group, sorted by group.
+        The :func:`thresholds` columns, one row per group, sorted by group (+ the bounds
+        with `ci`).
 
     Examples
     --------
@@ -294,6 +362,17 @@ def best_threshold(
     0.6
     >>> df.roc.best_threshold(method="cost", cost_fn=5.0)["threshold"].item()
     0.6
+    >>> sim = pr.datasets.simulate(300, seed=2).filter(pl.col("model") == "logit")
+    >>> out = sim.roc.best_threshold(ci="bootstrap", n_boot=500, seed=1)
+    >>> out.select("threshold", "threshold_lower", "threshold_upper")
+    shape: (1, 3)
+    ┌───────────┬─────────────────┬─────────────────┐
+    │ threshold ┆ threshold_lower ┆ threshold_upper │
+    │ ---       ┆ ---             ┆ ---             │
+    │ f64       ┆ f64             ┆ f64             │
+    ╞═══════════╪═════════════════╪═════════════════╡
+    │ 0.379     ┆ 0.379           ┆ 0.49            │
+    └───────────┴─────────────────┴─────────────────┘
     """
     if method not in ("youden", "closest_topleft", "cost"):
         msg = (
@@ -305,6 +384,13 @@ def best_threshold(
     cost_fn = validate.cost(cost_fn, "cost_fn")
     validate.prevalence(prevalence)
     names = validate.as_names(by)
+    interval = _check_ci(ci, level, n_boot, seed)
+    if interval and thresholds is not None:
+        msg = (
+            f"ci='bootstrap' searches every distinct score, got thresholds={thresholds!r}"
+            "\n\nHint: leave thresholds=None."
+        )
+        raise ValueError(msg)
     table = _table(
         lf, score, label, by=names, weight=weight, pos_label=pos_label, scheme=thresholds
     )
@@ -325,7 +411,28 @@ def best_threshold(
     )
     groups = table.select(keys).unique()
     out = groups.join(best, on=keys, how="left", nulls_equal=True)
-    return out.sort(keys, nulls_last=True).select(*names, *columns)
+    out = out.sort(keys, nulls_last=True).select(*names, *columns)
+    if not interval:
+        return out
+    ranges = {"fpr": fpr, "tpr": tpr}
+    for rate, bounds in ranges.items():
+        ranges[rate] = None if bounds is None else validate.unit_range(bounds, rate)
+    statistic = best_statistic(
+        method, cost_fp=cost_fp, cost_fn=cost_fn, prevalence=prevalence, **ranges
+    )
+    return with_best_intervals(
+        out,
+        lf,
+        score,
+        label,
+        names=names,
+        weight=weight,
+        pos_label=pos_label,
+        statistic=statistic,
+        level=level,
+        n_boot=n_boot,
+        seed=seed,
+    )
 
 
 @same_kind

@@ -22,6 +22,9 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(
         [
             "resampling",
+            "metric_bootstrap",
+            "threshold_bootstrap",
+            "bootstrap_tests",
             "areas",
             "operating",
             "thresholds",

@@ -1,0 +1,189 @@
+"""
+Bootstrap intervals at thresholds and of the optimal cutpoint.
+
+These are pROC's ``ci.thresholds`` and ``ci.coords(x="best")``.
+
+Both run on the stratified bootstrap engine of :mod:`polars_roc.resampling` (the one behind
+``auc(ci="bootstrap")`` and the ``tpr_at_fpr`` bands), so they share its seeding per group
+and its independence of row order. A replicate is the group's rows with multinomial counts;
+its ROC curve lives on the group's own distinct scores:
+
+* at fixed thresholds, a replicate's TPR (FPR) at ``t`` is the share of its positive
+  (negative) rows scoring at least ``t``;
+* for the optimal cutpoint, each replicate chooses its own optimum by the same rule as
+  :func:`polars_roc.thresholds.best_threshold` (the same objective, the same range limits,
+  the highest threshold on ties), so the interval covers the choice of the cutpoint as well
+  as the rates at it (as cutpointr's bootstrap and pROC's ``ci.coords(x="best")``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from polars_roc._core.groups import join_groups
+from polars_roc.resampling import FloatArray, Statistic, boot_table
+
+INF = float("inf")
+
+
+def _cumulative(pos: FloatArray, neg: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """``tp, fp`` at each candidate, threshold descending: ``+inf`` first, then each level."""
+    zeros = np.zeros((pos.shape[0], 1))
+    tp = np.concatenate([zeros, np.cumsum(pos[:, ::-1], axis=1)], axis=1)
+    fp = np.concatenate([zeros, np.cumsum(neg[:, ::-1], axis=1)], axis=1)
+    return tp, fp
+
+
+def rates_statistic(thresholds: Sequence[float]) -> Statistic:
+    """``tpr`` at each threshold, then ``fpr`` at each: a row counts iff ``score >= t``."""
+    wanted = np.asarray(thresholds, dtype=np.float64)
+
+    def statistic(pos: FloatArray, neg: FloatArray, levels: FloatArray) -> FloatArray:
+        tp, fp = _cumulative(pos, neg)
+        # Levels at or above t: the top K - first of them, K the number of levels.
+        above = len(levels) - np.searchsorted(levels, wanted, side="left")
+        tpr = tp[:, above] / tp[:, -1:]
+        fpr = fp[:, above] / fp[:, -1:]
+        return np.asarray(np.concatenate([tpr, fpr], axis=1), dtype=np.float64)
+
+    return statistic
+
+
+def best_statistic(
+    method: str,
+    *,
+    cost_fp: float,
+    cost_fn: float,
+    prevalence: float | None,
+    fpr: tuple[float, float] | None,
+    tpr: tuple[float, float] | None,
+) -> Statistic:
+    """
+    ``threshold, tpr, fpr`` of each replicate's own optimum (NaN when it has no candidate).
+
+    The objectives are those of :func:`polars_roc.thresholds.best_threshold`, scaled by the
+    replicate's constant ``P * N`` so that unweighted counts compare exactly.
+    """
+
+    def statistic(pos: FloatArray, neg: FloatArray, levels: FloatArray) -> FloatArray:
+        tp, fp = _cumulative(pos, neg)
+        n_pos, n_neg = tp[:, -1:], fp[:, -1:]
+        fn = n_pos - tp
+        if method == "youden":
+            objective = tp * n_neg - fp * n_pos
+        elif method == "closest_topleft":
+            objective = -((fn * n_neg) ** 2 + (fp * n_pos) ** 2)
+        elif prevalence is None:
+            objective = -(cost_fn * fn + cost_fp * fp)
+        else:
+            miss = cost_fn * prevalence * fn * n_neg
+            objective = -(miss + cost_fp * (1 - prevalence) * fp * n_pos)
+        rate_tp, rate_fp = tp / n_pos, fp / n_neg
+        allowed = np.ones(objective.shape, dtype=bool)
+        for bounds, rate in ((fpr, rate_fp), (tpr, rate_tp)):
+            if bounds is not None:
+                allowed &= (rate >= bounds[0]) & (rate <= bounds[1])
+        objective = np.where(allowed, objective, -np.inf)
+        best = np.argmax(objective, axis=1)[:, None]  # the first maximum: highest threshold
+        found = np.asarray(allowed.any(axis=1), dtype=bool)
+        candidates = np.concatenate([[INF], levels[::-1]])
+        rows = np.arange(tp.shape[0])[:, None]
+        chosen = np.concatenate(
+            [candidates[best], rate_tp[rows, best], rate_fp[rows, best]], axis=1
+        )
+        return np.asarray(np.where(found[:, None], chosen, np.nan), dtype=np.float64)
+
+    return statistic
+
+
+def with_rate_intervals(
+    table: pl.LazyFrame,
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+    thresholds: Sequence[float],
+    level: float,
+    n_boot: int,
+    seed: int | None,
+) -> pl.LazyFrame:
+    """The threshold table with ``tpr_lower, tpr_upper, fpr_lower, fpr_upper`` per row."""
+    wanted = sorted({float(t) for t in thresholds}, reverse=True)
+    k = len(wanted)
+    boot = boot_table(
+        lf,
+        score,
+        label,
+        names=names,
+        weight=weight,
+        pos_label=pos_label,
+        statistic=rates_statistic(wanted),
+        width=2 * k,
+        level=level,
+        n_boot=n_boot,
+        seed=seed,
+    )
+    field = pl.col("_boot").struct.field
+    bands = boot.select(
+        *names,
+        pl.lit(pl.Series("_t", [wanted], dtype=pl.List(pl.Float64))).alias("_t"),
+        field("lower").list.slice(0, k).alias("tpr_lower"),
+        field("upper").list.slice(0, k).alias("tpr_upper"),
+        field("lower").list.slice(k, k).alias("fpr_lower"),
+        field("upper").list.slice(k, k).alias("fpr_upper"),
+    ).explode("_t", "tpr_lower", "tpr_upper", "fpr_lower", "fpr_upper")
+    keyed = table.with_columns(_t=pl.col("threshold").cast(pl.Float64))
+    out = join_groups(keyed, bands, [*names, "_t"]).drop("_t")
+    defined = pl.col("tpr").is_not_null() & pl.col("fpr").is_not_null()
+    bounds = ("tpr_lower", "tpr_upper", "fpr_lower", "fpr_upper")
+    return out.with_columns(pl.when(defined).then(pl.col(c)).alias(c) for c in bounds)
+
+
+def with_best_intervals(
+    best: pl.LazyFrame,
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+    statistic: Statistic,
+    level: float,
+    n_boot: int,
+    seed: int | None,
+) -> pl.LazyFrame:
+    """The optimum's row with ``threshold_lower, threshold_upper`` and its rates' bounds."""
+    boot = boot_table(
+        lf,
+        score,
+        label,
+        names=names,
+        weight=weight,
+        pos_label=pos_label,
+        statistic=statistic,
+        width=3,
+        level=level,
+        n_boot=n_boot,
+        seed=seed,
+    )
+    field = pl.col("_boot").struct.field
+    bands = boot.select(
+        *names,
+        *(
+            field(side).list.get(i).alias(f"{name}_{side}")
+            for i, name in enumerate(("threshold", "tpr", "fpr"))
+            for side in ("lower", "upper")
+        ),
+    )
+    out = join_groups(best, bands, names)
+    defined = pl.col("threshold").is_not_null()
+    bounds = [f"{n}_{s}" for n in ("threshold", "tpr", "fpr") for s in ("lower", "upper")]
+    return out.with_columns(pl.when(defined).then(pl.col(c)).alias(c) for c in bounds)
