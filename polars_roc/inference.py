@@ -38,7 +38,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc import areas, operating
+from polars_roc import areas, bootstrap_tests, operating
 from polars_roc._core import validate
 from polars_roc._core.delong import delong_table
 from polars_roc._core.distributions import (
@@ -50,6 +50,7 @@ from polars_roc._core.distributions import (
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups
 from polars_roc._core.validate import By
+from polars_roc.multiple_testing import Adjust, check_adjust, with_adjusted
 
 __all__ = [
     "auc_interval",
@@ -466,9 +467,15 @@ def compare(
     paired: bool | None = None,
     alternative: Alternative = "two-sided",
     level: float = 0.95,
+    method: Literal["delong", "bootstrap"] = "delong",
+    fpr: tuple[float, float] | None = None,
+    tpr: tuple[float, float] | None = None,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    adjust: Adjust | None = None,
 ) -> pl.LazyFrame:
     """
-    DeLong's test of two AUCs, for every pair of models, per group.
+    DeLong's (or a bootstrap) test of two AUCs, for every pair of models, per group.
 
     Long-format input: one row per case and model. For each group and each pair of models
     ``model_a < model_b`` (in the model column's sort order), ``diff = auc_a - auc_b`` is
@@ -486,8 +493,13 @@ def compare(
       hold exactly the same cases, each with the same label under both. ``paired=True``
       raises when they do not; ``paired=False`` always runs the unpaired test.
 
-    With more than two models every pair is tested and the p-values are reported as
-    computed: no correction for multiple comparisons. A group with fewer than two models
+    ``method="bootstrap"`` runs pROC's bootstrap test instead (paired or not, by the same
+    rule), of the AUCs or, with ``fpr=(lo, hi)`` / ``tpr=(lo, hi)``, of the raw partial
+    areas (then in ``auc_a, auc_b``): see :mod:`polars_roc.bootstrap_tests`.
+
+    With more than two models every pair is tested; ``adjust="holm"``, ``"bonferroni"`` or
+    ``"bh"`` (Benjamini-Hochberg) adds ``p_adjusted``, corrected over all the rows returned
+    (:mod:`polars_roc.multiple_testing`). A group with fewer than two models
     yields no rows. Results are null when a curve is undefined or has a class with fewer
     than 2 rows. For a one-sided `alternative` the interval is one-sided, with the far end
     at ±1 (the range of a difference of AUCs); intervals are clipped to [-1, 1].
@@ -509,6 +521,11 @@ def compare(
         ``"two-sided"``, ``"greater"`` (``auc_a > auc_b``) or ``"less"``.
     level
         Confidence level of the interval of the difference.
+    method, fpr, tpr, n_boot, seed
+        ``"delong"`` or ``"bootstrap"``; the partial-area range, replicates and random seed
+        of the bootstrap test.
+    adjust
+        None, ``"holm"``, ``"bonferroni"`` or ``"bh"``: adds ``p_adjusted``.
 
     Returns
     -------
@@ -516,7 +533,7 @@ def compare(
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, model_a, model_b, auc_a, auc_b, diff, diff_lower, diff_upper, statistic,
         p_value, paired, df``: `paired` tells which test ran, `df` the t test's degrees of
-        freedom (null for the paired normal test).
+        freedom (null for the normal tests); + ``p_adjusted`` with `adjust`.
 
     Examples
     --------
@@ -540,6 +557,9 @@ def compare(
     ╞═════════╪═════════╪════════╪═══════════╪══════════╡
     │ a       ┆ b       ┆ 0.3125 ┆ 1.099853  ┆ 0.271396 │
     └─────────┴─────────┴────────┴───────────┴──────────┘
+    >>> boot = df.roc.compare(case="case", method="bootstrap", n_boot=500, seed=1, adjust="holm")
+    >>> boot.select("diff", "paired", "p_adjusted").row(0)[:2]
+    (0.3125, True)
     """
     names = validate.as_names(by)
     schema = lf.collect_schema()
@@ -570,7 +590,13 @@ def compare(
         )
         raise ValueError(msg)
     validate.level(level)
-
+    check_adjust(adjust)
+    if bootstrap_tests.wanted(method, fpr=fpr, tpr=tpr, n_boot=n_boot, seed=seed):
+        cols: dict[str, Any] = {"model": model, "case": case, "pos_label": pos_label}
+        test: dict[str, Any] = {"paired": paired, "alternative": alternative, "level": level}
+        boot: dict[str, Any] = {"n_boot": n_boot, "seed": seed, "fpr": fpr, "tpr": tpr}
+        tested = bootstrap_tests.compare(lf, score, label, names=names, **cols, **test, **boot)
+        return with_adjusted(tested, adjust)
     extra = [] if case is None else [case]
     placed, table = delong_table(
         lf.rename({model: "_model"}),
@@ -651,4 +677,5 @@ def compare(
         "paired",
         "df",
     )
-    return out.map_batches(_check_pairs(case)) if paired is True else out
+    out = out.map_batches(_check_pairs(case)) if paired is True else out
+    return with_adjusted(out, adjust)

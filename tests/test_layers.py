@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
             "metric_bootstrap",
             "threshold_bootstrap",
             "bootstrap_tests",
+            "multiple_testing",
             "areas",
             "operating",
             "thresholds",
