@@ -152,6 +152,28 @@ def curve_layers(
     return layers
 
 
+BAND_HINT = (
+    "pass df.roc.tpr_at_fpr(grid, by=<the curve's by>, ci='bootstrap') "
+    "(columns *by, fpr, tpr_lower, tpr_upper)"
+)
+
+
+def band_rows(band: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """The band's defined rows, ``*by, fpr, tpr_lower, tpr_upper``, FPR ascending per group."""
+    require(band, ["fpr", "tpr_lower", "tpr_upper", *by], "the band frame", BAND_HINT)
+    rows = band.select(*by, "fpr", "tpr_lower", "tpr_upper")
+    rows = rows.filter(pl.col("tpr_lower").is_not_null() & pl.col("tpr_upper").is_not_null())
+    return rows.sort([*by, "fpr"], nulls_last=True, maintain_order=True)
+
+
+def band_layer(alt: Any, *, by: list[str], color: str | None, panels: Panels, hue: Any) -> Any:
+    """A shaded area between ``tpr_lower`` and ``tpr_upper`` per group, in its colour."""
+    x, y = unit_axes(alt, y="tpr_lower")
+    y2 = alt.Y2(field="tpr_upper")
+    area = alt.Chart().transform_filter(is_mark("band")).mark_area(fillOpacity=0.2)
+    return area.encode(x, y, y2=y2, **hue, **apart(alt, by, color, panels))
+
+
 def chance_rows(curve: pl.DataFrame, panels: Panels) -> pl.DataFrame:
     """The chance diagonal, once per panel."""
     diagonal = pl.DataFrame({"fpr": [0.0, 1.0], "tpr": [0.0, 1.0]})
@@ -170,6 +192,7 @@ def roc_chart(
     points: pl.DataFrame | Literal["youden"] | None = None,
     size: int = 300,
     max_points: int = 2000,
+    band: pl.DataFrame | None = None,
 ) -> alt.LayerChart | alt.FacetChart:
     """
     ROC curves: one line per group over the chance diagonal, AUC in the labels.
@@ -207,6 +230,11 @@ def roc_chart(
         Width and height of each panel, in pixels.
     max_points
         Drawing budget for the curve rows of the whole chart.
+    band
+        A confidence band to shade under each curve, in its colour: the frame
+        ``df.roc.tpr_at_fpr(grid, by=<the curve's by>, ci="bootstrap")`` returns (its
+        ``fpr, tpr_lower, tpr_upper`` columns; a grid such as ``[i / 50 for i in
+        range(51)]`` draws a smooth band).
 
     Returns
     -------
@@ -224,6 +252,11 @@ def roc_chart(
     ['line', 'line', 'circle', 'point', 'text']
     >>> spec["layer"][1]["encoding"]["color"]["legend"]["labelExpr"]  # doctest: +ELLIPSIS
     '{"logit": "logit (AUC 0.8...)", "gbm": "gbm (AUC 0.7...)", ...}[datum.value] || datum.label'
+    >>> grid = [i / 20 for i in range(21)]
+    >>> band = df.roc.tpr_at_fpr(grid, by="model", ci="bootstrap", n_boot=200, seed=1)
+    >>> spec = roc_chart(df.roc.curve(by="model"), color="model", band=band).to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['line', 'area', 'line', 'circle']
     """
     alt_ = altair()
     require(curve, ["fpr", "tpr"], "the curve", CURVE_HINT)
@@ -243,15 +276,20 @@ def roc_chart(
         curve=numbered(thinned_curve(ordered, by, max_points)),
         point=marked,
         label=None if labels is None else labels.rows,
+        band=None if band is None else band_rows(band, by),
     )
     layers = curve_layers(alt_, data, by=by, color=color, panels=panels, labels=labels)
+    if band is not None:
+        hue = color_channel(alt_, color, labels)
+        layers.insert(1, band_layer(alt_, by=by, color=color, panels=panels, hue=hue))
     if marked is not None:
         x, y = unit_axes(alt_)
         hue = color_channel(alt_, color, labels)
         chosen = alt_.Chart().transform_filter(is_mark("point"))
         tips = tooltips(alt_, marked, by, [c for c in THRESHOLD_COLUMNS if c in marked.columns])
         text = alt_.Text(field="_text", type="nominal")
-        layers[3:3] = [
+        at = 3 if band is None else 4
+        layers[at:at] = [
             chosen.mark_point(filled=True, size=80, opacity=1).encode(x, y, tooltip=tips, **hue),
             chosen.mark_text(align="left", dx=7, dy=8, fontSize=11).encode(x, y, text=text),
         ]
