@@ -167,9 +167,7 @@ def test_threshold_intervals_match_a_loop_of_thresholds(*, ties: bool) -> None:
         assert row["threshold"] == t
         for rate in ("tpr", "fpr"):
             values = np.array([table[rate][i] for table in tables])
-            assert (row[f"{rate}_lower"], row[f"{rate}_upper"]) == pytest.approx(
-                percentile(values)
-            )
+            assert (row[f"{rate}_lower"], row[f"{rate}_upper"]) == pytest.approx(percentile(values))
 
 
 @pytest.mark.parametrize(
@@ -278,9 +276,8 @@ def test_paired_bootstrap_test_matches_resampled_cases(fpr: tuple[float, float] 
     got = df.roc.compare(case="case", method="bootstrap", n_boot=100, seed=3, fpr=fpr)
     row = got.row(0, named=True)  # 100 replicates: one chunk (see bootstrap_tests)
     assert (row["model_a"], row["model_b"], row["paired"]) == ("gbm", "logit", True)
-    wide = (
-        df.pivot(on="model", index=["case", "label"], values="score").sort("case")
-    )  # one row per case, ordered by case as the test orders them
+    # One row per case, ordered by case as the test orders them.
+    wide = df.pivot(on="model", index=["case", "label"], values="score").sort("case")
     y = wide["label"].to_numpy()
     pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
     rng = group_rng(3, ["gbm", "logit"])
@@ -335,9 +332,11 @@ def test_bootstrap_test_agrees_with_delong_and_checks_arguments() -> None:
     odd = df.filter(~((pl.col("model") == "gbm") & (pl.col("case") == 0)))
     with pytest.raises(ValueError, match="same cases"):
         odd.roc.compare(case="case", paired=True, method="bootstrap", n_boot=10, seed=0)
-    assert not odd.roc.compare(case="case", method="bootstrap", n_boot=10, seed=0).filter(
-        pl.col("model_a") == "baseline", pl.col("model_b") == "gbm"
-    )["paired"].item()
+    assert (
+        not odd.roc.compare(case="case", method="bootstrap", n_boot=10, seed=0)
+        .filter(pl.col("model_a") == "baseline", pl.col("model_b") == "gbm")["paired"]
+        .item()
+    )
 
 
 # ---------------------------------------------------------------------------------------
