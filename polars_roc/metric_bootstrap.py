@@ -142,10 +142,10 @@ def bootstrap(
     metric is computed on it; ``se`` is the standard deviation (ddof 1) of the replicates
     and ``lower, upper`` their ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles
     (linear interpolation: R's type 7, as pROC). Replicates where a metric is null or NaN are
-    left out of its summary (as pROC drops them); fewer than two defined replicates give
-    nulls. The resampling scheme is documented in :mod:`polars_roc.metric_bootstrap`: the
-    same `seed` gives the same numbers, whatever the row order, the other groups, or the
-    number of threads.
+    left out of its summary (as pROC drops them); fewer than two defined replicates, or an
+    undefined estimate, give nulls. The resampling scheme is documented in
+    :mod:`polars_roc.metric_bootstrap`: the same `seed` gives the same numbers, whatever the
+    row order, the other groups, or the number of threads.
 
     Parameters
     ----------
@@ -227,9 +227,10 @@ def bootstrap(
             summary = _summary(values, level)
         else:
             summary = [(None, None, None)] * len(exprs)
-        rows = [
-            (*key, name, estimate[name][0], *stats)
-            for name, stats in zip(exprs, summary, strict=True)
+        point = estimate.fill_nan(None).row(0)  # undefined is null, never NaN
+        rows = [  # no interval around an undefined estimate (e.g. a NaN score)
+            (*key, name, value, *(stats if value is not None else (None, None, None)))
+            for name, value, stats in zip(exprs, point, summary, strict=True)
         ]
         return pl.DataFrame(rows, schema=out_schema, orient="row")
 

@@ -16,6 +16,8 @@ from itertools import combinations
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 from sklearn.metrics import brier_score_loss, roc_auc_score
 
@@ -103,6 +105,18 @@ def test_bootstrap_is_order_free_lazy_eager_and_per_group() -> None:
     assert not other_seed.equals(eager)
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), power=st.sampled_from([1.0, 3.0]))
+def test_rank_metrics_are_invariant_to_increasing_transforms(seed: int, power: float) -> None:
+    df = scored(40, seed=seed % 1000, ties=True).drop("group")
+    auc = {"auc": pr.auc("score", "label")}
+    base = df.roc.bootstrap(auc, n_boot=50, seed=seed)
+    moved = df.with_columns(pl.col("score") ** power * 10 - 3).roc.bootstrap(
+        auc, n_boot=50, seed=seed
+    )
+    assert_frame_equal(base, moved)
+
+
 def test_bootstrap_does_not_depend_on_the_thread_count() -> None:
     code = (
         "import polars as pl, polars_roc as pr, numpy as np;"
@@ -125,6 +139,9 @@ def test_bootstrap_does_not_depend_on_the_thread_count() -> None:
 def test_bootstrap_undefined_and_bad_arguments() -> None:
     one_class = pl.DataFrame({"score": [0.1, 0.2, 0.3], "label": [True, True, True]})
     out = one_class.roc.bootstrap({"auc": pr.auc("score", "label")}, n_boot=20, seed=0)
+    assert out.row(0) == ("auc", None, None, None, None)
+    nan = pl.DataFrame({"score": [0.1, float("nan"), 0.3, 0.4], "label": [True, False] * 2})
+    out = nan.roc.bootstrap({"auc": pr.auc("score", "label")}, n_boot=20, seed=0)
     assert out.row(0) == ("auc", None, None, None, None)
     df = scored(30)
     with pytest.raises(ValueError, match="mapping"):
