@@ -16,6 +16,15 @@ from typing import TYPE_CHECKING, Any, cast
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
+from polars_roc.charts._layout import FONT, Panel, Placed, Plot, text_width
+from polars_roc.charts.style import (
+    COUNT_FORMAT,
+    RATE_FORMAT,
+    THRESHOLD_FORMAT,
+    color_domain,
+    color_range,
+)
+
 if TYPE_CHECKING:
     import altair as alt
 
@@ -42,11 +51,8 @@ DET_COLUMNS = ("threshold", "fpr", "fnr")
 AVERAGE_COLUMNS = ("fpr", "tpr_mean", "tpr_lower", "tpr_upper")
 HULL_COLUMNS = ("fpr", "tpr", "threshold")
 
-#: Tooltip number formats: counts may be Float64 weight sums, rates lie in [0, 1].
-COUNT_FORMAT = ",.2~f"
-RATE_FORMAT = ".4f"
-THRESHOLD_FORMAT = ".6~g"
-#: Vega's "is this a usable number" test, for expressions.
+#: At most this many point labels in a panel (more would crowd it: tooltips only).
+MAX_POINT_LABELS = 20
 FPR_TITLE = "False positive rate (1 − specificity)"
 TPR_TITLE = "True positive rate (sensitivity)"
 
@@ -247,65 +253,187 @@ class Labels:
     legend: str | None
     #: Color values in the order the legend lists them.
     order: list[Any] | None
-    #: Text rows (``_text`` plus the panel and color columns) to draw inside the panels.
+    #: Text rows (``_text, _align`` and the axis fields at the text's top corner, plus the
+    #: group columns) to draw inside the panels; None when there are none.
     rows: pl.DataFrame | None
 
 
+def _named_text(
+    summary: pl.DataFrame, by: Sequence[str], panels: Sequence[str], column: str = "_text"
+) -> pl.Series:
+    """Each group's text, prefixed by the group columns that the panels do not show."""
+    named = [name for name in by if name not in panels]
+    if not named:
+        return summary[column].alias("_text")
+    prefix = pl.concat_str(
+        [pl.col(name).cast(pl.String).fill_null("null") for name in named], separator=" · "
+    )
+    text = pl.concat_str([prefix, pl.lit(" ("), pl.col(column), pl.lit(")")])
+    return summary.select(text.alias("_text")).to_series()
+
+
+def _fitting_text(
+    summary: pl.DataFrame, by: Sequence[str], panels: Sequence[str], room: float
+) -> pl.Series:
+    """The full text where it fits in `room` pixels, else the short one (``_short``)."""
+    full = _named_text(summary, by, panels)
+    if "_short" not in summary.columns:
+        return full
+    short = _named_text(summary, by, panels, "_short")
+    return pl.Series(
+        "_text",
+        [f if text_width(f) <= room else s for f, s in zip(full, short, strict=True)],
+        dtype=pl.String,
+    )
+
+
+def _split(frame: pl.DataFrame, keys: Sequence[str]) -> dict[tuple[Any, ...], pl.DataFrame]:
+    """A frame's rows per panel (in order of first appearance)."""
+    if not keys:
+        return {(): frame}
+    return {
+        tuple(key): part
+        for key, part in frame.partition_by(list(keys), as_dict=True, maintain_order=True).items()
+    }
+
+
 def place_labels(
-    summary: pl.DataFrame,
+    summary: pl.DataFrame | None,
     *,
     by: Sequence[str],
     color: str | None,
     panels: Sequence[str],
-    x: tuple[str, float],
-    y: tuple[str, float, float],
+    plot: Plot,
+    fields: tuple[str, str],
+    align: str = "right",
+    span: tuple[float, float] | None = None,
+    points: pl.DataFrame | None = None,
 ) -> Labels:
     """
-    Put each group's ``_text`` in the legend label when color alone tells groups apart.
+    Lay out the per-group texts of `summary` and the point labels of `points`, never overlapping.
 
-    Otherwise each panel gets the texts of its groups as lines of text at data position
-    ``x=(column, value)``, ``y=(column, first, step)``, named by the groups' other columns.
+    A group's text (``_text``) goes in its legend label when colour alone tells the groups
+    apart; otherwise each panel gets its groups' texts as stacked lines (see
+    :mod:`polars_roc.charts._layout`), named by the group columns the panels do not show.
+    When a panel's lines do not all fit, that panel shows none (the legend, the tooltips and
+    the tables still give the numbers). `points` (``*by``, the two `fields`, ``_text``) get
+    their text next to the point, or as a stacked line, or none when neither has room.
     """
-    if color is not None and summary[color].n_unique() == summary.height:
+    legend = order = None
+    stacked = summary is not None
+    if summary is not None and color is not None and summary[color].n_unique() == summary.height:
         values, texts = summary[color].to_list(), summary["_text"].to_list()
         labels = {v: f"{js_key(v)} ({text})" for v, text in zip(values, texts, strict=True)}
-        return Labels(legend_labels(labels), values, None)
-    named = [name for name in by if name not in panels]
-    if named:
-        prefix = pl.concat_str([pl.col(name).cast(pl.String) for name in named], separator=" · ")
-        text = pl.concat_str([prefix, pl.lit(" ("), pl.col("_text"), pl.lit(")")])
-    else:
-        text = pl.col("_text")
-    line = pl.int_range(pl.len()).reverse()
-    # Within a panel, lines keep the summary's order (best first, on top).
+        legend, order = legend_labels(labels), values
+        stacked = False
     keys = list(panels)
-    ordered = summary.sort(keys, nulls_last=True, maintain_order=True) if keys else summary
-    rows = ordered.select(
-        *by,
-        pl.lit(x[1]).alias(x[0]),
-        (y[1] + y[2] * (line.over(panels) if panels else line)).alias(y[0]),
-        _text=text,
+    room = Panel(plot, align=align, span=span).room
+    lines = (
+        _split(summary.with_columns(_text=_fitting_text(summary, by, panels, room)), keys)
+        if stacked and summary is not None
+        else {}
     )
-    return Labels(None, None, rows)
+    marked = _split(points, keys) if points is not None and points.height else {}
+    out: list[dict[str, Any]] = []
+    x_name, y_name = fields
+    for key in dict.fromkeys([*lines, *marked]):
+        panel = Panel(plot, align=align, span=span)
+        mine = marked.get(key)
+        if mine is not None:
+            panel.keep_clear(list(mine.select(x_name, y_name).iter_rows()))
+        texts = lines.get(key)
+        if texts is not None:
+            rows = list(texts.iter_rows(named=True))[::-1]  # stacked upwards: best on top
+            spots = [panel.stack(i, row["_text"]) for i, row in enumerate(rows)]
+            if all(spot is not None for spot in spots):
+                out += [_text_row(row, spot, by, fields, align) for row, spot in zip(rows, spots)]
+            else:  # not every line fits: none, rather than some groups only
+                panel = Panel(plot, align=align, span=span)
+                if mine is not None:
+                    panel.keep_clear(list(mine.select(x_name, y_name).iter_rows()))
+        if mine is None or mine.height > MAX_POINT_LABELS:
+            continue
+        for i, row in enumerate(mine.iter_rows(named=True)):
+            if row[x_name] is None or row[y_name] is None:
+                continue
+            spot = panel.near(i, row["_text"], (row[x_name], row[y_name]))
+            if spot is not None:
+                out.append(_text_row(row, spot, by, fields, "left"))
+                continue
+            spot = panel.stack(i, row["_text"])
+            if spot is not None:
+                out.append(_text_row(row, spot, by, fields, align))
+    rows_frame = None
+    if out:
+        schema = {name: summary_dtype(summary, points, name) for name in by}
+        rows_frame = pl.DataFrame(
+            out,
+            schema={**schema, x_name: pl.Float64, y_name: pl.Float64, "_text": pl.String,
+                    "_align": pl.String},  # fmt: skip
+        )
+    return Labels(legend, order, rows_frame)
 
 
-def label_layer(alt: Any, x: Any, y: Any, color: Any, align: str = "right") -> Any:
-    """Text marks for the rows that :func:`place_labels` put in the panels."""
-    marks = alt.Chart().transform_filter(is_mark("label"))
+def summary_dtype(summary: pl.DataFrame | None, points: pl.DataFrame | None, name: str) -> Any:
+    """The dtype of group column `name` in whichever frame has it."""
+    for frame in (summary, points):
+        if frame is not None and name in frame.columns:
+            return frame.schema[name]
+    return pl.String
+
+
+def _text_row(
+    row: dict[str, Any], spot: Placed, by: Sequence[str], fields: tuple[str, str], align: str
+) -> dict[str, Any]:
+    """A text row at its place: right-aligned texts are anchored at their box's right edge."""
+    out = {name: row.get(name) for name in by}
+    out.update({fields[0]: spot.x, fields[1]: spot.y, "_text": row["_text"], "_align": align})
+    return out
+
+
+def label_layer(alt: Any, x: Any, y: Any, color: Any, limit: float) -> list[Any]:
+    """Text marks for the rows that :func:`place_labels` laid out (left- and right-aligned)."""
     style = {"color": color} if color is not None else {}
-    text = marks.mark_text(align=align, baseline="bottom", fontSize=11)
-    return text.encode(x, y, text=alt.Text(field="_text", type="nominal"), **style)
+    text = alt.Text(field="_text", type="nominal")
+    layers = []
+    for align in ("left", "right"):
+        marks = alt.Chart().transform_filter(f"{is_mark('label')} && datum._align === '{align}'")
+        mark = marks.mark_text(align=align, baseline="top", fontSize=FONT, limit=limit)
+        layers.append(mark.encode(x, y, text=text, **style))
+    return layers
 
 
-def color_channel(alt: Any, color: str | None, labels: Labels | None) -> dict[str, Any]:
-    """The color encoding, with its legend labels and order when they carry the texts."""
+def color_scale(alt: Any, frame: pl.DataFrame, color: str) -> Any:
+    """
+    The colour scale of a group column: its sorted values, each with its fixed colour.
+
+    Built from the frame's values (see :func:`polars_roc.charts.style.color_domain`), so
+    every chart of the same groups gives a group the same colour, whatever order the rows,
+    the legend or the AUCs are in.
+    """
+    domain = color_domain(frame, column=color)
+    if not domain:
+        return alt.Undefined
+    return alt.Scale(domain=domain, range=color_range(domain))
+
+
+def color_channel(
+    alt: Any, color: str | None, labels: Labels | None, frame: pl.DataFrame | None = None
+) -> dict[str, Any]:
+    """
+    The color encoding on the fixed scale of `frame`'s groups.
+
+    When the legend carries the groups' texts, it lists them in the labels' order (best
+    first); the colours stay those of the sorted domain.
+    """
     if color is None:
         return {}
+    scale = alt.Undefined if frame is None else color_scale(alt, frame, color)
     if labels is not None and labels.legend is not None:
-        legend = alt.Legend(labelExpr=labels.legend, labelLimit=400)
         order = [value for value in labels.order or [] if value is not None]  # null goes last
-        return {"color": nominal(alt, "Color", color, legend=legend, sort=order)}
-    return {"color": nominal(alt, "Color", color)}
+        legend = alt.Legend(labelExpr=labels.legend, labelLimit=400, values=order)
+        return {"color": nominal(alt, "Color", color, legend=legend, scale=scale)}
+    return {"color": nominal(alt, "Color", color, scale=scale)}
 
 
 def chance_line(alt: Any, x: Any, y: Any) -> Any:

@@ -25,14 +25,45 @@ exact row of the input.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import polars as pl
 
 
-def buckets(max_points: int, n_groups: int) -> int:
+#: Rows a chart may hand to Altair: its default limit (5,000) less room for small layers.
+ROW_BUDGET = 4_900
+
+
+def buckets(max_points: int, n_groups: int, min_points: int = 4) -> int:
     """Number of arc-length steps per group for a budget of `max_points` in all."""
-    share = max(4, max_points // max(n_groups, 1))
+    share = max(min_points, max_points // max(n_groups, 1))
     return max(1, share // 2 - 1)
+
+
+def budget(n_lines: int, extra: int, max_points: int, what: str, share: int = 1) -> tuple[int, int]:
+    """
+    ``(max_points, min_points)`` for :func:`thin` so that a chart stays under Altair's limit.
+
+    `n_lines` lines are drawn, `extra` rows of other layers come with them, and each drawn
+    row costs `share` rows in all (2 when a layer repeats part of the curve). Each line keeps
+    at least 4 points while that fits; with more lines, 3 (its two ends and the point
+    farthest from the chord between them) or 2 (its ends). Beyond that no drawing is
+    faithful: a ValueError says what to do.
+    """
+    room = max((ROW_BUDGET - extra) // share, 0)
+    lines = max(n_lines, 1)
+    if lines * 4 <= room:
+        return min(max_points, room), 4
+    if lines * 2 > room:
+        most = room // 2
+        msg = (
+            f"{what} cannot draw {n_lines:,} lines: Altair draws at most 5,000 rows, room for "
+            f"{most:,} lines of 2 points"
+            "\n\nHint: filter the groups (e.g. the largest ones), draw one panel per chart, "
+            "or summarize the groups first (e.g. df.roc.average_curve)."
+        )
+        raise ValueError(msg)
+    return room, min(room // lines, 3)
 
 
 def thin(
@@ -44,6 +75,7 @@ def thin(
     max_points: int = 2000,
     span: tuple[float, float] = (1.0, 1.0),
     exact: tuple[str, str] | None = None,
+    min_points: int = 4,
 ) -> pl.DataFrame:
     """
     Drop rows of a curve (in drawing order within each `by` group) not needed to draw it.
@@ -60,12 +92,17 @@ def thin(
     by
         Group columns: one line per group.
     max_points
-        Row budget for the whole frame (shared evenly by the groups, at least 4 each).
+        Row budget for the whole frame (shared evenly by the groups, at least `min_points`
+        each).
     span
         Drawn extent of the x and y axes: distances are measured in these units.
     exact
         Columns that are exact linear images of `x` and `y` per group (e.g. ``("fp", "tp")``
         for an ROC curve), used for the collinearity test.
+    min_points
+        Points each group keeps at least: 4 (the default), or 3 (the ends and the point
+        farthest from the chord between them) or 2 (the ends) when many groups must share a
+        small budget (see :func:`budget`).
     """
     if max_points < 4:
         msg = f"max_points must be at least 4, got {max_points!r}\n\nHint: max_points=2000."
@@ -89,7 +126,9 @@ def thin(
         return kept
 
     n_groups = kept.select(part).n_unique() if part else 1
-    steps = buckets(max_points, n_groups)
+    if min_points < 4 and max_points // n_groups < 4:
+        return corners(kept, x, y, part, min_points, over)
+    steps = buckets(max_points, n_groups, min_points)
     wide = tuple(s if s > 0 else 1.0 for s in span)
     step = over(pl.col(x).diff()).abs() / wide[0] + over(pl.col(y).diff()).abs() / wide[1]
     arc = kept.select(*part, _arc=over(step.fill_null(0.0).fill_nan(0.0).cum_sum()))
@@ -103,6 +142,21 @@ def thin(
     change = (bucket != over(bucket.shift(1))) | (bucket != over(bucket.shift(-1)))
     keep = arc.select(edge | change.fill_null(False)).to_series()
     return kept.filter(keep)
+
+
+def corners(
+    frame: pl.DataFrame, x: str, y: str, part: list[str], points: int, over: Any
+) -> pl.DataFrame:
+    """Each group's two ends, and with ``points=3`` the point farthest from their chord."""
+    index = over(pl.int_range(pl.len()))
+    edge = (index == 0) | (index == over(pl.len()) - 1)
+    if points < 3:
+        return frame.filter(edge)
+    x0, y0 = over(pl.col(x).first()), over(pl.col(y).first())
+    dx, dy = over(pl.col(x).last()) - x0, over(pl.col(y).last()) - y0
+    far = ((pl.col(x) - x0) * dy - (pl.col(y) - y0) * dx).abs().fill_nan(0.0).fill_null(0.0)
+    knee = index == over(far.arg_max())
+    return frame.filter(edge | knee)
 
 
 def drawing_order(

@@ -143,7 +143,14 @@ def hull_chart(
     if curves is not None:
         require(curves, ["fpr", "tpr"], "the curves", "pass df.roc.curve(by=[..., across])")
         curve_by = groups(curves, CURVE_COLUMNS)
-        underneath = thinned_curve(curves.sort([*curve_by, "fpr", "tpr"]), curve_by, max_points)
+        extra = hull.height * 3 + 2 + 2 * len(slopes) * max(1, hull.select(by).n_unique())
+        underneath = thinned_curve(
+            curves.sort([*curve_by, "fpr", "tpr"]),
+            curve_by,
+            max_points,
+            extra=extra,
+            what="hull_chart",
+        )
     data = combine(
         chance=chance_rows(hull, panels),
         curve=None if underneath is None else numbered(underneath),
@@ -152,7 +159,10 @@ def hull_chart(
     )
     x, y = unit_axes(alt_)
     owner = across if across is not None else color
-    hue = color_channel(alt_, owner, None)
+    source = hull
+    if owner is not None and curves is not None and owner in curves.columns:
+        source = pl.concat([hull.select(owner), curves.select(owner)], how="vertical_relaxed")
+    hue = color_channel(alt_, owner, None, source)
     hull_hue = {} if across is not None else hue
     lines_apart = apart(alt_, by, color, panels)
     vertices = alt_.Chart().transform_filter(is_mark("hull"))

@@ -25,7 +25,7 @@ from polars_roc.charts._altair import (
     require,
     tooltips,
 )
-from polars_roc.charts._thin import drawing_order, thin
+from polars_roc.charts._thin import budget, drawing_order, thin
 from polars_roc.charts.roc import chance_rows, unit_axes
 
 if TYPE_CHECKING:
@@ -86,11 +86,14 @@ def average_curve_chart(
     panels = Panels(facet, row, column, columns)
     check_roles(by, "average curve", color=color, facet=facet, row=row, column=column)
     ordered = drawing_order(average, by, ["fpr", "tpr_mean"], [False, False])
-    drawn = thin(ordered, "fpr", "tpr_mean", by=by, max_points=max_points)
-    data = combine(chance=chance_rows(average, panels).rename({"tpr": "tpr_mean"}), curve=drawn)
+    chance = chance_rows(average, panels).rename({"tpr": "tpr_mean"})
+    n_lines = ordered.select(by).n_unique() if by else 1
+    most, least = budget(n_lines, chance.height, max_points, "average_curve_chart")
+    drawn = thin(ordered, "fpr", "tpr_mean", by=by, max_points=most, min_points=least)
+    data = combine(chance=chance, curve=drawn)
     x, y = unit_axes(alt_, "fpr", "tpr_mean")
     y2 = alt_.Y2(field="tpr_upper")
-    hue = color_channel(alt_, color, None)
+    hue = color_channel(alt_, color, None, average)
     lines_apart = apart(alt_, by, color, panels)
     order = alt_.Order(field="fpr", type="quantitative")
     lines = alt_.Chart().transform_filter(is_mark("curve"))
@@ -199,7 +202,11 @@ def auc_interval_chart(
     if panels.names:
         sort = alt_.EncodingSortField(field="auc", op="max", order="descending")
     y = nominal(alt_, "Y", "_label", title=None, sort=sort)
-    hue = color_channel(alt_, color, None)
+    # The colours of every group of the frame (also those left out for a null AUC), so a
+    # group keeps its colour beside the other charts; without `color`, one neutral colour
+    # (the first palette colour would look like the first group's).
+    hue = color_channel(alt_, color, None, auc) if color is not None else {}
+    neutral = {} if hue else {"color": "#333"}
     tips = tooltips(alt_, rows, by, [c for c in AUC_COLUMNS if c in rows.columns])
     marks = alt_.Chart().transform_filter(is_mark("interval"))
     layers = []
@@ -208,9 +215,11 @@ def auc_interval_chart(
         layers.append(rule.mark_rule(color="gray", strokeDash=[4, 4]).encode(x))
     if {"auc_lower", "auc_upper"} <= set(rows.columns):
         low = quantitative(alt_, "X", "auc_lower", title="AUC", scale=scale)
-        bar = marks.mark_rule(strokeWidth=2).encode(low, y, x2=alt_.X2(field=field("auc_upper")))
+        bar = marks.mark_rule(strokeWidth=2, **neutral)
+        bar = bar.encode(low, y, x2=alt_.X2(field=field("auc_upper")))
         layers.append(bar.encode(tooltip=tips, **hue))
-    layers.append(marks.mark_point(filled=True, size=60).encode(x, y, tooltip=tips, **hue))
+    point = marks.mark_point(filled=True, size=60, opacity=1, **neutral)
+    layers.append(point.encode(x, y, tooltip=tips, **hue))
     height = alt_.Step(step)
     chart = alt_.layer(*layers, data=data).properties(width=width, height=height)
     return panels.apply(alt_, chart)

@@ -30,7 +30,8 @@ from polars_roc.charts._altair import (
     row_order,
     tooltips,
 )
-from polars_roc.charts._thin import drawing_order, thin
+from polars_roc.charts._layout import PAD, Plot
+from polars_roc.charts._thin import budget, drawing_order, thin
 
 if TYPE_CHECKING:
     import altair as alt
@@ -112,7 +113,7 @@ def pr_chart(
     ... )
     >>> spec = pr_chart(pr).to_dict()
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
-    ['rule', 'line', 'circle', 'text']
+    ['rule', 'line', 'circle', 'text', 'text']
     >>> [row["_text"] for row in spec["datasets"][spec["data"]["name"]] if row["_mark"] == "label"]
     ['AP 1.000']
     """
@@ -126,29 +127,31 @@ def pr_chart(
         ordered = drawing_order(pr, by, ["threshold"], [True])
     else:
         ordered = drawing_order(pr, by, ["recall", "precision"], [False, True])
-    labels = None
-    if ap:
-        labels = place_labels(
-            ap_summary(ordered, by),
-            by=by,
-            color=color,
-            panels=panels.names,
-            x=("recall", 0.02),
-            y=("precision", 0.02, 0.065),
-        )
+    labels = place_labels(
+        ap_summary(ordered, by) if ap else None,
+        by=by,
+        color=color,
+        panels=panels.names,
+        plot=Plot(size, size),
+        fields=("recall", "precision"),
+        align="left",
+    )
     rule = None
     if baseline:
         lowest = ordered.group_by(by, maintain_order=True).last() if by else ordered.tail(1)
         rule = lowest.select(*by, "precision")
-    drawn = thin(ordered, "recall", "precision", by=by, max_points=max_points)
-    data = combine(
-        baseline=rule, curve=numbered(drawn), label=None if labels is None else labels.rows
+    n_lines = ordered.select(by).n_unique() if by else 1
+    extra = (0 if rule is None else rule.height) + (0 if labels.rows is None else labels.rows.height)
+    most, least = budget(n_lines, extra, max_points, "pr_chart")
+    drawn = thin(
+        ordered, "recall", "precision", by=by, max_points=most, min_points=least
     )
+    data = combine(baseline=rule, curve=numbered(drawn), label=labels.rows)
     scale = alt_.Scale(domain=[0, 1], nice=False)
     x = quantitative(alt_, "X", "recall", title="Recall (true positive rate)", scale=scale)
     y = quantitative(alt_, "Y", "precision", title="Precision (positive predictive value)")
     y = y.scale(scale)
-    hue = color_channel(alt_, color, labels)
+    hue = color_channel(alt_, color, labels, pr)
     lines_apart = apart(alt_, by, color, panels)
     lines = alt_.Chart().transform_filter(is_mark("curve"))
     tips = tooltips(alt_, drawn, by, ["threshold", "precision", "recall", "tp", "fp"])
@@ -162,8 +165,8 @@ def pr_chart(
         lines.mark_line(strokeWidth=2).encode(x, y, order=row_order(alt_), **hue, **lines_apart),
         lines.mark_circle(size=40, opacity=0).encode(x, y, tooltip=tips, **hue),
     ]
-    if labels is not None and labels.rows is not None:
-        layers.append(label_layer(alt_, x, y, hue.get("color"), align="left"))
+    if labels.rows is not None:
+        layers += label_layer(alt_, x, y, hue.get("color"), size - 2 * PAD)
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
     return panels.apply(alt_, chart)
 
@@ -257,15 +260,23 @@ def det_chart(
         _y=pl.Series(probit(ordered["fnr"].cast(pl.Float64).to_numpy())),
     ).filter(pl.col("_x").is_finite() & pl.col("_y").is_finite())
     limit = 2 * DET_LIMIT
-    drawn = thin(deviates, "_x", "_y", by=by, max_points=max_points, span=(limit, limit))
-    chance = pl.DataFrame({"_x": [-DET_LIMIT, DET_LIMIT], "_y": [DET_LIMIT, -DET_LIMIT]})
-    data = combine(chance=per_panel(chance, det, panels.names), curve=numbered(drawn))
+    chance = per_panel(
+        pl.DataFrame({"_x": [-DET_LIMIT, DET_LIMIT], "_y": [DET_LIMIT, -DET_LIMIT]}),
+        det,
+        panels.names,
+    )
+    n_lines = deviates.select(by).n_unique() if by else 1
+    most, least = budget(n_lines, chance.height, max_points, "det_chart")
+    drawn = thin(
+        deviates, "_x", "_y", by=by, max_points=most, span=(limit, limit), min_points=least
+    )
+    data = combine(chance=chance, curve=numbered(drawn))
     ticks = [float(v) for v in probit(np.asarray(DET_TICKS))]
     axis = alt_.Axis(values=ticks, labelExpr="format(cumulativeNormal(datum.value), '.3~%')")
     scale = alt_.Scale(domain=[-DET_LIMIT, DET_LIMIT], nice=False)
     x = quantitative(alt_, "X", "_x", title="False positive rate", scale=scale, axis=axis)
     y = quantitative(alt_, "Y", "_y", title="False negative rate", scale=scale, axis=axis)
-    hue = color_channel(alt_, color, None)
+    hue = color_channel(alt_, color, None, det)
     lines_apart = apart(alt_, by, color, panels)
     lines = alt_.Chart().transform_filter(is_mark("curve"))
     tips = tooltips(alt_, drawn, by, ["threshold", "fpr", "fnr"])

@@ -23,6 +23,7 @@ from polars_roc.charts._altair import (
     check_roles,
     color_channel,
     combine,
+    detail,
     fmt,
     groups,
     is_mark,
@@ -35,7 +36,9 @@ from polars_roc.charts._altair import (
     row_order,
     tooltips,
 )
-from polars_roc.charts._thin import drawing_order, thin
+from polars_roc.charts._layout import PAD, Plot
+from polars_roc.charts._thin import budget, drawing_order, thin
+from polars_roc.charts.style import threshold_text
 
 if TYPE_CHECKING:
     import altair as alt
@@ -43,20 +46,41 @@ if TYPE_CHECKING:
 CURVE_HINT = (
     "pass the frame df.roc.curve(...) returns (columns *by, threshold, tp, fp, tn, fn, tpr, fpr)"
 )
-#: Where label lines sit when they go inside the panel: bottom right, going up.
-LABEL_X, LABEL_Y, LABEL_STEP = ("fpr", 0.98), ("tpr", 0.02), 0.065
 #: Style of the range bounds of a partial AUC.
 BOUND = {"color": "black", "strokeDash": [2, 3], "strokeWidth": 1}
 
 
-def unit_axes(alt: Any, x: str = "fpr", y: str = "tpr") -> tuple[Any, Any]:
-    """FPR and TPR axes on [0, 1] with no padding (equal aspect when width == height)."""
+def unit_axes(
+    alt: Any, x: str = "fpr", y: str = "tpr", zoom: tuple[float, float] | None = None
+) -> tuple[Any, Any]:
+    """
+    FPR and TPR axes on [0, 1] with no padding (equal aspect when width == height).
+
+    With `zoom` the FPR axis shows only ``[lo, hi]`` (strong models hug the left edge).
+    """
     scale = alt.Scale(domain=[0, 1], nice=False)
     ticks = alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1], format=".1f")
+    x_scale, x_ticks = scale, ticks
+    if zoom is not None:
+        lo, hi = zoom
+        x_scale = alt.Scale(domain=[lo, hi], nice=False)
+        x_ticks = alt.Axis(values=[lo + (hi - lo) * i / 4 for i in range(5)], format=".2~f")
     return (
-        quantitative(alt, "X", x, title=FPR_TITLE, scale=scale, axis=ticks),
+        quantitative(alt, "X", x, title=FPR_TITLE, scale=x_scale, axis=x_ticks),
         quantitative(alt, "Y", y, title=TPR_TITLE, scale=scale, axis=ticks),
     )
+
+
+def zoom_range(zoom: tuple[float, float] | None) -> tuple[float, float] | None:
+    """Check a zoom range of the FPR axis: ``0 <= lo < hi <= 1``."""
+    if zoom is None:
+        return None
+    return _validate.unit_range(zoom, "zoom")
+
+
+def panel_plot(size: int, zoom: tuple[float, float] | None) -> Plot:
+    """The pixel geometry of one square ROC panel."""
+    return Plot(size, size, x_domain=zoom or (0.0, 1.0))
 
 
 def ordered_curve(curve: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
@@ -64,10 +88,29 @@ def ordered_curve(curve: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
     return drawing_order(curve, by, ["fpr", "tpr"], [False, False])
 
 
-def thinned_curve(curve: pl.DataFrame, by: Sequence[str], max_points: int) -> pl.DataFrame:
-    """Rows to draw: see :mod:`polars_roc.charts._thin` for the error bound."""
+def thinned_curve(
+    curve: pl.DataFrame,
+    by: Sequence[str],
+    max_points: int,
+    *,
+    extra: int = 0,
+    share: int = 1,
+    what: str = "roc_chart",
+    zoom: tuple[float, float] | None = None,
+) -> pl.DataFrame:
+    """
+    Rows to draw: see :mod:`polars_roc.charts._thin` for the error bound.
+
+    `extra` rows of other layers and the repeat factor `share` keep the whole chart under
+    Altair's row limit however many groups there are (see :func:`_thin.budget`).
+    """
     exact = ("fp", "tp") if {"fp", "tp"} <= set(curve.columns) else None
-    return thin(curve, "fpr", "tpr", by=by, max_points=max_points, exact=exact)
+    n_lines = curve.select(by).n_unique() if by else 1
+    most, least = budget(n_lines, extra, max_points, what, share)
+    span = (zoom[1] - zoom[0], 1.0) if zoom is not None else (1.0, 1.0)
+    return thin(
+        curve, "fpr", "tpr", by=by, max_points=most, exact=exact, min_points=least, span=span
+    )
 
 
 def defined(*names: str) -> pl.Expr:
@@ -123,7 +166,7 @@ def operating_points(
         chosen = points.select(*by, *keep)
     # A group without a defined optimum (one class only) has no point to mark.
     chosen = chosen.filter(pl.col("threshold").is_not_null())
-    texts = [f"t={value:.3g}" for value in chosen["threshold"].cast(pl.Float64).to_list()]
+    texts = [f"t={threshold_text(v)}" for v in chosen["threshold"].cast(pl.Float64).to_list()]
     return chosen.with_columns(_text=pl.Series(texts, dtype=pl.String))
 
 
@@ -135,20 +178,28 @@ def curve_layers(
     color: str | None,
     panels: Panels,
     labels: Labels | None,
+    source: pl.DataFrame,
+    zoom: tuple[float, float] | None = None,
+    size: int = 300,
 ) -> list[Any]:
     """Chance diagonal, one line per group, and invisible hover points carrying tooltips."""
-    x, y = unit_axes(alt)
-    hue = color_channel(alt, color, labels)
+    x, y = unit_axes(alt, zoom=zoom)
+    hue = color_channel(alt, color, labels, source)
     lines_apart = apart(alt, by, color, panels)
     lines = alt.Chart().transform_filter(is_mark("curve"))
     tips = tooltips(alt, curve, by, ["threshold", "tp", "fp", "tn", "fn", "tpr", "fpr"])
+    clip = {"clip": True} if zoom is not None else {}
     layers = [
-        chance_line(alt, x, y),
-        lines.mark_line(strokeWidth=2).encode(x, y, order=row_order(alt), **hue, **lines_apart),
-        lines.mark_circle(size=40, opacity=0).encode(x, y, tooltip=tips, **hue),
+        chance_line(alt, x, y).mark_line(
+            color="gray", strokeDash=[4, 4], strokeWidth=1, **clip
+        ),
+        lines.mark_line(strokeWidth=2, **clip).encode(
+            x, y, order=row_order(alt), **hue, **lines_apart
+        ),
+        lines.mark_circle(size=40, opacity=0, **clip).encode(x, y, tooltip=tips, **hue),
     ]
     if labels is not None and labels.rows is not None:
-        layers.append(label_layer(alt, x, y, hue.get("color")))
+        layers += label_layer(alt, x, y, hue.get("color"), size - 2 * PAD)
     return layers
 
 
@@ -166,11 +217,20 @@ def band_rows(band: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     return rows.sort([*by, "fpr"], nulls_last=True, maintain_order=True)
 
 
-def band_layer(alt: Any, *, by: list[str], color: str | None, panels: Panels, hue: Any) -> Any:
+def band_layer(
+    alt: Any,
+    *,
+    by: list[str],
+    color: str | None,
+    panels: Panels,
+    hue: Any,
+    zoom: tuple[float, float] | None = None,
+) -> Any:
     """A shaded area between ``tpr_lower`` and ``tpr_upper`` per group, in its colour."""
-    x, y = unit_axes(alt, y="tpr_lower")
+    x, y = unit_axes(alt, y="tpr_lower", zoom=zoom)
     y2 = alt.Y2(field="tpr_upper")
-    area = alt.Chart().transform_filter(is_mark("band")).mark_area(fillOpacity=0.2)
+    clip = {"clip": True} if zoom is not None else {}
+    area = alt.Chart().transform_filter(is_mark("band")).mark_area(fillOpacity=0.2, **clip)
     return area.encode(x, y, y2=y2, **hue, **apart(alt, by, color, panels))
 
 
@@ -190,6 +250,7 @@ def roc_chart(
     columns: int | None = None,
     auc: pl.DataFrame | bool = True,
     points: pl.DataFrame | Literal["youden"] | None = None,
+    zoom: tuple[float, float] | None = None,
     size: int = 300,
     max_points: int = 2000,
     band: pl.DataFrame | None = None,
@@ -201,10 +262,17 @@ def roc_chart(
     columns) is one line, coloured by `color`, split into panels by `facet` (wrapped into
     `columns`) or a `row` / `column` grid. Hovering a curve shows threshold, tp, fp, tn, fn
     and the rates. The AUC of each group goes in the colour legend ("logit (AUC 0.873)") when
-    colour alone tells the groups apart, and otherwise as lines of text inside each panel.
+    colour alone tells the groups apart, and otherwise as lines of text inside each panel
+    (none in a panel whose lines do not all fit). Each group keeps its colour in every chart
+    of the same groups (the colour scale's domain is the sorted group values), while the
+    legend lists the best AUC first. Operating-point labels sit next to their points where
+    they overlap nothing, else join the lines of text; no two texts ever overlap.
 
     Curves longer than `max_points` (all groups together) are thinned for drawing, with the
     error bound of :mod:`polars_roc.charts._thin`; AUC labels and tooltips use exact rows.
+    However many groups there are, the chart stays under Altair's 5,000-row limit (each
+    curve keeps 4 points at least while they fit, else 3 or 2); past about 2,400 groups it
+    is a ValueError saying what to do.
 
     Parameters
     ----------
@@ -226,6 +294,9 @@ def roc_chart(
         Operating points to mark, labelled with their thresholds: ``"youden"`` (each group's
         point maximizing ``tpr - fpr``, the highest threshold on ties) or a frame with
         ``*by, fpr, tpr, threshold`` (e.g. from ``df.roc.best_threshold(by=...)``).
+    zoom
+        Show only this FPR range ``(lo, hi)``, e.g. ``(0, 0.2)`` for strong models whose
+        curves hug the top-left corner; None for all of [0, 1].
     size
         Width and height of each panel, in pixels.
     max_points
@@ -249,7 +320,7 @@ def roc_chart(
     >>> chart = roc_chart(df.roc.curve(by="model"), color="model", points="youden")
     >>> spec = chart.to_dict()  # validates against the Vega-Lite schema
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
-    ['line', 'line', 'circle', 'point', 'text']
+    ['line', 'line', 'circle', 'point', 'text', 'text']
     >>> spec["layer"][1]["encoding"]["color"]["legend"]["labelExpr"]  # doctest: +ELLIPSIS
     '{"logit": "logit (AUC 0.8...)", "gbm": "gbm (AUC 0.7...)", ...}[datum.value] || datum.label'
     >>> grid = [i / 20 for i in range(21)]
@@ -263,36 +334,43 @@ def roc_chart(
     by = groups(curve, CURVE_COLUMNS)
     panels = Panels(facet, row, column, columns)
     check_roles(by, "curve", color=color, facet=facet, row=row, column=column)
+    zoom = zoom_range(zoom)
     ordered = ordered_curve(curve, by)
-    labels = None
-    if auc is not False:
-        summary = auc_summary(ordered, by, auc)
-        labels = place_labels(
-            summary, by=by, color=color, panels=panels.names, x=LABEL_X, y=(*LABEL_Y, LABEL_STEP)
-        )
     marked = None if points is None else operating_points(ordered, by, points)
-    data = combine(
-        chance=chance_rows(curve, panels),
-        curve=numbered(thinned_curve(ordered, by, max_points)),
-        point=marked,
-        label=None if labels is None else labels.rows,
-        band=None if band is None else band_rows(band, by),
+    summary = None if auc is False else auc_summary(ordered, by, auc)
+    labels = place_labels(
+        summary,
+        by=by,
+        color=color,
+        panels=panels.names,
+        plot=panel_plot(size, zoom),
+        fields=("fpr", "tpr"),
+        points=None if marked is None else marked.select(*by, "fpr", "tpr", "_text"),
     )
-    layers = curve_layers(alt_, data, by=by, color=color, panels=panels, labels=labels)
+    chance = chance_rows(curve, panels)
+    shaded = None if band is None else band_rows(band, by)
+    extra = chance.height + (0 if marked is None else marked.height)
+    extra += (0 if labels.rows is None else labels.rows.height) + (
+        0 if shaded is None else shaded.height
+    )
+    drawn = thinned_curve(ordered, by, max_points, extra=extra, zoom=zoom)
+    data = combine(
+        chance=chance, curve=numbered(drawn), point=marked, label=labels.rows, band=shaded
+    )
+    layers = curve_layers(
+        alt_, data, by=by, color=color, panels=panels, labels=labels, source=curve, zoom=zoom,
+        size=size,
+    )  # fmt: skip
     if band is not None:
-        hue = color_channel(alt_, color, labels)
-        layers.insert(1, band_layer(alt_, by=by, color=color, panels=panels, hue=hue))
+        hue = color_channel(alt_, color, labels, curve)
+        layers.insert(1, band_layer(alt_, by=by, color=color, panels=panels, hue=hue, zoom=zoom))
     if marked is not None:
-        x, y = unit_axes(alt_)
-        hue = color_channel(alt_, color, labels)
+        x, y = unit_axes(alt_, zoom=zoom)
+        hue = color_channel(alt_, color, labels, curve)
         chosen = alt_.Chart().transform_filter(is_mark("point"))
         tips = tooltips(alt_, marked, by, [c for c in THRESHOLD_COLUMNS if c in marked.columns])
-        text = alt_.Text(field="_text", type="nominal")
-        at = 3 if band is None else 4
-        layers[at:at] = [
-            chosen.mark_point(filled=True, size=80, opacity=1).encode(x, y, tooltip=tips, **hue),
-            chosen.mark_text(align="left", dx=7, dy=8, fontSize=11).encode(x, y, text=text),
-        ]
+        point = chosen.mark_point(filled=True, size=80, opacity=1, stroke="white", strokeWidth=1)
+        layers.insert(3 if band is None else 4, point.encode(x, y, tooltip=tips, **hue))
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
     return panels.apply(alt_, chart)
 
@@ -318,11 +396,12 @@ def pauc_summary(
             .collect()
         )
     ranked = table.sort("_value", descending=True, nulls_last=True, maintain_order=True)
-    texts = [
-        f"pAUC {fmt(value, 4)}, standardized {fmt(std)}"
-        for value, std in zip(ranked["_value"].to_list(), ranked["_std"].to_list(), strict=True)
-    ]
-    return ranked.with_columns(_text=pl.Series(texts, dtype=pl.String))
+    pairs = list(zip(ranked["_value"].to_list(), ranked["_std"].to_list(), strict=True))
+    texts = [f"pAUC {fmt(value, 4)}, standardized {fmt(std)}" for value, std in pairs]
+    short = [f"pAUC {fmt(value, 4)}, std. {fmt(std)}" for value, std in pairs]
+    return ranked.with_columns(
+        _text=pl.Series(texts, dtype=pl.String), _short=pl.Series(short, dtype=pl.String)
+    )
 
 
 def clip_curve(
@@ -359,6 +438,7 @@ def partial_auc_chart(
     column: str | None = None,
     columns: int | None = None,
     pauc: pl.DataFrame | bool = True,
+    zoom: tuple[float, float] | None = None,
     size: int = 300,
     max_points: int = 2000,
 ) -> alt.LayerChart | alt.FacetChart:
@@ -369,7 +449,10 @@ def partial_auc_chart(
     with ``tpr=(lo, hi)`` it lies between the curve and the right edge (FPR = 1) between the
     two TPR bounds: the area pROC integrates for focus "sensitivity". Each group's label gives
     the raw pAUC and McClish's standardized pAUC, with the definitions of
-    :func:`polars_roc.areas.partial_auc`.
+    :func:`polars_roc.areas.partial_auc`; inside a panel the lines of text sit beside the
+    shaded range, never over it. With one curve per panel its region takes its colour; when
+    several curves share a panel their regions are grey (overlapping colours would blend
+    into a colour no legend shows), darker where more curves cover the range.
 
     Parameters
     ----------
@@ -377,7 +460,7 @@ def partial_auc_chart(
         The frame ``df.roc.curve(...)`` returns (see :func:`roc_chart`).
     fpr, tpr
         The range ``(lo, hi)``; give exactly one.
-    color, facet, row, column, columns, size, max_points
+    color, facet, row, column, columns, zoom, size, max_points
         As in :func:`roc_chart`.
     pauc
         True: computed from the curve's points. A frame from ``df.roc.partial_auc(by=...,
@@ -410,34 +493,75 @@ def partial_auc_chart(
     by = groups(curve, CURVE_COLUMNS)
     panels = Panels(facet, row, column, columns)
     check_roles(by, "curve", color=color, facet=facet, row=row, column=column)
+    zoom = zoom_range(zoom)
     ordered = ordered_curve(curve, by)
-    labels = None
-    if pauc is not False:
-        summary = pauc_summary(ordered, by, along, (lo, hi), pauc)
-        labels = place_labels(
-            summary, by=by, color=color, panels=panels.names, x=LABEL_X, y=(*LABEL_Y, LABEL_STEP)
-        )
-    drawn = thinned_curve(ordered, by, max_points)
+    plot = panel_plot(size, zoom)
+    summary = None if pauc is False else pauc_summary(ordered, by, along, (lo, hi), pauc)
+    align, span = "right", None
+    if along == "fpr":  # the lines of text go beside the shaded range, on its wider side
+        left, right = plot.to_pixels(lo, 0)[0], plot.to_pixels(hi, 0)[0]
+        if max(left, 0) > size - min(right, size):
+            align, span = "left", (0.0, max(left, 0.0))
+        else:
+            align, span = "right", (min(right, float(size)), float(size))
+    labels = place_labels(
+        summary,
+        by=by,
+        color=color,
+        panels=panels.names,
+        plot=plot,
+        fields=("fpr", "tpr"),
+        align=align,
+        span=span,
+    )
+    chance = chance_rows(curve, panels)
     bounds = per_panel(pl.DataFrame({along: [lo, hi]}), curve, panels.names)
+    n_lines = curve.select(by).n_unique() if by else 1
+    extra = chance.height + bounds.height + 2 * n_lines
+    extra += 0 if labels.rows is None else labels.rows.height
+    drawn = thinned_curve(
+        ordered, by, max_points, extra=extra, share=2, what="partial_auc_chart", zoom=zoom
+    )
     data = combine(
-        chance=chance_rows(curve, panels),
+        chance=chance,
         curve=numbered(drawn),
         region=clip_curve(drawn, by, along, other, lo, hi),
         bound=bounds,
-        label=None if labels is None else labels.rows,
+        label=labels.rows,
     )
-    layers = curve_layers(alt_, data, by=by, color=color, panels=panels, labels=labels)
-    x, y = unit_axes(alt_)
-    hue = color_channel(alt_, color, labels)
+    layers = curve_layers(
+        alt_, data, by=by, color=color, panels=panels, labels=labels, source=curve, zoom=zoom,
+        size=size,
+    )  # fmt: skip
+    x, y = unit_axes(alt_, zoom=zoom)
     lines_apart = apart(alt_, by, color, panels)
+    n_panels = curve.select(panels.names).n_unique() if panels.names else 1
+    # One curve per panel: its region in its colour. Several: grey regions (coloured ones
+    # would blend into colours no legend shows), darker where more curves cover the range.
+    shared = n_lines > n_panels
+    hue = {} if shared else color_channel(alt_, color, labels, curve)
+    fill = {"color": "#888", "opacity": 0.12} if shared else {"opacity": 0.25}
+    region_apart = detail_of(alt_, by, color, panels, shared) or lines_apart
+    clip = {"clip": True} if zoom is not None else {}
     region = alt_.Chart().transform_filter(is_mark("region"))
     if along == "fpr":
-        shade = region.mark_area(opacity=0.25).encode(x, y, y2=alt_.datum(0), **hue, **lines_apart)
-        rule = alt_.Chart().transform_filter(is_mark("bound")).mark_rule(**BOUND).encode(x)
+        shade = region.mark_area(**fill, **clip)
+        shade = shade.encode(x, y, y2=alt_.datum(0), **hue, **region_apart)
+        rule = alt_.Chart().transform_filter(is_mark("bound")).mark_rule(**BOUND, **clip).encode(x)
     else:
-        shade = region.mark_area(opacity=0.25, orient="horizontal")
-        shade = shade.encode(x, y, x2=alt_.datum(1), **hue, **lines_apart)
-        rule = alt_.Chart().transform_filter(is_mark("bound")).mark_rule(**BOUND).encode(y)
+        shade = region.mark_area(orient="horizontal", **fill, **clip)
+        shade = shade.encode(x, y, x2=alt_.datum(1), **hue, **region_apart)
+        rule = alt_.Chart().transform_filter(is_mark("bound")).mark_rule(**BOUND, **clip).encode(y)
     layers[1:1] = [shade, rule]
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
     return panels.apply(alt_, chart)
+
+
+def detail_of(
+    alt: Any, by: list[str], color: str | None, panels: Panels, shared: bool
+) -> dict[str, Any]:
+    """With grey regions, the colour column still keeps the regions apart (one per curve)."""
+    if not shared or color is None:
+        return {}
+    names = [name for name in by if name not in panels.names]
+    return detail(alt, names)
