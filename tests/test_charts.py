@@ -259,7 +259,7 @@ def test_roc_chart_marks_operating_points(scored: pl.DataFrame) -> None:
     for model, part in scored.partition_by("model", as_dict=True).items():
         fpr, tpr, cut = roc_curve(part["label"].to_numpy(), part["score"].to_numpy())
         best = cut[np.argmax(tpr - fpr)]  # first maximum: the highest threshold
-        assert f"t={best:.3g}" in shown, model
+        assert f"t={best:#.4g}" in shown, model  # 4 significant digits, as everywhere
     best = scored.roc.best_threshold(by="model")
     root = render(roc_chart(scored.roc.curve(by="model"), color="model", points=best))
     assert len(marks(root, "symbol", 3)) == 3
@@ -483,7 +483,7 @@ def test_threshold_chart_marks_the_best_threshold(scored: pl.DataFrame) -> None:
     for model, part in scored.partition_by("model", as_dict=True).items():
         fpr, tpr, cut = roc_curve(part["label"].to_numpy(), part["score"].to_numpy())
         j = int(np.argmax(tpr - fpr))
-        assert f"youden {tpr[j] - fpr[j]:.3g} at t={cut[j]:.4g}" in shown, model
+        assert f"youden {tpr[j] - fpr[j]:.3f} at t={cut[j]:#.4g}" in shown, model
     assert texts(root, "legend-label") == measures
 
 

@@ -17,7 +17,7 @@ import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
 from polars_roc.charts._layout import FONT, Panel, Placed, Plot, text_width
-from polars_roc.charts.style import (
+from polars_roc.charts.style import (  # re-exported for the builders
     COUNT_FORMAT,
     RATE_FORMAT,
     THRESHOLD_FORMAT,
@@ -368,8 +368,13 @@ def place_labels(
         schema = {name: summary_dtype(summary, points, name) for name in by}
         rows_frame = pl.DataFrame(
             out,
-            schema={**schema, x_name: pl.Float64, y_name: pl.Float64, "_text": pl.String,
-                    "_align": pl.String},  # fmt: skip
+            schema={
+                **schema,
+                x_name: pl.Float64,
+                y_name: pl.Float64,
+                "_text": pl.String,
+                "_align": pl.String,
+            },  # fmt: skip
         )
     return Labels(legend, order, rows_frame)
 

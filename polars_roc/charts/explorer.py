@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
 from polars_roc.charts._altair import (
     COUNT_FORMAT,
     CURVE_COLUMNS,
+    RATE_FORMAT,
     THRESHOLD_COLUMNS,
     THRESHOLD_FORMAT,
     Panels,
@@ -31,6 +32,7 @@ from polars_roc.charts._altair import (
     tooltips,
 )
 from polars_roc.charts.roc import chance_rows, ordered_curve, thinned_curve, unit_axes
+from polars_roc.charts.style import THRESHOLD_DIGITS
 
 if TYPE_CHECKING:
     import altair as alt
@@ -41,10 +43,24 @@ DEFAULT_RATES = ("tpr", "fpr", "ppv", "npv", "accuracy", "f1")
 
 
 def slider_step(low: float, high: float) -> float:
-    """A round step giving about a thousand slider positions over [low, high]."""
+    """
+    A round step for the slider: thresholds to 4 significant digits, 100 positions at least.
+
+    The slider then shows round values (``0.5954``, never ``0.5954397202808415``).
+    """
     if not high > low:
         return 1.0
-    return float(10 ** math.floor(math.log10((high - low) / 1000)))
+    largest = max(abs(low), abs(high))
+    digits = math.floor(math.log10(largest)) - (THRESHOLD_DIGITS - 1)
+    spread = math.floor(math.log10((high - low) / 100))
+    return float(10 ** min(digits, spread))
+
+
+def on_step(value: float, step: float, how: Any = round) -> float:
+    """`value` moved to a multiple of `step` (with `how`: round, floor or ceil), as printed."""
+    decimals = max(0, -math.floor(math.log10(step)))
+    ratio = round(value / step, 6)  # 0.009 / 0.0001 is 89.99999999999999
+    return round(how(ratio) * step, decimals)
 
 
 def threshold_explorer(
@@ -54,13 +70,17 @@ def threshold_explorer(
     rates: Sequence[str] | None = None,
     threshold: float | None = None,
     step: float | None = None,
+    facet: str | None = None,
+    columns: int | None = 3,
     size: int = 300,
     max_points: int = 2000,
-) -> alt.HConcatChart:
+) -> alt.VConcatChart:
     """
     A threshold slider moving the operating point on the ROC curve, with its counts and rates.
 
-    One chart: the ROC panel and a table of the confusion counts and rates at the threshold.
+    One chart: the ROC panel (one panel per `facet` value, wrapped into `columns`) above a
+    table of the confusion counts and rates at the threshold, one row per group: about 800
+    pixels wide with the defaults, so it fits pages 1,024 pixels wide.
 
     For a slider value ``t`` each group's operating point is the curve row with the
     smallest threshold at or above ``t`` (rows with ``score >= threshold`` are predicted
@@ -82,17 +102,22 @@ def threshold_explorer(
     threshold
         Initial slider value; default the threshold maximizing ``tpr - fpr`` over all rows.
     step
-        Slider step; default a round number giving about 1,000 positions.
+        Slider step; default a round number giving thresholds to 4 significant digits (at
+        least 100 positions). The slider's ends are the extreme thresholds moved out to
+        multiples of the step.
+    facet
+        Group column splitting the ROC curves into panels (the table keeps every group).
+    columns
+        Panels per row with `facet`.
     size
-        Width and height of the ROC panel, in pixels.
+        Width and height of each ROC panel, in pixels.
     max_points
         Drawing budget for the curve rows.
 
     Returns
     -------
-    alt.HConcatChart
-        The ROC panel and the table side by side, with the slider bound to a parameter;
-        untitled.
+    alt.VConcatChart
+        The ROC panel(s) above the table, with the slider bound to a parameter; untitled.
 
     Examples
     --------
@@ -108,7 +133,7 @@ def threshold_explorer(
     hint = "pass the frame df.roc.thresholds(...) or df.roc.curve(...) returns"
     require(frame, ["threshold", *COUNTS, "tpr", "fpr"], "the threshold frame", hint)
     by = groups(frame, THRESHOLD_COLUMNS)
-    check_roles(by, "threshold", color=color)
+    check_roles(by, "threshold", color=color, facet=facet)
     shown = [r for r in DEFAULT_RATES if r in frame.columns] if rates is None else list(rates)
     require(frame, shown, "the threshold frame", "pass rates= columns the frame has")
     finite = frame.filter(pl.col("threshold").is_finite())
@@ -122,21 +147,24 @@ def threshold_explorer(
     if threshold is None:
         youden = finite.select(pl.col("threshold").sort_by(pl.col("tpr") - pl.col("fpr")).last())
         threshold = float(youden.item())
-    start = min(max(float(threshold), low), high)
     step = slider_step(low, high) if step is None else float(step)
+    if not step > 0:
+        msg = f"step must be positive, got {step!r}\n\nHint: leave step=None for a round step."
+        raise ValueError(msg)
+    low, high = on_step(low, step, math.floor), on_step(high, step, math.ceil)
+    start = on_step(min(max(float(threshold), low), high), step)
 
+    panels = Panels(facet, columns=columns if facet is not None else None)
     ordered = ordered_curve(frame, by)
-    drawn = thinned_curve(ordered, by, max_points)
+    chance = chance_rows(frame, panels)
+    drawn = thinned_curve(ordered, by, max_points, extra=chance.height, what="threshold_explorer")
     group = (
         pl.concat_str([pl.col(n).cast(pl.String).fill_null("null") for n in by], separator=" · ")
         if by
         else pl.lit("all")
     )
     keep = [*by, *CURVE_COLUMNS, *(r for r in shown if r not in CURVE_COLUMNS)]
-    data = combine(
-        chance=chance_rows(frame, Panels()),
-        curve=numbered(drawn.select(keep).with_columns(_group=group)),
-    )
+    data = combine(chance=chance, curve=numbered(drawn.select(keep).with_columns(_group=group)))
 
     cut = alt_.param(
         value=start,
@@ -150,8 +178,8 @@ def threshold_explorer(
         .transform_filter("datum.threshold === datum._cut")
     )
     x, y = unit_axes(alt_)
-    hue = color_channel(alt_, color, None)
-    lines_apart = apart(alt_, by, color, Panels())
+    hue = color_channel(alt_, color, None, frame)
+    lines_apart = apart(alt_, by, color, panels)
     tips = tooltips(alt_, drawn, by, ["threshold", *COUNTS, *shown])
     roc = alt_.layer(
         chance_line(alt_, x, y),
@@ -162,14 +190,15 @@ def threshold_explorer(
             x, y, tooltip=tips, **hue
         ),
     ).properties(width=size, height=size)
+    roc = panels.apply(alt_, roc)
 
-    columns = ["threshold", *COUNTS, *shown]
+    names = ["threshold", *COUNTS, *shown]
     formats = {"threshold": THRESHOLD_FORMAT, **dict.fromkeys(COUNTS, COUNT_FORMAT)}
-    formats.update(dict.fromkeys(shown, ".3f"))
+    formats.update(dict.fromkeys(shown, RATE_FORMAT))
     pick = json.dumps(formats)
     text = f"isValid(datum.value) ? format(datum.value, {pick}[datum.key]) : '–'"
     table = (
-        chosen.transform_fold([field(c) for c in columns])
+        chosen.transform_fold([field(c) for c in names])
         .transform_calculate(_shown=text)
         .mark_text(fontSize=12)
         .encode(
@@ -177,7 +206,7 @@ def threshold_explorer(
                 alt_,
                 "X",
                 "key",
-                sort=columns,
+                sort=names,
                 title=None,
                 axis=alt_.Axis(orient="top", labelAngle=0),
             ),
@@ -185,7 +214,7 @@ def threshold_explorer(
             text=nominal(alt_, "Text", "_shown"),
             **hue,
         )
-        .properties(width=alt_.Step(68), height=alt_.Step(24))
+        .properties(width=alt_.Step(64), height=alt_.Step(22))
     )
-    chart = alt_.hconcat(roc, table, data=data).add_params(cut)
-    return cast("alt.HConcatChart", chart)
+    chart = alt_.vconcat(roc, table, data=data, spacing=24).add_params(cut)
+    return cast("alt.VConcatChart", chart)

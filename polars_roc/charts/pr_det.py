@@ -141,11 +141,11 @@ def pr_chart(
         lowest = ordered.group_by(by, maintain_order=True).last() if by else ordered.tail(1)
         rule = lowest.select(*by, "precision")
     n_lines = ordered.select(by).n_unique() if by else 1
-    extra = (0 if rule is None else rule.height) + (0 if labels.rows is None else labels.rows.height)
-    most, least = budget(n_lines, extra, max_points, "pr_chart")
-    drawn = thin(
-        ordered, "recall", "precision", by=by, max_points=most, min_points=least
+    extra = (0 if rule is None else rule.height) + (
+        0 if labels.rows is None else labels.rows.height
     )
+    most, least = budget(n_lines, extra, max_points, "pr_chart")
+    drawn = thin(ordered, "recall", "precision", by=by, max_points=most, min_points=least)
     data = combine(baseline=rule, curve=numbered(drawn), label=labels.rows)
     scale = alt_.Scale(domain=[0, 1], nice=False)
     x = quantitative(alt_, "X", "recall", title="Recall (true positive rate)", scale=scale)

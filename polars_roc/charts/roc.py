@@ -190,9 +190,7 @@ def curve_layers(
     tips = tooltips(alt, curve, by, ["threshold", "tp", "fp", "tn", "fn", "tpr", "fpr"])
     clip = {"clip": True} if zoom is not None else {}
     layers = [
-        chance_line(alt, x, y).mark_line(
-            color="gray", strokeDash=[4, 4], strokeWidth=1, **clip
-        ),
+        chance_line(alt, x, y).mark_line(color="gray", strokeDash=[4, 4], strokeWidth=1, **clip),
         lines.mark_line(strokeWidth=2, **clip).encode(
             x, y, order=row_order(alt), **hue, **lines_apart
         ),
