@@ -341,12 +341,17 @@ def place_labels(
         mine = marked.get(key)
         if mine is not None:
             panel.keep_clear(list(mine.select(x_name, y_name).iter_rows()))
-        texts = lines.get(key)
-        if texts is not None:
-            rows = list(texts.iter_rows(named=True))[::-1]  # stacked upwards: best on top
+        group_texts = lines.get(key)
+        if group_texts is not None:
+            # Stacked upwards, so the best (first) line is on top.
+            rows = list(group_texts.iter_rows(named=True))[::-1]
             spots = [panel.stack(i, row["_text"]) for i, row in enumerate(rows)]
-            if all(spot is not None for spot in spots):
-                out += [_text_row(row, spot, by, fields, align) for row, spot in zip(rows, spots)]
+            placed = [spot for spot in spots if spot is not None]
+            if len(placed) == len(rows):
+                out += [
+                    _text_row(row, spot, by, fields, align)
+                    for row, spot in zip(rows, placed, strict=True)
+                ]
             else:  # not every line fits: none, rather than some groups only
                 panel = Panel(plot, align=align, span=span)
                 if mine is not None:
@@ -374,7 +379,7 @@ def place_labels(
                 y_name: pl.Float64,
                 "_text": pl.String,
                 "_align": pl.String,
-            },  # fmt: skip
+            },
         )
     return Labels(legend, order, rows_frame)
 

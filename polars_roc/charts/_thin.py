@@ -29,7 +29,6 @@ from typing import Any
 
 import polars as pl
 
-
 #: Rows a chart may hand to Altair: its default limit (5,000) less room for small layers.
 ROW_BUDGET = 4_900
 

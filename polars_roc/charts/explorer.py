@@ -10,11 +10,8 @@ from typing import TYPE_CHECKING, Any, cast
 import polars as pl
 
 from polars_roc.charts._altair import (
-    COUNT_FORMAT,
     CURVE_COLUMNS,
-    RATE_FORMAT,
     THRESHOLD_COLUMNS,
-    THRESHOLD_FORMAT,
     Panels,
     altair,
     apart,
@@ -32,7 +29,7 @@ from polars_roc.charts._altair import (
     tooltips,
 )
 from polars_roc.charts.roc import chance_rows, ordered_curve, thinned_curve, unit_axes
-from polars_roc.charts.style import THRESHOLD_DIGITS
+from polars_roc.charts.style import COUNT_FORMAT, RATE_FORMAT, THRESHOLD_DIGITS, THRESHOLD_FORMAT
 
 if TYPE_CHECKING:
     import altair as alt
@@ -60,7 +57,7 @@ def on_step(value: float, step: float, how: Any = round) -> float:
     """`value` moved to a multiple of `step` (with `how`: round, floor or ceil), as printed."""
     decimals = max(0, -math.floor(math.log10(step)))
     ratio = round(value / step, 6)  # 0.009 / 0.0001 is 89.99999999999999
-    return round(how(ratio) * step, decimals)
+    return round(float(how(ratio)) * step, decimals)
 
 
 def threshold_explorer(

@@ -20,12 +20,14 @@ from polars_roc.charts._altair import (
     detail,
     groups,
     is_mark,
-    nominal,
+    label_layer,
     numbered,
+    place_labels,
     require,
     row_order,
     tooltips,
 )
+from polars_roc.charts._layout import PAD, Plot
 from polars_roc.charts.roc import chance_rows, thinned_curve, unit_axes
 
 if TYPE_CHECKING:
@@ -128,7 +130,7 @@ def hull_chart(
     ... )
     >>> spec = hull_chart(hull, across="model", slopes=[1.0]).to_dict()
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
-    ['line', 'line', 'text', 'line', 'point']
+    ['line', 'line', 'line', 'point', 'text', 'text']
     """
     alt_ = altair()
     hint = "pass the frame df.roc.hull(...) returns (columns *by, [across], fpr, tpr, threshold)"
@@ -151,11 +153,27 @@ def hull_chart(
             extra=extra,
             what="hull_chart",
         )
+    iso_rows = iso_lines(ordered, by, list(slopes))
+    starts = (
+        iso_rows.filter(pl.col("_text").is_not_null()).select(*by, "fpr", "tpr", "_text")
+        if iso_rows.height
+        else None
+    )
+    labels = place_labels(
+        None,
+        by=by,
+        color=None,
+        panels=panels.names,
+        plot=Plot(size, size),
+        fields=("fpr", "tpr"),
+        points=starts,
+    )
     data = combine(
         chance=chance_rows(hull, panels),
         curve=None if underneath is None else numbered(underneath),
-        iso=iso_lines(ordered, by, list(slopes)),
+        iso=iso_rows.drop("_text") if iso_rows.height else None,
         hull=numbered(ordered),
+        label=labels.rows,
     )
     x, y = unit_axes(alt_)
     owner = across if across is not None else color
@@ -188,13 +206,12 @@ def hull_chart(
         )
     layers += [
         iso.mark_line(color="#888", strokeWidth=1, strokeDash=[6, 3]).encode(x, y, **iso_detail),
-        iso.mark_text(align="left", baseline="top", dx=3, dy=3, fontSize=10, color="#555")
-        .transform_filter("isValid(datum._text)")
-        .encode(x, y, text=nominal(alt_, "Text", "_text")),
         vertices.mark_line(
             color="black" if not hull_hue else alt_.Undefined, strokeWidth=2.5, point=False
         ).encode(x, y, order=row_order(alt_), **hull_hue, **lines_apart),
         vertices.mark_point(filled=True, size=70, opacity=1).encode(x, y, tooltip=tips, **hue),
     ]
+    if labels.rows is not None:
+        layers += label_layer(alt_, x, y, alt_.value("#555"), size - 2 * PAD)
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
     return panels.apply(alt_, chart)

@@ -25,7 +25,7 @@ from polars_roc.charts._altair import (
     require,
     tooltips,
 )
-from polars_roc.charts._thin import budget, drawing_order, thin
+from polars_roc.charts._thin import ROW_BUDGET, budget, drawing_order, thin
 from polars_roc.charts.roc import chance_rows, unit_axes
 
 if TYPE_CHECKING:
@@ -192,6 +192,13 @@ def auc_interval_chart(
         text = pl.lit("AUC")
     rows = auc.filter(pl.col("auc").is_not_null()).with_columns(_label=text.fill_null("null"))
     rows = rows.sort("auc", descending=True, maintain_order=True)
+    if rows.height > ROW_BUDGET:
+        msg = (
+            f"auc_interval_chart cannot draw {rows.height:,} groups: one row each, and Altair "
+            f"draws at most 5,000 rows\n\nHint: filter the groups (e.g. "
+            f"auc.sort('auc').head(50)) or draw one panel per chart."
+        )
+        raise ValueError(msg)
     reference_rows = None
     if reference is not None:
         reference_rows = per_panel(pl.DataFrame({"auc": [float(reference)]}), rows, panels.names)

@@ -139,7 +139,9 @@ def pr_chart(
     rule = None
     if baseline:
         lowest = ordered.group_by(by, maintain_order=True).last() if by else ordered.tail(1)
-        rule = lowest.select(*by, "precision")
+        # Rules at the same height in the same colour and panel are one rule.
+        shown = [name for name in by if name == color or name in panels.names]
+        rule = lowest.select(*shown, "precision").unique(maintain_order=True)
     n_lines = ordered.select(by).n_unique() if by else 1
     extra = (0 if rule is None else rule.height) + (
         0 if labels.rows is None else labels.rows.height
@@ -158,9 +160,7 @@ def pr_chart(
     layers = []
     if rule is not None:
         base = alt_.Chart().transform_filter(is_mark("baseline"))
-        layers.append(
-            base.mark_rule(strokeDash=[4, 4], strokeWidth=1).encode(y, **hue, **lines_apart)
-        )
+        layers.append(base.mark_rule(strokeDash=[4, 4], strokeWidth=1).encode(y, **hue))
     layers += [
         lines.mark_line(strokeWidth=2).encode(x, y, order=row_order(alt_), **hue, **lines_apart),
         lines.mark_circle(size=40, opacity=0).encode(x, y, tooltip=tips, **hue),

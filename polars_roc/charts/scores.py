@@ -16,7 +16,6 @@ import polars as pl
 
 from polars_roc._core import labels, validate
 from polars_roc.charts._altair import (
-    COUNT_FORMAT,
     Panels,
     altair,
     combine,
@@ -25,6 +24,7 @@ from polars_roc.charts._altair import (
     nominal,
     quantitative,
 )
+from polars_roc.charts.style import COUNT_FORMAT
 
 if TYPE_CHECKING:
     import altair as alt

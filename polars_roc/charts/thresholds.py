@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
 import polars as pl
 
 from polars_roc.charts._altair import (
     THRESHOLD_COLUMNS,
-    THRESHOLD_FORMAT,
     Panels,
     altair,
     check_roles,
@@ -23,7 +23,7 @@ from polars_roc.charts._altair import (
 )
 from polars_roc.charts._layout import FONT, LINE, PAD, text_width
 from polars_roc.charts._thin import budget, drawing_order, thin
-from polars_roc.charts.style import RATE_FORMAT, rate_text, threshold_text
+from polars_roc.charts.style import RATE_FORMAT, THRESHOLD_FORMAT, rate_text, threshold_text
 
 if TYPE_CHECKING:
     import altair as alt
@@ -58,8 +58,10 @@ def pixel_rows(
             row.get(value.arg_max()).alias(f"_max{i}"),
         ]
     kept = indexed.group_by([*by, "_step"]).agg(picks).drop([*by, "_step"])
-    rows = pl.concat([kept.get_column(c) for c in kept.columns]).drop_nulls().unique()
-    return frame.with_row_index("_row").filter(pl.col("_row").is_in(rows)).drop("_row")
+    rows = pl.concat([kept.get_column(c) for c in kept.columns]).drop_nulls()
+    keep = np.zeros(frame.height, dtype=bool)
+    keep[rows.to_numpy()] = True
+    return frame.filter(pl.Series(keep))
 
 
 def rule_labels(
@@ -208,8 +210,9 @@ def threshold_chart(
     check_roles(by, "thresholds", dash=dash, facet=facet, row=row, column=column)
     finite = thresholds.filter(pl.col("threshold").is_finite())
     ordered = drawing_order(finite, by, ["threshold"], [True])
-    n_lines = len(measures) * (ordered.select(by).n_unique() if by else 1)
-    most, least = budget(n_lines, 2 * n_lines, max_points, "threshold_chart")
+    n_groups = ordered.select(by).n_unique() if by else 1
+    n_lines = len(measures) * n_groups
+    most, least = budget(n_lines, n_groups, max_points, "threshold_chart")
     few = pixel_rows(ordered, by, measures, columns=4 * width)
     long = few.unpivot(measures, index=[*by, "threshold"], variable_name="measure")
     long = long.with_columns(pl.col("value").cast(pl.Float64))
