@@ -34,23 +34,24 @@ import html
 import json
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc import areas, charts, curves
+from polars_roc import areas, charts, curves, report_figures
 from polars_roc import thresholds as cutpoints
 from polars_roc._core import validate
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
+from polars_roc.charts.style import rate_text, threshold_text
+from polars_roc.report_figures import merge_groups, panel_roles
 
 #: Receives one-line progress messages (e.g. a function printing to stderr).
 Progress = Callable[[str], None]
 JsMode = Literal["auto", "inline", "cdn"]
-Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 
 #: Above this many distinct (group, score) pairs, curves are drawn from quantile thresholds.
 MAX_CURVE_POINTS = 200_000
@@ -58,6 +59,8 @@ MAX_CURVE_POINTS = 200_000
 CURVE_QUANTILES = 2_000
 
 CDN = "https://cdn.jsdelivr.net/npm"
+#: Interval methods as the page names them.
+CI_NAMES = {"delong": "DeLong", "bootstrap": "Bootstrap"}
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,11 @@ def compute(
     fpr: tuple[float, float] | None = (0.0, 0.2),
     tpr: tuple[float, float] | None = None,
     method: Literal["youden", "closest_topleft", "cost"] = "youden",
+    cost_fp: float = 1.0,
+    cost_fn: float = 1.0,
+    prevalence: float | None = None,
+    n_boot: int = 2000,
+    seed: int | None = 0,
     progress: Progress | None = None,
 ) -> ReportData:
     """
@@ -143,6 +151,11 @@ def compute(
         The partial-AUC range ``(lo, hi)``; `tpr` is used when given, else `fpr`.
     method
         How the best cutpoint is chosen (see :func:`polars_roc.thresholds.best_threshold`).
+    cost_fp, cost_fn, prevalence
+        The costs of a false positive and a false negative and the prevalence to weigh them
+        by (default the data's), for ``method="cost"``.
+    n_boot, seed
+        Bootstrap replicates and random seed, for ``ci="bootstrap"``.
     progress
         Called with a one-line message as each step starts.
 
@@ -172,6 +185,14 @@ def compute(
             "\n\nHint: method='youden'."
         )
         raise ValueError(msg)
+    costs = {
+        "cost_fp": validate.cost(cost_fp, "cost_fp"),
+        "cost_fn": validate.cost(cost_fn, "cost_fn"),
+    }
+    validate.prevalence(prevalence)
+    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 2:
+        msg = f"n_boot must be an integer of at least 2, got {n_boot!r}\n\nHint: n_boot=2000."
+        raise ValueError(msg)
     if tpr is not None:
         kind, bounds = "tpr", validate.unit_range(tpr, "tpr")
     elif fpr is not None:
@@ -195,8 +216,9 @@ def compute(
             "every row."
         )
 
-    say("[2/6] AUC by group" + (f" with {ci} intervals" if ci else ""))
-    auc = _auc_table(lf, score, label, common, ci, level, notes)
+    say("[2/6] AUC by group" + (f" with {CI_NAMES[ci]} intervals" if ci else ""))
+    resampling = {"n_boot": n_boot, "seed": seed} if ci == "bootstrap" else {}
+    auc = _auc_table(lf, score, label, {**common, **resampling}, ci, level, notes)
 
     say("[3/6] ROC curves and threshold table")
     curve = curves.curve(lf, score, label, thresholds=resolution, **common).collect()
@@ -215,7 +237,8 @@ def compute(
     ).collect()
 
     say(f"[5/6] best cutpoints ({method})")
-    best = cutpoints.best_threshold(lf, score, label, method=method, **common).collect()
+    chosen: dict[str, Any] = {**costs, "prevalence": prevalence} if method == "cost" else {}
+    best = cutpoints.best_threshold(lf, score, label, method=method, **chosen, **common).collect()
 
     say("[6/6] score distributions")
     chart = _score_chart(lf, score, label, names, weight, pos_label, notes)
@@ -232,6 +255,8 @@ def compute(
         "level": level,
         "method": method,
         "range": (kind, bounds),
+        **({"costs": (costs["cost_fp"], costs["cost_fn"], prevalence)} if method == "cost" else {}),
+        **({"n_boot": n_boot, "seed": seed} if ci == "bootstrap" else {}),
     }
     return ReportData(
         auc=auc,
@@ -274,8 +299,8 @@ def _score_chart(
     notes: list[str],
 ) -> dict[str, Any] | None:
     """Per-class score histograms in one panel per group, drawn from every scored row."""
-    rows = _merge_groups(lf, names)
-    facet, row, column = _panel_roles(names)
+    rows = merge_groups(lf, names)
+    facet, row, column = panel_roles(names)
     try:
         chart = charts.score_chart(
             rows,
@@ -285,7 +310,7 @@ def _score_chart(
             pos_label=pos_label,
             kind="histogram",
             bins=40,
-            width=180 if names else 320,
+            width=160 if names else 320,
             height=110 if names else 200,
             facet=facet,
             row=row,
@@ -321,25 +346,6 @@ def one_line(error: BaseException) -> str:
     head, _, hint = text.partition("\n\nHint:")
     line = " ".join(head.split()) or type(error).__name__
     return f"{line} (hint: {' '.join(hint.split())})" if hint else line
-
-
-def _merge_groups(frame: Frame, names: Sequence[str]) -> Frame:
-    """With more than two group columns, fold the second and later ones into the second."""
-    if len(names) <= 2:
-        return frame
-    merged = pl.concat_str(
-        [pl.col(name).cast(pl.String).fill_null("null") for name in names[1:]], separator=" · "
-    )
-    return frame.with_columns(merged.alias(names[1])).drop(names[2:])
-
-
-def _panel_roles(names: Sequence[str]) -> tuple[str | None, str | None, str | None]:
-    """``(facet, row, column)`` of the per-group grids: one group wraps, two make a grid."""
-    if not names:
-        return None, None, None
-    if len(names) == 1:
-        return names[0], None, None
-    return None, names[0], names[1]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -438,6 +444,11 @@ def to_html(
     fpr: tuple[float, float] | None = (0.0, 0.2),
     tpr: tuple[float, float] | None = None,
     method: Literal["youden", "closest_topleft", "cost"] = "youden",
+    cost_fp: float = 1.0,
+    cost_fn: float = 1.0,
+    prevalence: float | None = None,
+    n_boot: int = 2000,
+    seed: int | None = 0,
     title: str = "ROC report",
     source: str | None = None,
     js: JsMode = "auto",
@@ -456,6 +467,8 @@ def to_html(
     lf
         Scored rows, e.g. ``pl.scan_csv(path)``.
     score, label, by, weight, pos_label, ci, level, fpr, tpr, method, progress
+        As in :func:`compute`.
+    cost_fp, cost_fn, prevalence, n_boot, seed
         As in :func:`compute`.
     title, source, js
         As in :func:`render`.
@@ -486,6 +499,11 @@ def to_html(
         fpr=fpr,
         tpr=tpr,
         method=method,
+        cost_fp=cost_fp,
+        cost_fn=cost_fn,
+        prevalence=prevalence,
+        n_boot=n_boot,
+        seed=seed,
         progress=progress,
     )
     return render(data, title=title, source=source, js=js, progress=progress)
@@ -494,42 +512,13 @@ def to_html(
 def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]:
     """Every chart's spec; a chart that fails to build is left out with a note."""
     names = data.roles["by"]
-    kept = names[:2]
-    color = kept[0] if kept else None
-    facet = kept[1] if len(kept) > 1 else None
     auc, curve, pauc, best, table = (
-        _merge_groups(frame, names)
+        merge_groups(frame, names)
         for frame in (data.auc, data.curve, data.partial_auc, data.best_threshold, data.thresholds)
     )
-    kind, bounds = data.roles["range"]
-    size = 220 if facet else 340
-    wrap, row, column = _panel_roles(kept)
-    builders: dict[str, Callable[[], Any]] = {
-        "auc": lambda: charts.auc_interval_chart(auc, color=color if facet else None),
-        "roc": lambda: charts.roc_chart(
-            curve, color=color, facet=facet, columns=4, auc=auc, points=best, size=size
-        ),
-        "pauc": lambda: charts.partial_auc_chart(
-            curve,
-            fpr=bounds if kind == "fpr" else None,
-            tpr=bounds if kind == "tpr" else None,
-            color=color,
-            facet=facet,
-            columns=4,
-            pauc=pauc,
-            size=size,
-        ),
-        "thresholds": lambda: charts.threshold_chart(
-            table,
-            best=best.select(*kept, "threshold"),
-            width=220 if kept else 420,
-            height=150 if kept else 260,
-            facet=wrap,
-            row=row,
-            column=column,
-        ),
-        "explorer": lambda: charts.threshold_explorer(table, color=color),
-    }
+    builders = report_figures.builders(
+        auc=auc, curve=curve, pauc=pauc, best=best, table=table, roles=data.roles
+    )
     figures = []
     for key, build in builders.items():
         try:
@@ -602,9 +591,9 @@ def _meta(data: ReportData, source: str | None) -> str:
         ("positive class", "True / 1" if pos_label is None else repr(pos_label)),
         ("weight", roles["weight"] or "none"),
         ("groups", ", ".join(roles["by"]) or "none"),
-        ("intervals", f"{roles['ci']} {_percent(roles['level'])}" if roles["ci"] else "none"),
+        ("intervals", _intervals(roles)),
         ("pAUC range", f"{kind.upper()} {lo:g} to {hi:g}"),
-        ("cutpoint", roles["method"]),
+        ("cutpoint", _cutpoint(roles)),
         ("generated", datetime.date.today().isoformat()),
     ]
     return "".join(f"<span><b>{html.escape(k)}</b> {html.escape(str(v))}</span>" for k, v in items)
@@ -612,6 +601,25 @@ def _meta(data: ReportData, source: str | None) -> str:
 
 def _percent(level: float) -> str:
     return f"{100 * level:g}%"
+
+
+def _intervals(roles: dict[str, Any]) -> str:
+    """The interval method as the header shows it, e.g. "DeLong 95%"."""
+    if not roles["ci"]:
+        return "none"
+    text = f"{CI_NAMES[roles['ci']]} {_percent(roles['level'])}"
+    if "n_boot" in roles:
+        text += f" ({roles['n_boot']:,} replicates, seed {roles['seed']})"
+    return text
+
+
+def _cutpoint(roles: dict[str, Any]) -> str:
+    """The cutpoint method as the header shows it, with its costs."""
+    if "costs" not in roles:
+        return str(roles["method"])
+    cost_fp, cost_fn, prevalence = roles["costs"]
+    weighed = "the data's prevalence" if prevalence is None else f"prevalence {prevalence:g}"
+    return f"cost (false positive {cost_fp:g}, false negative {cost_fn:g}, {weighed})"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -675,9 +683,11 @@ def _cell(value: Any, column: str) -> str:
     elif isinstance(value, int):
         text = f"{value:,}"
     elif column == "threshold":
-        text = f"{value:.6g}"
+        text = threshold_text(value)  # as the charts print it
+    elif column in ("auc_se", "pauc"):
+        text = f"{value:.4f}"
     else:
-        text = f"{value:.4f}" if column in ("auc_se", "pauc") else f"{value:.3f}"
+        text = rate_text(value)
     return f'<td class="num">{text}</td>'
 
 
@@ -712,7 +722,7 @@ def _sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
     has_ci = "auc_lower" in data.auc.columns
     auc_names = {"auc_lower": f"{level} CI lower", "auc_upper": f"{level} CI upper"}
     interval = (
-        f"{roles['ci'].capitalize()} {level} confidence intervals, clipped to [0, 1]. "
+        f"{CI_NAMES[roles['ci']]} {level} confidence intervals, clipped to [0, 1]. "
         if has_ci
         else "No confidence intervals. "
     )

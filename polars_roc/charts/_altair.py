@@ -401,12 +401,15 @@ def _text_row(
     return out
 
 
-def label_layer(alt: Any, x: Any, y: Any, color: Any, limit: float) -> list[Any]:
+def label_layer(
+    alt: Any, x: Any, y: Any, color: Any, limit: float, rows: pl.DataFrame | None = None
+) -> list[Any]:
     """Text marks for the rows that :func:`place_labels` laid out (left- and right-aligned)."""
     style = {"color": color} if color is not None else {}
     text = alt.Text(field="_text", type="nominal")
     layers = []
-    for align in ("left", "right"):
+    aligns = ("left", "right") if rows is None else sorted(set(rows["_align"].to_list()))
+    for align in aligns:
         marks = alt.Chart().transform_filter(f"{is_mark('label')} && datum._align === '{align}'")
         mark = marks.mark_text(align=align, baseline="top", fontSize=FONT, limit=limit)
         layers.append(mark.encode(x, y, text=text, **style))

@@ -187,7 +187,8 @@ def threshold_explorer(
             x, y, tooltip=tips, **hue
         ),
     ).properties(width=size, height=size)
-    roc = panels.apply(alt_, roc)
+    if facet is not None:  # a facet needs its data at its own top: Altair stores it once
+        roc = panels.apply(alt_, roc.properties(data=data))
 
     names = ["threshold", *COUNTS, *shown]
     formats = {"threshold": THRESHOLD_FORMAT, **dict.fromkeys(COUNTS, COUNT_FORMAT)}
@@ -213,5 +214,9 @@ def threshold_explorer(
         )
         .properties(width=alt_.Step(64), height=alt_.Step(22))
     )
-    chart = alt_.vconcat(roc, table, data=data, spacing=24).add_params(cut)
+    if facet is None:
+        chart = alt_.vconcat(roc, table, data=data, spacing=24).add_params(cut)
+    else:  # (add_params trips over a facet inside a concat: set the parameter directly)
+        chart = alt_.vconcat(roc, table.properties(data=data), spacing=24)
+        chart.params = [cut.param]
     return cast("alt.VConcatChart", chart)

@@ -273,7 +273,10 @@ def threshold_chart(
         layers.append(cut.mark_rule(color="black", strokeDash=[3, 3]).encode(x))
         text = alt_.Text(field="_text", type="nominal")
         top = alt_.Y(field="_py", type="quantitative", scale=None)
+        shown = marked.filter(pl.col("_py").is_not_null())["_align"].unique().to_list()
         for align, dx in (("left", 4), ("right", -4)):
+            if align not in shown:  # an empty layer would give Vega an infinite extent
+                continue
             side = cut.transform_filter(f"isValid(datum._py) && datum._align === '{align}'")
             label = side.mark_text(
                 align=align, baseline="top", dx=dx, fontSize=FONT, limit=width - 2 * PAD
