@@ -113,6 +113,35 @@ def _parser() -> argparse.ArgumentParser:
         default="youden",
         help="how the best cutpoint is chosen (default: %(default)s)",
     )
+    options.add_argument(
+        "--cost-fp",
+        type=float,
+        metavar="COST",
+        help="cost of a false positive, for --method cost (default: 1)",
+    )
+    options.add_argument(
+        "--cost-fn",
+        type=float,
+        metavar="COST",
+        help="cost of a false negative, for --method cost (default: 1)",
+    )
+    options.add_argument(
+        "--prevalence",
+        type=float,
+        help="share of positives to weigh the costs by, for --method cost (default: the data's)",
+    )
+    options.add_argument(
+        "--n-boot",
+        type=int,
+        metavar="N",
+        help="bootstrap replicates, for --ci bootstrap (default: 2000)",
+    )
+    options.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="random seed of the bootstrap (and of the demo's simulated data) (default: 0)",
+    )
     options.add_argument("--title", help="page title")
     options.add_argument(
         "--js",
@@ -143,11 +172,10 @@ def _parser() -> argparse.ArgumentParser:
         "demo",
         parents=[options],
         help="HTML report of simulated scores (3 models x 4 segments)",
-        description="Simulate scored data (several models and segments, 12%% positives) "
+        description="Simulate scored data (several models and segments, 12% positives) "
         "and write its HTML ROC report.",
     )
     demo.add_argument("--rows", type=int, default=20_000, help="cases (default: %(default)s)")
-    demo.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
     demo.set_defaults(run=_demo)
     return parser
 
@@ -249,6 +277,7 @@ def _progress(quiet: bool) -> report.Progress:
 
 
 def _report(args: argparse.Namespace) -> int:
+    _options(args)  # the flags before any data is read
     lf = _scan(args.path)
     schema = lf.collect_schema()
     label_dtype = validate.column(schema, args.label, "label")
@@ -272,6 +301,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
+    _options(args)
     if args.rows < 10:
         msg = f"--rows must be at least 10, got {args.rows}"
         raise UsageError(msg)
@@ -290,19 +320,34 @@ def _demo(args: argparse.Namespace) -> int:
     )
 
 
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """The report's options from the flags; a flag for a method not chosen is an error."""
+    costs = {"--cost-fp": args.cost_fp, "--cost-fn": args.cost_fn, "--prevalence": args.prevalence}
+    given = [flag for flag, value in costs.items() if value is not None]
+    if given and args.method != "cost":
+        msg = f"{', '.join(given)} only apply with --method cost (got --method {args.method})"
+        raise UsageError(msg)
+    if args.n_boot is not None and args.ci != "bootstrap":
+        msg = f"--n-boot only applies with --ci bootstrap (got --ci {args.ci})"
+        raise UsageError(msg)
+    return {
+        "ci": None if args.ci == "none" else args.ci,
+        "level": args.level,
+        "fpr": None if args.tpr else args.fpr,
+        "tpr": args.tpr,
+        "method": args.method,
+        "cost_fp": 1.0 if args.cost_fp is None else args.cost_fp,
+        "cost_fn": 1.0 if args.cost_fn is None else args.cost_fn,
+        "prevalence": args.prevalence,
+        "n_boot": 2000 if args.n_boot is None else args.n_boot,
+        "seed": args.seed,
+    }
+
+
 def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
     say = args.say
     title, source = roles.pop("title"), roles.pop("source")
-    data = report.compute(
-        lf,
-        **roles,
-        ci=None if args.ci == "none" else args.ci,
-        level=args.level,
-        fpr=None if args.tpr else args.fpr,
-        tpr=args.tpr,
-        method=args.method,
-        progress=say,
-    )
+    data = report.compute(lf, **roles, **_options(args), progress=say)
     say("drawing charts")
     page = report.render(data, title=title, source=source, js=args.js, progress=say)
     output = Path(args.output)

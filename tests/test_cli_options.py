@@ -1,0 +1,114 @@
+"""The command's cost and bootstrap options, checked against brute force, and its help text."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from test_report import tables
+
+import polars_roc as pr
+from polars_roc.cli import main
+
+
+@pytest.fixture(scope="module")
+def scores(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cli") / "scores.parquet"
+    pr.datasets.simulate(400, models=["logit", "gbm"], seed=5).write_parquet(path)
+    return path
+
+
+def report(path: Path, out: Path, *flags: str) -> int:
+    roles = ["--score", "score", "--label", "label", "--by", "model"]
+    return main(["report", str(path), *roles, "--js", "cdn", "--quiet", "-o", str(out), *flags])
+
+
+def least_cost(labels: np.ndarray, scores: np.ndarray, cost_fp: float, cost_fn: float) -> float:
+    """The smallest cost_fp * FP + cost_fn * FN over every threshold (predict nothing too)."""
+    best = cost_fn * labels.sum()  # nothing predicted positive
+    for t in np.unique(scores):
+        predicted = scores >= t
+        cost = cost_fp * (predicted & ~labels).sum() + cost_fn * (~predicted & labels).sum()
+        best = min(best, cost)
+    return float(best)
+
+
+def test_cost_flags_choose_the_least_cost_cutpoint(
+    scores: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "cost.html"
+    assert report(scores, out, "--method", "cost", "--cost-fp", "1", "--cost-fn", "6") == 0
+    page = out.read_text()
+    frame = pl.read_parquet(scores)
+    for row in tables(page)["cutpoint-table"]:
+        part = frame.filter(pl.col("model") == row["model"])
+        labels, values = part["label"].to_numpy(), part["score"].to_numpy()
+        cost = 1 * int(row["fp"].replace(",", "")) + 6 * int(row["fn"].replace(",", ""))
+        assert cost == least_cost(labels, values, 1.0, 6.0)
+    assert "false positive 1, false negative 6" in page
+    capsys.readouterr()
+
+
+def test_prevalence_flag_weighs_the_costs(scores: Path, tmp_path: Path) -> None:
+    out = tmp_path / "prevalence.html"
+    flags = ["--method", "cost", "--cost-fn", "4", "--prevalence", "0.5"]
+    assert report(scores, out, *flags) == 0
+    frame = pl.read_parquet(scores)
+    for row in tables(out.read_text())["cutpoint-table"]:
+        part = frame.filter(pl.col("model") == row["model"])
+        labels = part["label"].to_numpy()
+        pos, neg = labels.sum(), (~labels).sum()
+        tpr, fpr = float(row["TPR"]), float(row["FPR"])
+        # brute force: the expected cost at prevalence 0.5 of every threshold
+        values = part["score"].to_numpy()
+        costs = [4 * 0.5 * 1.0]  # predict nothing: every positive missed
+        for t in np.unique(values):
+            p = values >= t
+            costs.append(4 * 0.5 * (~p & labels).sum() / pos + 0.5 * (p & ~labels).sum() / neg)
+        assert 4 * 0.5 * (1 - tpr) + 0.5 * fpr == pytest.approx(min(costs), abs=2e-3)
+
+
+def test_bootstrap_flags_are_used_and_repeatable(scores: Path, tmp_path: Path) -> None:
+    pages = []
+    for seed in ("3", "3", "4"):
+        out = tmp_path / f"boot{len(pages)}.html"
+        flags = ["--ci", "bootstrap", "--n-boot", "200", "--seed", seed]
+        assert report(scores, out, *flags) == 0
+        pages.append(out.read_text())
+    assert "200 replicates, seed 3" in pages[0]
+    first, again, other = (tables(page)["auc-table"] for page in pages)
+    assert first == again  # the same seed, the same intervals
+    assert first != other
+    assert "Bootstrap 95% confidence intervals" in pages[0]
+
+
+def test_flags_for_another_method_are_an_error(
+    scores: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert report(scores, tmp_path / "x.html", "--cost-fn", "5") == 2
+    err = capsys.readouterr().err
+    assert "--cost-fn only apply with --method cost" in err
+    assert report(scores, tmp_path / "x.html", "--n-boot", "50") == 2
+    assert "--n-boot only applies with --ci bootstrap" in capsys.readouterr().err
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_demo_help_prints_a_plain_percent_sign(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    out = capsys.readouterr().out
+    assert re.search(r"12% positives", out)
+    assert "%%" not in out
+    for flag in ("--cost-fp", "--cost-fn", "--prevalence", "--n-boot", "--seed"):
+        assert flag in out
+
+
+def test_delong_is_spelled_right(scores: Path, tmp_path: Path) -> None:
+    out = tmp_path / "delong.html"
+    assert report(scores, out) == 0
+    page = out.read_text()
+    assert "DeLong 95%" in page
+    assert "Delong" not in page
