@@ -192,6 +192,7 @@ def builders(
             color=color,
             facet=facet,
             columns=COLUMNS,
+            zoom=zoom,
             size=panel_size("explorer", across, 300),
         ),
     }

@@ -28,7 +28,13 @@ from polars_roc.charts._altair import (
     row_order,
     tooltips,
 )
-from polars_roc.charts.roc import chance_rows, ordered_curve, thinned_curve, unit_axes
+from polars_roc.charts.roc import (
+    chance_rows,
+    ordered_curve,
+    thinned_curve,
+    unit_axes,
+    zoom_range,
+)
 from polars_roc.charts.style import COUNT_FORMAT, RATE_FORMAT, THRESHOLD_DIGITS, THRESHOLD_FORMAT
 
 if TYPE_CHECKING:
@@ -39,15 +45,18 @@ COUNTS = ("tp", "fp", "tn", "fn")
 DEFAULT_RATES = ("tpr", "fpr", "ppv", "npv", "accuracy", "f1")
 
 
-def slider_step(low: float, high: float) -> float:
+def slider_step(low: float, high: float, typical: float | None = None) -> float:
     """
     A round step for the slider: thresholds to 4 significant digits, 100 positions at least.
+
+    The digits count from the `typical` threshold's size (e.g. the median's: 0.5193 for
+    scores in [0, 1]), else the largest's.
 
     The slider then shows round values (``0.5954``, never ``0.5954397202808415``).
     """
     if not high > low:
         return 1.0
-    largest = max(abs(low), abs(high))
+    largest = max(abs(low), abs(high)) if typical is None or typical <= 0 else typical
     digits = math.floor(math.log10(largest)) - (THRESHOLD_DIGITS - 1)
     spread = math.floor(math.log10((high - low) / 100))
     return float(10 ** min(digits, spread))
@@ -69,6 +78,7 @@ def threshold_explorer(
     step: float | None = None,
     facet: str | None = None,
     columns: int | None = 3,
+    zoom: tuple[float, float] | None = None,
     size: int = 300,
     max_points: int = 2000,
 ) -> alt.VConcatChart:
@@ -106,6 +116,8 @@ def threshold_explorer(
         Group column splitting the ROC curves into panels (the table keeps every group).
     columns
         Panels per row with `facet`.
+    zoom
+        Show only this FPR range ``(lo, hi)`` (see :func:`polars_roc.charts.roc_chart`).
     size
         Width and height of each ROC panel, in pixels.
     max_points
@@ -144,7 +156,8 @@ def threshold_explorer(
     if threshold is None:
         youden = finite.select(pl.col("threshold").sort_by(pl.col("tpr") - pl.col("fpr")).last())
         threshold = float(youden.item())
-    step = slider_step(low, high) if step is None else float(step)
+    typical = finite.select(pl.col("threshold").abs().median()).item()
+    step = slider_step(low, high, typical) if step is None else float(step)
     if not step > 0:
         msg = f"step must be positive, got {step!r}\n\nHint: leave step=None for a round step."
         raise ValueError(msg)
@@ -152,9 +165,12 @@ def threshold_explorer(
     start = on_step(min(max(float(threshold), low), high), step)
 
     panels = Panels(facet, columns=columns if facet is not None else None)
+    zoom = zoom_range(zoom)
     ordered = ordered_curve(frame, by)
     chance = chance_rows(frame, panels)
-    drawn = thinned_curve(ordered, by, max_points, extra=chance.height, what="threshold_explorer")
+    drawn = thinned_curve(
+        ordered, by, max_points, extra=chance.height, what="threshold_explorer", zoom=zoom
+    )
     group = (
         pl.concat_str([pl.col(n).cast(pl.String).fill_null("null") for n in by], separator=" · ")
         if by
@@ -174,18 +190,21 @@ def threshold_explorer(
         .transform_joinaggregate(_cut="min(threshold)", groupby=["_group"])
         .transform_filter("datum.threshold === datum._cut")
     )
-    x, y = unit_axes(alt_)
+    x, y = unit_axes(alt_, zoom=zoom)
+    clip = {"clip": True} if zoom is not None else {}
     hue = color_channel(alt_, color, None, frame)
     lines_apart = apart(alt_, by, color, panels)
     tips = tooltips(alt_, drawn, by, ["threshold", *COUNTS, *shown])
     roc = alt_.layer(
-        chance_line(alt_, x, y),
-        curve.mark_line(strokeWidth=2).encode(x, y, order=row_order(alt_), **hue, **lines_apart),
-        chosen.mark_rule(color="gray", strokeWidth=1).encode(x, **lines_apart),
-        chosen.mark_rule(color="gray", strokeWidth=1).encode(y, **lines_apart),
-        chosen.mark_point(filled=True, size=130, opacity=1, stroke="black", strokeWidth=1).encode(
-            x, y, tooltip=tips, **hue
+        chance_line(alt_, x, y).mark_line(color="gray", strokeDash=[4, 4], strokeWidth=1, **clip),
+        curve.mark_line(strokeWidth=2, **clip).encode(
+            x, y, order=row_order(alt_), **hue, **lines_apart
         ),
+        chosen.mark_rule(color="gray", strokeWidth=1, **clip).encode(x, **lines_apart),
+        chosen.mark_rule(color="gray", strokeWidth=1, **clip).encode(y, **lines_apart),
+        chosen.mark_point(
+            filled=True, size=130, opacity=1, stroke="black", strokeWidth=1, **clip
+        ).encode(x, y, tooltip=tips, **hue),
     ).properties(width=size, height=size)
     if facet is not None:  # a facet needs its data at its own top: Altair stores it once
         roc = panels.apply(alt_, roc.properties(data=data))

@@ -109,6 +109,17 @@ def average_curve_chart(
     return panels.apply(alt_, chart)
 
 
+def squeezes(rows: pl.DataFrame, reference: float) -> bool:
+    """Whether drawing `reference` would leave the intervals under a third of the axis."""
+    ends = [c for c in ("auc", "auc_lower", "auc_upper") if c in rows.columns]
+    values = rows.select(pl.concat_list(ends).explode().drop_nulls()).to_series()
+    if values.len() == 0:
+        return False
+    low, high = float(values.min()), float(values.max())  # type: ignore[arg-type]
+    gap = max(low - reference, reference - high, 0.0)
+    return gap > 2 * max(high - low, 0.01)
+
+
 def auc_interval_chart(
     auc: pl.DataFrame,
     *,
@@ -128,7 +139,8 @@ def auc_interval_chart(
     One row per group, the highest AUC on top; the interval bar spans ``auc_lower`` to
     ``auc_upper`` when the frame has them (``df.roc.auc(..., ci="delong")`` or
     ``ci="bootstrap"``). Groups whose AUC is null (no positives or no negatives) are left out.
-    A dashed rule marks `reference` (chance, 0.5).
+    A dashed rule marks `reference` (chance, 0.5), unless it lies so far from every interval
+    that they would take less than a third of the axis (strong models: AUCs near 1).
 
     Parameters
     ----------
@@ -200,6 +212,8 @@ def auc_interval_chart(
         )
         raise ValueError(msg)
     reference_rows = None
+    if reference is not None and squeezes(rows, float(reference)):
+        reference = None
     if reference is not None:
         reference_rows = per_panel(pl.DataFrame({"auc": [float(reference)]}), rows, panels.names)
     data = combine(reference=reference_rows, interval=rows)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -64,11 +65,24 @@ def unit_axes(
     if zoom is not None:
         lo, hi = zoom
         x_scale = alt.Scale(domain=[lo, hi], nice=False)
-        x_ticks = alt.Axis(values=[lo + (hi - lo) * i / 4 for i in range(5)], format=".2~f")
+        x_ticks = alt.Axis(values=round_ticks(lo, hi), format="~g")
     return (
         quantitative(alt, "X", x, title=FPR_TITLE, scale=x_scale, axis=x_ticks),
         quantitative(alt, "Y", y, title=TPR_TITLE, scale=scale, axis=ticks),
     )
+
+
+def round_ticks(lo: float, hi: float) -> list[float]:
+    """Four to eight ticks at round values (steps of 1, 2, 2.5 or 5 times a power of ten)."""
+    span = hi - lo
+    for power in range(-4, 1):
+        for unit in (1, 2, 2.5, 5):
+            step = unit * 10.0**power
+            if span / step <= 7:
+                first = math.ceil(lo / step - 1e-9)
+                count = math.floor(hi / step + 1e-9) - first + 1
+                return [round((first + i) * step, 10) for i in range(count)]
+    return [lo, hi]
 
 
 def zoom_range(zoom: tuple[float, float] | None) -> tuple[float, float] | None:

@@ -31,9 +31,10 @@ if TYPE_CHECKING:
 
 Kind = Literal["histogram", "density", "sorted", "strip"]
 KINDS = ("histogram", "density", "sorted", "strip")
-#: Class names shown in the legend, and their colours (positive in the accent colour).
+#: Class names shown in the legend, and their colours: grey and purple, colours no group
+#: takes (groups take the palette of :mod:`polars_roc.charts.style`).
 CLASSES = ["negative", "positive"]
-CLASS_COLORS = ["#4c78a8", "#e45756"]
+CLASS_COLORS = ["#9a9a9a", "#6a3d9a"]
 #: Pixels at the bottom of the sorted-score plot kept for the two class barcodes.
 RUG = 30
 #: Grid points of the binned kernel density estimate, at most and at least per curve.

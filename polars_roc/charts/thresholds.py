@@ -194,7 +194,7 @@ def threshold_chart(
     ... )
     >>> spec = threshold_chart(table, measures=["tpr", "fpr", "youden"]).to_dict()
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
-    ['line', 'rule', 'text', 'text']
+    ['line', 'rule', 'text']
     >>> rows = spec["datasets"][spec["data"]["name"]]
     >>> [row["threshold"] for row in rows if row["_mark"] == "best"]
     [0.8]
