@@ -275,16 +275,20 @@ def _named_text(
 def _fitting_text(
     summary: pl.DataFrame, by: Sequence[str], panels: Sequence[str], room: float
 ) -> pl.Series:
-    """The full text where it fits in `room` pixels, else the short one (``_short``)."""
-    full = _named_text(summary, by, panels)
-    if "_short" not in summary.columns:
-        return full
-    short = _named_text(summary, by, panels, "_short")
-    return pl.Series(
-        "_text",
-        [f if text_width(f) <= room else s for f, s in zip(full, short, strict=True)],
-        dtype=pl.String,
-    )
+    """
+    The groups' texts in the first form in which they all fit in `room` pixels.
+
+    The forms: the full texts named by their groups, else the short ones (``_short``)
+    named, else the short ones alone (the colours name the groups).
+    """
+    choices = [_named_text(summary, by, panels)]
+    if "_short" in summary.columns:
+        choices.append(_named_text(summary, by, panels, "_short"))
+        choices.append(summary["_short"])
+    for texts in choices:  # one form for every group, the first in which all fit
+        if all(text_width(text) <= room for text in texts):
+            return texts.alias("_text")
+    return choices[-1].alias("_text")
 
 
 def _split(frame: pl.DataFrame, keys: Sequence[str]) -> dict[tuple[Any, ...], pl.DataFrame]:
