@@ -89,7 +89,7 @@ def zoom_range(zoom: tuple[float, float] | None) -> tuple[float, float] | None:
     """Check a zoom range of the FPR axis: ``0 <= lo < hi <= 1``."""
     if zoom is None:
         return None
-    return _validate.unit_range(zoom, "zoom")
+    return validate.unit_range(zoom, "zoom")
 
 
 def panel_plot(size: int, zoom: tuple[float, float] | None) -> Plot:
