@@ -17,9 +17,10 @@ import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
 from polars_roc.charts._layout import FONT, Panel, Placed, Plot, text_width
-from polars_roc.charts.style import (  # re-exported for the builders
+from polars_roc.charts.style import (
     COUNT_FORMAT,
     RATE_FORMAT,
+    SMALL_FORMAT,
     THRESHOLD_FORMAT,
     color_domain,
     color_range,
@@ -151,6 +152,8 @@ def tooltips(alt: Any, frame: pl.DataFrame, by: Sequence[str], names: Sequence[s
             fmt = THRESHOLD_FORMAT
         elif name in ("tp", "fp", "tn", "fn", "n_pos", "n_neg"):
             fmt = COUNT_FORMAT
+        elif name in ("auc_se", "pauc"):
+            fmt = SMALL_FORMAT  # small numbers: one more decimal, as in the report's tables
         else:
             fmt = RATE_FORMAT
         out.append(alt.Tooltip(field=field(name), type="quantitative", format=fmt))

@@ -24,7 +24,7 @@ from polars_roc.charts._altair import (
     nominal,
     quantitative,
 )
-from polars_roc.charts.style import COUNT_FORMAT
+from polars_roc.charts.style import COUNT_FORMAT, THRESHOLD_FORMAT
 
 if TYPE_CHECKING:
     import altair as alt
@@ -287,8 +287,12 @@ def score_chart(
             tips = [
                 *panel_tips,
                 klass,
-                alt_.Tooltip(field="bin_start", type="quantitative", title="from", format=".4~g"),
-                alt_.Tooltip(field="bin_end", type="quantitative", title="to", format=".4~g"),
+                alt_.Tooltip(
+                    field="bin_start", type="quantitative", title="from", format=THRESHOLD_FORMAT
+                ),
+                alt_.Tooltip(
+                    field="bin_end", type="quantitative", title="to", format=THRESHOLD_FORMAT
+                ),
                 alt_.Tooltip(field="count", type="quantitative", format=COUNT_FORMAT),
             ]
             mark = alt_.Chart().transform_filter(is_mark("bar")).mark_bar(opacity=0.55)
@@ -296,7 +300,7 @@ def score_chart(
         elif k == "density":
             data = combine(density=density_rows(rows, names, density_grid(max_points, n_panels)))
             y = quantitative(alt_, "Y", "density", title="density")
-            tips = [*panel_tips, klass, alt_.Tooltip(field="score", format=".4~g")]
+            tips = [*panel_tips, klass, alt_.Tooltip(field="score", format=THRESHOLD_FORMAT)]
             mark = alt_.Chart().transform_filter(is_mark("density"))
             layer = mark.mark_area(opacity=0.35, line=True).encode(
                 x_score, y.stack(None), color=hue, tooltip=tips
@@ -308,7 +312,7 @@ def score_chart(
             # The scores above, and one barcode per class along the bottom: where each
             # class's rows sit in the ranking.
             y = quantitative(alt_, "Y", "score", title=score).scale(range=[height - RUG, 0])
-            tips = [*panel_tips, klass, alt_.Tooltip(field="score", format=".4~g")]
+            tips = [*panel_tips, klass, alt_.Tooltip(field="score", format=THRESHOLD_FORMAT)]
             mark = alt_.Chart().transform_filter(is_mark("point"))
             on_top = alt_.Order(field="_class", type="nominal", sort="ascending")  # positives
             layers = [
@@ -325,7 +329,7 @@ def score_chart(
             data = combine(point=strip_rows(rows, names, share, seed))
             y = nominal(alt_, "Y", "_class", title="class", sort=CLASSES)
             offset = quantitative(alt_, "YOffset", "_jitter", scale=alt_.Scale(domain=[-1.5, 1.5]))
-            tips = [*panel_tips, klass, alt_.Tooltip(field="score", format=".4~g")]
+            tips = [*panel_tips, klass, alt_.Tooltip(field="score", format=THRESHOLD_FORMAT)]
             mark = alt_.Chart().transform_filter(is_mark("point"))
             layer = mark.mark_circle(size=14, opacity=0.5).encode(
                 x_score, y, yOffset=offset, color=hue, tooltip=tips

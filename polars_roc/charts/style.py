@@ -8,7 +8,9 @@ One rule per kind of number, the same in tables, labels, tooltips and the slider
   prints them with :func:`threshold_text`; Vega with the d3 format :data:`THRESHOLD_FORMAT`
   (``".4r"``), which rounds the same way (half away from zero on the exact binary value).
 * **rates** (TPR, FPR, PPV, F1, Youden's J, accuracy, AUC, ...): :data:`RATE_DECIMALS`
-  decimals (``0.873``) — :func:`rate_text` and :data:`RATE_FORMAT`.
+  decimals (``0.873``) — :func:`rate_text` and :data:`RATE_FORMAT`; a standard error or a
+  raw partial AUC (small numbers) one decimal more (:data:`SMALL_FORMAT`).
+* **scores** (the histogram's bin edges): as thresholds.
 * **counts**: thousands separators, at most two decimals for weight sums.
 
 Colours: a group keeps its colour in every chart of a page, and in every composed chart,
@@ -41,6 +43,8 @@ THRESHOLD_FORMAT = f".{THRESHOLD_DIGITS}r"
 RATE_DECIMALS = 3
 #: The d3 format of a rate (Vega).
 RATE_FORMAT = f".{RATE_DECIMALS}f"
+#: The d3 format of small quantities with one more decimal: a standard error, a raw pAUC.
+SMALL_FORMAT = f".{RATE_DECIMALS + 1}f"
 #: The d3 format of a count (weight sums may be fractional).
 COUNT_FORMAT = ",.2~f"
 #: The colours groups take, in the order of :func:`color_domain` (Vega's "tableau10"),
