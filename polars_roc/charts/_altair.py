@@ -343,6 +343,8 @@ def place_labels(
     marked = _split(points, keys) if points is not None and points.height else {}
     out: list[dict[str, Any]] = []
     x_name, y_name = fields
+    told = {color, *panels} if color is not None else set(panels)
+    unnamed = [name for name in by if name not in told]
     for key in dict.fromkeys([*lines, *marked]):
         panel = Panel(plot, align=align, span=span)
         mine = marked.get(key)
@@ -368,6 +370,9 @@ def place_labels(
         for i, row in enumerate(mine.iter_rows(named=True)):
             if row[x_name] is None or row[y_name] is None:
                 continue
+            if unnamed:  # a text says whose it is unless its colour and panel do
+                prefix = " · ".join(js_key(row[name]) for name in unnamed)
+                row = {**row, "_text": f"{prefix}: {row['_text']}"}
             spot = panel.near(i, row["_text"], (row[x_name], row[y_name]))
             if spot is not None:
                 out.append(_text_row(row, spot, by, fields, "left"))
