@@ -30,6 +30,7 @@ import polars as pl
 
 from polars_roc.charts.style import rate_text, threshold_text
 from polars_roc.report_data import CI_NAMES, ReportData
+from polars_roc.report_figures import ZOOM_ABOVE, fpr_zoom
 
 JsMode = Literal["auto", "inline", "cdn"]
 
@@ -236,6 +237,13 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         f", one panel per {', '.join(names[1:])}" if names[1:] else ""
     )
     marked = [c for c in _CUTPOINT_COLUMNS if c in data.best_threshold.columns]
+    zoom = fpr_zoom(data.auc)
+    zoomed = (
+        f" Every AUC is above {ZOOM_ABOVE:g}: the FPR axis shows {zoom[0]:g} to {zoom[1]:g} "
+        "only, where the curves differ."
+        if zoom is not None
+        else ""
+    )
     body = [
         (
             "auc",
@@ -251,7 +259,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
             _caption(
                 f"{lines.capitalize() if names else 'The ROC curve'}, over the chance "
                 f"diagonal. The dot marks the best cutpoint ({roles['method']}); hover a "
-                "curve for its threshold and counts."
+                f"curve for its threshold and counts.{zoomed}"
             ),
             _chart("roc", drawn),
         ),
