@@ -20,6 +20,7 @@ from polars_roc import (
     crossval,
     curves,
     datasets,
+    engines,
     exprs,
     hull,
     inference,
@@ -37,6 +38,7 @@ from polars_roc._core.schemes import linspace
 from polars_roc._core.version import __version__ as __version__
 from polars_roc.crossval import stratified_folds
 from polars_roc.curves import from_counts
+from polars_roc.engines import auc_table, tally
 from polars_roc.exprs import auc
 from polars_roc.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
@@ -49,6 +51,7 @@ __all__ = [
     "accuracy",
     "areas",
     "auc",
+    "auc_table",
     "average_precision",
     "bootstrap",
     "brier_score",
@@ -56,6 +59,7 @@ __all__ = [
     "crossval",
     "curves",
     "datasets",
+    "engines",
     "dominance",
     "exprs",
     "from_counts",
@@ -77,5 +81,6 @@ __all__ = [
     "report",
     "resampling",
     "stratified_folds",
+    "tally",
     "thresholds",
 ]

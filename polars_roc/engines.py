@@ -1,0 +1,486 @@
+"""Reduce where the data lives: ROC tallies and exact AUC in the frame's own engine.
+
+The one module that speaks narwhals. A frame from any engine narwhals accepts (Polars, DuckDB,
+PySpark, sqlframe, ibis, pandas, PyArrow) goes in; the reduction — a ``GROUP BY`` over the
+groups, the distinct scores and the labels, with no row order — runs in that engine, and only
+the small result comes back, as Polars. Everything after that is Polars.
+
+narwhals is an optional dependency (``pip install 'polars-roc[engines]'``): it is imported
+when a function here is called, never at package import.
+
+Label coding and weight checks run on the small result, with the same rules as the rest of
+the package: Boolean labels mean True, 0/1 integers mean 1, any other coding needs
+`pos_label`; weights must be finite and non-negative. Rows whose score or label is null are
+skipped. A NaN score stays a NaN score, so the group's results are null, as on raw rows.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Sequence
+from types import ModuleType
+from typing import Any
+
+import polars as pl
+
+from polars_roc import _labels, _validate
+from polars_roc._validate import By
+
+#: Output columns of :func:`tally` besides the groups and the score.
+TALLY_COLUMNS = ("label", "weight", "auc_error_bound")
+
+
+def _narwhals() -> ModuleType:
+    """narwhals' stable API, or an error that says how to install it."""
+    try:
+        return importlib.import_module("narwhals.stable.v2")
+    except ModuleNotFoundError:
+        msg = (
+            "reducing a frame in its own engine needs narwhals, which is not installed"
+            "\n\nHint: pip install 'polars-roc[engines]'."
+        )
+        raise ModuleNotFoundError(msg) from None
+
+
+def _lazy(nw: ModuleType, frame: Any) -> Any:
+    """The user's frame as a narwhals LazyFrame in its own engine."""
+    try:
+        table = nw.from_native(frame)
+    except TypeError:
+        msg = (
+            f"cannot reduce a frame of type {type(frame).__name__}: narwhals does not know it"
+            f"\n\nHint: pass a Polars, DuckDB, PySpark, sqlframe, ibis, pandas or PyArrow frame."
+        )
+        raise TypeError(msg) from None
+    if isinstance(table, nw.DataFrame):
+        return table.lazy()
+    if not isinstance(table, nw.LazyFrame):
+        msg = f"expected a frame, got {type(frame).__name__} (a series or a scalar?)"
+        raise TypeError(msg)
+    return table
+
+
+def _fresh(base: str, taken: set[str]) -> str:
+    """A column name not in `taken`, compared without case (DuckDB's names ignore case)."""
+    lowered = {name.lower() for name in taken}
+    name = base
+    while name.lower() in lowered:
+        name = f"_{name}"
+    taken.add(name)
+    return name
+
+
+def _check(
+    schema: pl.Schema,
+    *,
+    score: str,
+    label: str,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+    outputs: Iterable[str],
+) -> None:
+    """Schema checks, before any heavy work: roles, label coding, output names."""
+    _validate.roles(
+        schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label
+    )
+    dtype = schema[label]
+    if pos_label is None and not (dtype == pl.Boolean or dtype.is_integer()):
+        msg = (
+            f"label column {label!r} has dtype {dtype}, not Boolean or 0/1 codes; "
+            f"which class is positive?\n\nHint: pass pos_label=<the positive class>."
+        )
+        raise ValueError(msg)
+    for name in outputs:
+        if name in {*names, score}:
+            role = "score" if name == score else "`by`"
+            msg = (
+                f"the {role} column {name!r} would collide with the output column {name!r}"
+                f"\n\nHint: rename it first, e.g. .rename({{{name!r}: {name + '_'!r}}})."
+            )
+            raise ValueError(msg)
+
+
+def _bins(bins: Any) -> int | None:
+    if bins is None:
+        return None
+    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
+        msg = f"bins must be a positive integer (score levels per group), got {bins!r}"
+        raise ValueError(msg + "\n\nHint: bins=1000, or bins=None for exact scores.")
+    return bins
+
+
+def _schema(table: Any) -> pl.Schema:
+    return pl.Schema(table.collect_schema().to_polars())
+
+
+def _to_polars(nw: ModuleType, reduced: Any, *, native_lazy: bool) -> pl.LazyFrame:
+    """Bring the small result back: still lazy for a Polars LazyFrame, else collected."""
+    if native_lazy:
+        out = nw.to_native(reduced)
+        assert isinstance(out, pl.LazyFrame)
+        return out
+    collected = nw.to_native(reduced.collect(backend="polars"))
+    assert isinstance(collected, pl.DataFrame)
+    return collected.lazy()
+
+
+def _over(expr: pl.Expr, names: Sequence[str]) -> pl.Expr:
+    return expr.over(names) if names else expr
+
+
+def _pos_label_found(label: str, pos_label: Any) -> pl.Expr:
+    """The label column, raising when it is not empty and `pos_label` occurs nowhere in it."""
+
+    def check(labels: pl.Series) -> pl.Series:
+        if labels.len() > 0 and not (labels == pos_label).any():
+            found = labels.drop_nulls().unique().sort().head(10).to_list()
+            msg = (
+                f"pos_label {pos_label!r} occurs nowhere in label column {label!r}, which holds "
+                f"{found}\n\nHint: pass one of those, e.g. pos_label={found[-1]!r}."
+            )
+            raise ValueError(msg)
+        return labels
+
+    return pl.col(label).map_batches(check)
+
+
+def _checked_weights(weight: str, total: str, smallest: str) -> pl.Expr:
+    """Weight sums as Float64, raising where a summed weight was negative or not finite."""
+
+    def check(columns: list[pl.Series]) -> pl.Series:
+        sums, mins = (column.cast(pl.Float64) for column in columns)
+        bad = (sums.is_not_null() & ~sums.is_finite()) | (mins < 0)
+        if bad.any():
+            found = sorted(
+                {*mins.filter(mins < 0).to_list(), *sums.filter(~sums.is_finite()).to_list()}
+            )[:5]
+            msg = (
+                f"weight column {weight!r} holds negative or non-finite values (e.g. {found}); "
+                f"weights must be finite and non-negative\n\nHint: drop or fix those rows, "
+                f"e.g. .filter(pl.col({weight!r}) >= 0)."
+            )
+            raise ValueError(msg)
+        return sums
+
+    return pl.map_batches([total, smallest], check, return_dtype=pl.Float64)
+
+
+def tally(
+    frame: Any,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    bins: int | None = None,
+) -> pl.LazyFrame:
+    """
+    Positives and negatives per group and distinct score, counted in the frame's own engine.
+
+    The sufficient statistic of ROC analysis, computed where the data lives: one
+    ``GROUP BY`` (groups, score, label) in the frame's engine — DuckDB, Spark, a warehouse
+    through ibis, or Polars — with no window and no row order; only the small result comes
+    back. It comes back as weighted rows, at most two per group and distinct score (label
+    True with the positives' count or weight sum, label False with the negatives'), so every
+    ``.roc`` method run on it with ``weight="weight"`` gives the numbers the raw rows give.
+
+    Parameters
+    ----------
+    frame
+        Scored rows in any frame narwhals accepts: Polars (eager or lazy), a DuckDB relation,
+        a PySpark or sqlframe DataFrame, an ibis table, pandas, PyArrow.
+    score
+        Numeric score column; higher means more likely positive.
+    label
+        Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
+    by
+        Column name(s) to group by.
+    weight
+        Optional non-negative case weights (summed instead of counting rows).
+    pos_label
+        The positive class. Default: True for Boolean labels, 1 for 0/1 integers. It must
+        occur somewhere in the data.
+    bins
+        Round each group's scores to at most `bins` levels first (equal-width bins between the
+        group's smallest and largest finite score), for when the distinct scores are too many
+        to bring back. Each bin is represented by its smallest score, so every threshold of
+        the binned curve is a threshold of the exact one; the AUC can move only through
+        positive-negative pairs that share a bin, by at most ``auc_error_bound``.
+
+    Returns
+    -------
+    pl.LazyFrame
+        ``*by, <score>, label, weight`` (Boolean label, Float64 weight; + ``auc_error_bound``
+        per group with `bins`: ½·Σ pos·neg / (P·N) over the bins, null where the AUC is).
+        For a Polars LazyFrame it is still lazy; any other frame has been reduced already.
+
+    Raises
+    ------
+    ColumnNotFoundError, SchemaError
+        From the schema, before any data is read.
+    ValueError
+        Labels that are not Boolean or 0/1 without `pos_label`, a `pos_label` found nowhere,
+        negative or non-finite weights (for a Polars LazyFrame: when it is collected).
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> rel = duckdb.sql(
+    ...     "select * from (values (0.9, 1), (0.8, 1), (0.8, 0), (0.1, 0)) t(score, label)"
+    ... )
+    >>> counts = pr.tally(rel)
+    >>> counts.collect()
+    shape: (4, 3)
+    ┌───────┬───────┬────────┐
+    │ score ┆ label ┆ weight │
+    │ ---   ┆ ---   ┆ ---    │
+    │ f64   ┆ bool  ┆ f64    │
+    ╞═══════╪═══════╪════════╡
+    │ 0.1   ┆ false ┆ 1.0    │
+    │ 0.8   ┆ false ┆ 1.0    │
+    │ 0.8   ┆ true  ┆ 1.0    │
+    │ 0.9   ┆ true  ┆ 1.0    │
+    └───────┴───────┴────────┘
+    >>> counts.roc.auc(weight="weight").collect()["auc"].item()
+    0.875
+    """
+    nw = _narwhals()
+    names = _validate.as_names(by)
+    levels = _bins(bins)
+    table = _lazy(nw, frame)
+    schema = _schema(table)
+    outputs = TALLY_COLUMNS if levels else TALLY_COLUMNS[:2]
+    _check(
+        schema,
+        score=score,
+        label=label,
+        names=names,
+        weight=weight,
+        pos_label=pos_label,
+        outputs=outputs,
+    )
+    taken = {*schema, *outputs}
+    key, low, high, lowest, count, smallest = (
+        _fresh(f"_roc_{name}", taken) for name in ("key", "lo", "hi", "min", "n", "wmin")
+    )
+    rows = table.filter(~nw.col(score).is_null() & ~nw.col(label).is_null())
+    aggregates = [nw.len().alias(count)]
+    if weight is not None:
+        aggregates = [
+            nw.col(weight).sum().alias(count),
+            nw.col(weight).min().alias(smallest),
+        ]
+    if levels is None:
+        rows = rows.with_columns(nw.col(score).alias(key))
+    else:
+        rows = _binned(nw, rows, score, names, levels, key=key, low=low, high=high)
+        aggregates.append(nw.col(score).cast(nw.Float64).min().alias(lowest))
+    reduced = rows.group_by(*names, key, label).agg(*aggregates)
+    small = _to_polars(nw, reduced, native_lazy=isinstance(frame, pl.LazyFrame))
+
+    label_dtype = schema[label]
+    labels = pl.col(label) if pos_label is None else _pos_label_found(label, pos_label)
+    positive, mass = _fresh("_roc_y", taken), _fresh("_roc_w", taken)
+    coded = small.with_columns(labels).select(
+        *names,
+        pl.col(key).cast(pl.Float64),
+        pl.col(key if levels is None else lowest).cast(pl.Float64).alias(lowest),
+        _labels.positive(label, pos_label, dtype=label_dtype).alias(positive),
+        (
+            pl.col(count).cast(pl.Float64)
+            if weight is None
+            else _checked_weights(weight, count, smallest)
+        ).alias(mass),
+    )
+    y, w = pl.col(positive), pl.col(mass)
+    per_key = coded.group_by(*names, key).agg(
+        pl.col(lowest).min().alias(score),
+        w.filter(y).sum().alias("_pos"),
+        w.filter(~y).sum().alias("_neg"),
+    )
+    extra: list[str] = []
+    if levels is not None:
+        per_key = per_key.with_columns(_bound(score, names))
+        extra = ["auc_error_bound"]
+
+    def side(positive: bool) -> pl.LazyFrame:
+        column = "_pos" if positive else "_neg"
+        return per_key.select(
+            *names, score, pl.lit(positive).alias("label"), pl.col(column).alias("weight"), *extra
+        )
+
+    out = (
+        pl.concat([side(True), side(False)])
+        .filter(pl.col("weight") > 0)
+        .sort([*names, score, "label"], nulls_last=True)
+    )
+    return out if isinstance(frame, pl.LazyFrame) else out.collect().lazy()
+
+
+def _binned(
+    nw: ModuleType,
+    rows: Any,
+    score: str,
+    names: list[str],
+    levels: int,
+    *,
+    key: str,
+    low: str,
+    high: str,
+) -> Any:
+    """Add the bin index `key`: equal-width bins of each group's finite scores, NaN apart."""
+    s = nw.col(score).cast(nw.Float64)
+    finite = nw.when(s.is_finite()).then(s)
+    lo, hi = (finite.min(), finite.max()) if not names else (
+        finite.min().over(*names),
+        finite.max().over(*names),
+    )
+    rows = rows.with_columns(lo.alias(low), hi.alias(high))
+    lo, hi = nw.col(low), nw.col(high)
+    # Each step is monotone in the score, so every bin is an interval of scores.
+    width = ((s - lo) / (hi - lo) * levels).floor().clip(0, levels - 1)
+    index = (
+        nw.when(s.is_nan())
+        .then(nw.lit(-1.0))
+        .when(hi.is_null() | (s <= lo))
+        .then(nw.lit(0.0))
+        .when(s >= hi)
+        .then(nw.lit(float(levels - 1)))
+        .otherwise(width)
+    )
+    return rows.with_columns(index.cast(nw.Float64).alias(key))
+
+
+def _bound(score: str, names: list[str]) -> pl.Expr:
+    """½·Σ pos_b·neg_b / (P·N) over a group's bins; null where its AUC is null."""
+    pos, neg = pl.col("_pos"), pl.col("_neg")
+    total_pos, total_neg = _over(pos.sum(), names), _over(neg.sum(), names)
+    defined = (total_pos > 0) & (total_neg > 0) & ~_over(pl.col(score).is_nan().any(), names)
+    tied = _over((pos / total_pos * (neg / total_neg)).sum(), names)
+    return pl.when(defined).then(tied / 2).alias("auc_error_bound")
+
+
+def auc_table(
+    frame: Any,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    pos_label: Any = None,
+) -> pl.DataFrame:
+    """
+    Exact AUC per group, computed entirely in the frame's own engine.
+
+    For when even the tally (groups × distinct scores) is too big to bring back. The engine
+    counts positives and negatives per group and distinct score, runs one window per group
+    over the scores (the negatives below each score: the rank sum of the positives), and
+    returns one row per group; ties count one half, as everywhere in the package.
+
+    Parameters
+    ----------
+    frame
+        Scored rows in any frame narwhals accepts (see :func:`tally`).
+    score
+        Numeric score column; higher means more likely positive.
+    label
+        Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
+    by
+        Column name(s) to group by: one row per group, sorted by group.
+    pos_label
+        The positive class. Default: True for Boolean labels, 1 for 0/1 integers. It must
+        occur somewhere in the data.
+
+    Returns
+    -------
+    pl.DataFrame
+        ``*by, auc, n_pos, n_neg``; `auc` is null for a group without positives or
+        negatives, or with a NaN score.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> import polars_roc as pr
+    >>> rel = duckdb.sql(
+    ...     "select * from (values ('a', 0.9, 1), ('a', 0.8, 1), ('a', 0.8, 0), ('a', 0.1, 0),"
+    ...     " ('b', 0.3, 1), ('b', 0.7, 0)) t(model, score, label)"
+    ... )
+    >>> pr.auc_table(rel, by="model")
+    shape: (2, 4)
+    ┌───────┬───────┬───────┬───────┐
+    │ model ┆ auc   ┆ n_pos ┆ n_neg │
+    │ ---   ┆ ---   ┆ ---   ┆ ---   │
+    │ str   ┆ f64   ┆ i64   ┆ i64   │
+    ╞═══════╪═══════╪═══════╪═══════╡
+    │ a     ┆ 0.875 ┆ 2     ┆ 2     │
+    │ b     ┆ 0.0   ┆ 1     ┆ 1     │
+    └───────┴───────┴───────┴───────┘
+    """
+    nw = _narwhals()
+    names = _validate.as_names(by)
+    table = _lazy(nw, frame)
+    schema = _schema(table)
+    outputs = ("auc", "n_pos", "n_neg")
+    _check(
+        schema,
+        score=score,
+        label=label,
+        names=names,
+        weight=None,
+        pos_label=pos_label,
+        outputs=outputs,
+    )
+    taken = {*schema, *outputs}
+    pos, neg, bad, below, area, nan = (
+        _fresh(f"_roc_{name}", taken) for name in ("pos", "neg", "bad", "below", "u", "nan")
+    )
+    dtype = schema[label]
+    if pos_label is not None:
+        y = nw.col(label) == pos_label
+    elif dtype == pl.Boolean:
+        y = nw.col(label)
+    else:
+        y = nw.col(label) == 1
+    misfit = nw.lit(0) if dtype == pl.Boolean or pos_label is not None else (
+        ~nw.col(label).is_in([0, 1])
+    ).cast(nw.Int64)
+    per_score = (
+        table.filter(~nw.col(score).is_null() & ~nw.col(label).is_null())
+        .group_by(*names, score)
+        .agg(
+            y.cast(nw.Float64).sum().alias(pos),
+            (~y).cast(nw.Float64).sum().alias(neg),
+            misfit.sum().alias(bad),
+        )
+    )
+    running = nw.col(neg).cum_sum().over(*names, order_by=score) - nw.col(neg)
+    is_nan = nw.col(score).is_nan().any() if schema[score].is_float() else nw.lit(False)
+    sums = [
+        (nw.col(pos) * (nw.col(below) + nw.col(neg) / 2)).sum().alias(area),
+        nw.col(pos).sum().alias("n_pos"),
+        nw.col(neg).sum().alias("n_neg"),
+        nw.col(bad).sum().alias(bad),
+        is_nan.alias(nan),
+    ]
+    ranked = per_score.with_columns(running.alias(below))
+    reduced = ranked.group_by(*names).agg(*sums) if names else ranked.select(*sums)
+    small = nw.to_native(reduced.collect(backend="polars"))
+    assert isinstance(small, pl.DataFrame)
+    if small[bad].cast(pl.Float64).sum() > 0 or (
+        pos_label is not None and small.height > 0 and small["n_pos"].cast(pl.Float64).sum() == 0
+    ):
+        # Only on the error path: read the labels found, for the same message as elsewhere.
+        found = nw.to_native(table.select(label).unique().collect(backend="polars"))
+        check = _labels.positive(label) if pos_label is None else _pos_label_found(label, pos_label)
+        found.select(check)
+    n_pos, n_neg = (pl.col(c).cast(pl.Float64) for c in ("n_pos", "n_neg"))
+    defined = (n_pos > 0) & (n_neg > 0) & ~pl.col(nan).fill_null(False)
+    return small.select(
+        *names,
+        auc=pl.when(defined).then(pl.col(area).cast(pl.Float64) / n_pos / n_neg),
+        n_pos=pl.col("n_pos").cast(pl.Float64).round().cast(pl.Int64),
+        n_neg=pl.col("n_neg").cast(pl.Float64).round().cast(pl.Int64),
+    ).sort(names, nulls_last=True)
