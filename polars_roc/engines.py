@@ -31,7 +31,7 @@ TALLY_COLUMNS = ("label", "weight", "auc_error_bound")
 
 
 def _narwhals() -> ModuleType:
-    """narwhals' stable API, or an error that says how to install it."""
+    """The stable API of narwhals, or an error that says how to install it."""
     try:
         return importlib.import_module("narwhals.stable.v2")
     except ModuleNotFoundError:
@@ -81,9 +81,7 @@ def _check(
     outputs: Iterable[str],
 ) -> None:
     """Schema checks, before any heavy work: roles, label coding, output names."""
-    _validate.roles(
-        schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label
-    )
+    _validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     dtype = schema[label]
     if pos_label is None and not (dtype == pl.Boolean or dtype.is_integer()):
         msg = (
@@ -130,25 +128,26 @@ def _over(expr: pl.Expr, names: Sequence[str]) -> pl.Expr:
 
 
 def _pos_label_found(label: str, pos_label: Any) -> pl.Expr:
-    """The label column, raising when it is not empty and `pos_label` occurs nowhere in it."""
+    """Whether each label is `pos_label`; raises when the column holds labels but not it."""
 
     def check(labels: pl.Series) -> pl.Series:
-        if labels.len() > 0 and not (labels == pos_label).any():
+        positive = labels == pos_label
+        if labels.null_count() < labels.len() and not positive.any():
             found = labels.drop_nulls().unique().sort().head(10).to_list()
             msg = (
                 f"pos_label {pos_label!r} occurs nowhere in label column {label!r}, which holds "
                 f"{found}\n\nHint: pass one of those, e.g. pos_label={found[-1]!r}."
             )
             raise ValueError(msg)
-        return labels
+        return positive
 
-    return pl.col(label).map_batches(check)
+    return pl.col(label).map_batches(check, return_dtype=pl.Boolean)
 
 
 def _checked_weights(weight: str, total: str, smallest: str) -> pl.Expr:
     """Weight sums as Float64, raising where a summed weight was negative or not finite."""
 
-    def check(columns: list[pl.Series]) -> pl.Series:
+    def check(columns: Sequence[pl.Series]) -> pl.Series:
         sums, mins = (column.cast(pl.Float64) for column in columns)
         bad = (sums.is_not_null() & ~sums.is_finite()) | (mins < 0)
         if bad.any():
@@ -267,13 +266,10 @@ def tally(
     key, low, high, lowest, count, smallest = (
         _fresh(f"_roc_{name}", taken) for name in ("key", "lo", "hi", "min", "n", "wmin")
     )
-    rows = table.filter(~nw.col(score).is_null() & ~nw.col(label).is_null())
-    aggregates = [nw.len().alias(count)]
+    # Rows that do not count (null score or label) stay in: the groups they make stay too.
+    rows, aggregates = table, [nw.len().alias(count)]
     if weight is not None:
-        aggregates = [
-            nw.col(weight).sum().alias(count),
-            nw.col(weight).min().alias(smallest),
-        ]
+        aggregates = [nw.col(weight).sum().alias(count), nw.col(weight).min().alias(smallest)]
     if levels is None:
         rows = rows.with_columns(nw.col(score).alias(key))
     else:
@@ -282,14 +278,18 @@ def tally(
     reduced = rows.group_by(*names, key, label).agg(*aggregates)
     small = _to_polars(nw, reduced, native_lazy=isinstance(frame, pl.LazyFrame))
 
-    label_dtype = schema[label]
-    labels = pl.col(label) if pos_label is None else _pos_label_found(label, pos_label)
-    positive, mass = _fresh("_roc_y", taken), _fresh("_roc_w", taken)
-    coded = small.with_columns(labels).select(
+    positive, mass, pos, neg, real = (
+        _fresh(f"_roc_{name}", taken) for name in ("y", "w", "pos", "neg", "real")
+    )
+    coded = small.select(
         *names,
         pl.col(key).cast(pl.Float64),
         pl.col(key if levels is None else lowest).cast(pl.Float64).alias(lowest),
-        _labels.positive(label, pos_label, dtype=label_dtype).alias(positive),
+        (
+            _labels.positive(label, dtype=schema[label])
+            if pos_label is None
+            else _pos_label_found(label, pos_label)
+        ).alias(positive),
         (
             pl.col(count).cast(pl.Float64)
             if weight is None
@@ -297,25 +297,52 @@ def tally(
         ).alias(mass),
     )
     y, w = pl.col(positive), pl.col(mass)
-    per_key = coded.group_by(*names, key).agg(
-        pl.col(lowest).min().alias(score),
-        w.filter(y).sum().alias("_pos"),
-        w.filter(~y).sum().alias("_neg"),
+    per_key = (
+        coded.filter(pl.col(key).is_not_null() & y.is_not_null())
+        .group_by(*names, key)
+        .agg(
+            pl.col(lowest).min().alias(score),
+            w.filter(y).sum().alias(pos),
+            w.filter(~y).sum().alias(neg),
+        )
     )
-    extra: list[str] = []
+    extra: list[pl.Expr] = []
     if levels is not None:
-        per_key = per_key.with_columns(_bound(score, names))
-        extra = ["auc_error_bound"]
+        per_key = per_key.with_columns(_bound(score, names, pos, neg))
+        extra = [pl.col("auc_error_bound")]
 
-    def side(positive: bool) -> pl.LazyFrame:
-        column = "_pos" if positive else "_neg"
+    def side(column: str, value: bool | None) -> pl.LazyFrame:
         return per_key.select(
-            *names, score, pl.lit(positive).alias("label"), pl.col(column).alias("weight"), *extra
+            *names,
+            score,
+            pl.lit(value, dtype=pl.Boolean).alias("label"),
+            pl.col(column).alias("weight"),
+            *extra,
+            pl.lit(True).alias(real),
         )
 
+    parts = [side(pos, True), side(neg, False)]
+    if names:
+        # A group whose rows all fail to count keeps one row that does not count either
+        # (null score and label), as it keeps its row in `auc` on the raw rows.
+        empty = (
+            coded.select(names)
+            .unique()
+            .select(
+                *names,
+                pl.lit(None, dtype=pl.Float64).alias(score),
+                pl.lit(None, dtype=pl.Boolean).alias("label"),
+                pl.lit(0.0).alias("weight"),
+                *[pl.lit(None, dtype=pl.Float64).alias("auc_error_bound") for _ in extra],
+                pl.lit(False).alias(real),
+            )
+        )
+        parts.append(empty)
+    counted = pl.col(real) & (pl.col("weight") > 0)
     out = (
-        pl.concat([side(True), side(False)])
-        .filter(pl.col("weight") > 0)
+        pl.concat(parts)
+        .filter(counted | (~pl.col(real) & ~_over(counted.any(), names)))
+        .drop(real)
         .sort([*names, score, "label"], nulls_last=True)
     )
     return out if isinstance(frame, pl.LazyFrame) else out.collect().lazy()
@@ -335,9 +362,13 @@ def _binned(
     """Add the bin index `key`: equal-width bins of each group's finite scores, NaN apart."""
     s = nw.col(score).cast(nw.Float64)
     finite = nw.when(s.is_finite()).then(s)
-    lo, hi = (finite.min(), finite.max()) if not names else (
-        finite.min().over(*names),
-        finite.max().over(*names),
+    lo, hi = (
+        (finite.min(), finite.max())
+        if not names
+        else (
+            finite.min().over(*names),
+            finite.max().over(*names),
+        )
     )
     rows = rows.with_columns(lo.alias(low), hi.alias(high))
     lo, hi = nw.col(low), nw.col(high)
@@ -355,9 +386,9 @@ def _binned(
     return rows.with_columns(index.cast(nw.Float64).alias(key))
 
 
-def _bound(score: str, names: list[str]) -> pl.Expr:
+def _bound(score: str, names: list[str], positives: str, negatives: str) -> pl.Expr:
     """½·Σ pos_b·neg_b / (P·N) over a group's bins; null where its AUC is null."""
-    pos, neg = pl.col("_pos"), pl.col("_neg")
+    pos, neg = pl.col(positives), pl.col(negatives)
     total_pos, total_neg = _over(pos.sum(), names), _over(neg.sum(), names)
     defined = (total_pos > 0) & (total_neg > 0) & ~_over(pl.col(score).is_nan().any(), names)
     tied = _over((pos / total_pos * (neg / total_neg)).sum(), names)
@@ -444,31 +475,35 @@ def auc_table(
         y = nw.col(label)
     else:
         y = nw.col(label) == 1
-    misfit = nw.lit(0) if dtype == pl.Boolean or pos_label is not None else (
-        ~nw.col(label).is_in([0, 1])
-    ).cast(nw.Int64)
-    per_score = (
-        table.filter(~nw.col(score).is_null() & ~nw.col(label).is_null())
-        .group_by(*names, score)
-        .agg(
-            y.cast(nw.Float64).sum().alias(pos),
-            (~y).cast(nw.Float64).sum().alias(neg),
-            misfit.sum().alias(bad),
-        )
-    )
-    running = nw.col(neg).cum_sum().over(*names, order_by=score) - nw.col(neg)
-    is_nan = nw.col(score).is_nan().any() if schema[score].is_float() else nw.lit(False)
-    sums = [
+    # Rows that do not count (null score or label) stay in: the groups they make stay too.
+    counted = ~nw.col(score).is_null() & ~nw.col(label).is_null()
+
+    def indicator(condition: Any) -> Any:
+        return nw.when(counted & condition).then(nw.lit(1.0)).otherwise(nw.lit(0.0))
+
+    per_row = [indicator(y).cast(nw.Float64).sum().alias(pos)]
+    per_row.append(indicator(~y).cast(nw.Float64).sum().alias(neg))
+    per_group = [
         (nw.col(pos) * (nw.col(below) + nw.col(neg) / 2)).sum().alias(area),
         nw.col(pos).sum().alias("n_pos"),
         nw.col(neg).sum().alias("n_neg"),
-        nw.col(bad).sum().alias(bad),
-        is_nan.alias(nan),
     ]
+    if pos_label is None and dtype != pl.Boolean:
+        per_row.append(indicator(~nw.col(label).is_in([0, 1])).sum().alias(bad))
+        per_group.append(nw.col(bad).sum().alias(bad))
+    if schema[score].is_float():
+        present = nw.col(score).is_nan() & (nw.col(pos) + nw.col(neg) > 0)
+        per_group.append(present.any().alias(nan))
+    per_score = table.group_by(*names, score).agg(*per_row)
+    running = nw.col(neg).cum_sum().over(*names, order_by=score) - nw.col(neg)
     ranked = per_score.with_columns(running.alias(below))
-    reduced = ranked.group_by(*names).agg(*sums) if names else ranked.select(*sums)
+    reduced = ranked.group_by(*names).agg(*per_group) if names else ranked.select(*per_group)
     small = nw.to_native(reduced.collect(backend="polars"))
     assert isinstance(small, pl.DataFrame)
+    small = small.with_columns(
+        pl.col(bad) if bad in small.columns else pl.lit(0.0).alias(bad),
+        pl.col(nan) if nan in small.columns else pl.lit(False).alias(nan),
+    )
     if small[bad].cast(pl.Float64).sum() > 0 or (
         pos_label is not None and small.height > 0 and small["n_pos"].cast(pl.Float64).sum() == 0
     ):
