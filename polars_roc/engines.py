@@ -131,7 +131,7 @@ def _pos_label_found(label: str, pos_label: Any) -> pl.Expr:
     """Whether each label is `pos_label`; raises when the column holds labels but not it."""
 
     def check(labels: pl.Series) -> pl.Series:
-        positive = labels == pos_label
+        positive = labels.eq(pos_label)
         if labels.null_count() < labels.len() and not positive.any():
             found = labels.drop_nulls().unique().sort().head(10).to_list()
             msg = (
