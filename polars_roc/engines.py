@@ -131,7 +131,7 @@ def _pos_label_found(label: str, pos_label: Any) -> pl.Expr:
     """Whether each label is `pos_label`; raises when the column holds labels but not it."""
 
     def check(labels: pl.Series) -> pl.Series:
-        positive = labels.eq(pos_label)
+        positive: pl.Series = labels.eq(pos_label)
         if labels.null_count() < labels.len() and not positive.any():
             found = labels.drop_nulls().unique().sort().head(10).to_list()
             msg = (
@@ -213,7 +213,10 @@ def tally(
     pl.LazyFrame
         ``*by, <score>, label, weight`` (Boolean label, Float64 weight; + ``auc_error_bound``
         per group with `bins`: ½·Σ pos·neg / (P·N) over the bins, null where the AUC is).
-        For a Polars LazyFrame it is still lazy; any other frame has been reduced already.
+        Rows in no particular order. For a Polars LazyFrame it is still lazy; any other frame
+        has been reduced already. A group none of whose rows count (null scores or labels,
+        zero weights) keeps one row with a null score and label and weight 0, as `auc` on the
+        raw rows keeps the group.
 
     Raises
     ------
@@ -232,7 +235,7 @@ def tally(
     ...     "select * from (values (0.9, 1), (0.8, 1), (0.8, 0), (0.1, 0)) t(score, label)"
     ... )
     >>> counts = pr.tally(rel)
-    >>> counts.collect()
+    >>> counts.collect().sort("score", "label")
     shape: (4, 3)
     ┌───────┬───────┬────────┐
     │ score ┆ label ┆ weight │
@@ -297,54 +300,49 @@ def tally(
         ).alias(mass),
     )
     y, w = pl.col(positive), pl.col(mass)
-    per_key = (
-        coded.filter(pl.col(key).is_not_null() & y.is_not_null())
-        .group_by(*names, key)
-        .agg(
-            pl.col(lowest).min().alias(score),
-            w.filter(y).sum().alias(pos),
-            w.filter(~y).sum().alias(neg),
+    usable = pl.col(key).is_not_null() & y.is_not_null() & (w > 0)
+    bound: list[pl.Expr] = []
+    if levels is None and (pos_label is None or schema[label] == pl.Boolean):
+        # One engine row per (group, score, label) is already one row per (group, score, class).
+        out = coded.filter(usable).select(
+            *names, pl.col(key).alias(score), y.alias("label"), w.alias("weight")
         )
-    )
-    extra: list[pl.Expr] = []
-    if levels is not None:
-        per_key = per_key.with_columns(_bound(score, names, pos, neg))
-        extra = [pl.col("auc_error_bound")]
-
-    def side(column: str, value: bool | None) -> pl.LazyFrame:
-        return per_key.select(
-            *names,
-            score,
-            pl.lit(value, dtype=pl.Boolean).alias("label"),
-            pl.col(column).alias("weight"),
-            *extra,
-            pl.lit(True).alias(real),
+    else:
+        per_key = (
+            coded.filter(usable)
+            .group_by(*names, key)
+            .agg(
+                pl.col(lowest).min().alias(score),
+                w.filter(y).sum().alias(pos),
+                w.filter(~y).sum().alias(neg),
+            )
         )
-
-    parts = [side(pos, True), side(neg, False)]
+        if levels is not None:
+            per_key = per_key.with_columns(_bound(score, names, pos, neg))
+            bound = [pl.col("auc_error_bound")]
+        sides = [
+            per_key.select(
+                *names, score, pl.lit(value).alias("label"), pl.col(column).alias("weight"), *bound
+            )
+            for value, column in ((True, pos), (False, neg))
+        ]
+        out = pl.concat(sides).filter(pl.col("weight") > 0)
     if names:
-        # A group whose rows all fail to count keeps one row that does not count either
-        # (null score and label), as it keeps its row in `auc` on the raw rows.
+        # A group whose rows all fail to count keeps one row that does not count either (null
+        # score and label, zero weight), as the group keeps its row in `auc` on the raw rows.
         empty = (
-            coded.select(names)
-            .unique()
+            coded.group_by(names)
+            .agg(usable.any().alias(real))
+            .filter(~pl.col(real))
             .select(
                 *names,
                 pl.lit(None, dtype=pl.Float64).alias(score),
                 pl.lit(None, dtype=pl.Boolean).alias("label"),
                 pl.lit(0.0).alias("weight"),
-                *[pl.lit(None, dtype=pl.Float64).alias("auc_error_bound") for _ in extra],
-                pl.lit(False).alias(real),
+                *[pl.lit(None, dtype=pl.Float64).alias("auc_error_bound") for _ in bound],
             )
         )
-        parts.append(empty)
-    counted = pl.col(real) & (pl.col("weight") > 0)
-    out = (
-        pl.concat(parts)
-        .filter(counted | (~pl.col(real) & ~_over(counted.any(), names)))
-        .drop(real)
-        .sort([*names, score, "label"], nulls_last=True)
-    )
+        out = pl.concat([out, empty])
     return out if isinstance(frame, pl.LazyFrame) else out.collect().lazy()
 
 
