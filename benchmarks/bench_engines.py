@@ -5,7 +5,7 @@ Usage::
     python benchmarks/bench_engines.py [--rows 10000000] [--segments 1000] [--repeats 3]
 
 Writes scored rows (3 models x `--segments` segments) to a Parquet file in a temporary
-folder, twice: with scores rounded to 3 decimals (about 1,000 distinct values per group, the
+folder, twice: with scores rounded to 2 decimals (about 100 distinct values per group, the
 tally is small) and with continuous scores (nearly every score distinct, the tally is as big
 as the data). On each, times per-segment AUC by:
 
@@ -107,7 +107,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        for decimals, title in ((3, "scores rounded to 3 decimals"), (None, "continuous scores")):
+        for decimals, title in ((2, "scores rounded to 2 decimals"), (None, "continuous scores")):
             path = Path(folder) / "scores.parquet"
             write(path, args.rows, args.segments, decimals)
             print(f"\n{args.rows:,} rows, 3 models x {args.segments:,} segments, {title}:")

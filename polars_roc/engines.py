@@ -23,8 +23,8 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc import _labels, _validate
-from polars_roc._validate import By
+from polars_roc._core import labels, validate
+from polars_roc._core.validate import By
 
 #: Output columns of :func:`tally` besides the groups and the score.
 TALLY_COLUMNS = ("label", "weight", "auc_error_bound")
@@ -81,7 +81,7 @@ def _check(
     outputs: Iterable[str],
 ) -> None:
     """Schema checks, before any heavy work: roles, label coding, output names."""
-    _validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
+    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     dtype = schema[label]
     if pos_label is None and not (dtype == pl.Boolean or dtype.is_integer()):
         msg = (
@@ -130,10 +130,10 @@ def _over(expr: pl.Expr, names: Sequence[str]) -> pl.Expr:
 def _pos_label_found(label: str, pos_label: Any) -> pl.Expr:
     """Whether each label is `pos_label`; raises when the column holds labels but not it."""
 
-    def check(labels: pl.Series) -> pl.Series:
-        positive: pl.Series = labels.eq(pos_label)
-        if labels.null_count() < labels.len() and not positive.any():
-            found = labels.drop_nulls().unique().sort().head(10).to_list()
+    def check(values: pl.Series) -> pl.Series:
+        positive: pl.Series = values.eq(pos_label)
+        if values.null_count() < values.len() and not positive.any():
+            found = values.drop_nulls().unique().sort().head(10).to_list()
             msg = (
                 f"pos_label {pos_label!r} occurs nowhere in label column {label!r}, which holds "
                 f"{found}\n\nHint: pass one of those, e.g. pos_label={found[-1]!r}."
@@ -251,7 +251,7 @@ def tally(
     0.875
     """
     nw = _narwhals()
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     levels = _bins(bins)
     table = _lazy(nw, frame)
     schema = _schema(table)
@@ -289,7 +289,7 @@ def tally(
         pl.col(key).cast(pl.Float64),
         pl.col(key if levels is None else lowest).cast(pl.Float64).alias(lowest),
         (
-            _labels.positive(label, dtype=schema[label])
+            labels.positive(label, dtype=schema[label])
             if pos_label is None
             else _pos_label_found(label, pos_label)
         ).alias(positive),
@@ -449,7 +449,7 @@ def auc_table(
     └───────┴───────┴───────┴───────┘
     """
     nw = _narwhals()
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     table = _lazy(nw, frame)
     schema = _schema(table)
     outputs = ("auc", "n_pos", "n_neg")
@@ -507,7 +507,7 @@ def auc_table(
     ):
         # Only on the error path: read the labels found, for the same message as elsewhere.
         found = nw.to_native(table.select(label).unique().collect(backend="polars"))
-        check = _labels.positive(label) if pos_label is None else _pos_label_found(label, pos_label)
+        check = labels.positive(label) if pos_label is None else _pos_label_found(label, pos_label)
         found.select(check)
     n_pos, n_neg = (pl.col(c).cast(pl.Float64) for c in ("n_pos", "n_neg"))
     defined = (n_pos > 0) & (n_neg > 0) & ~pl.col(nan).fill_null(False)
