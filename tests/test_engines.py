@@ -117,6 +117,13 @@ def test_tally_gives_the_raw_rows_numbers(
     want_curve = raw_curve.select(columns).with_columns(pl.col("tp", "fp").cast(pl.Float64))
     assert got_curve.select(columns).equals(want_curve)
 
+    raw_pauc = frame.roc.partial_auc(fpr=(0.0, 0.5), by="group", weight=weight)
+    got_pauc = tallied.roc.partial_auc(fpr=(0.0, 0.5), by="group", weight="weight")
+    assert got_pauc["group"].to_list() == raw_pauc["group"].to_list()
+    for name in ("pauc", "pauc_std"):
+        pairs = zip(got_pauc[name], raw_pauc[name], strict=True)
+        assert all(_close(got, want) for got, want in pairs)
+
 
 @backends
 @settings(max_examples=15)
@@ -295,6 +302,20 @@ def test_bad_inputs_give_our_errors(backend: str) -> None:
         pr.tally(native, pos_label=1, bins=0)
     with pytest.raises(ValueError, match="would collide with the output column 'label'"):
         pr.tally(native, "score", "text", by="label", pos_label="a")
+
+
+def test_polars_lazy_stays_lazy_and_streams() -> None:
+    frame = pl.DataFrame({"score": [0.9, 0.8, 0.8, 0.1], "label": [1, 1, 0, 2], "g": [0] * 4})
+    counts = pr.tally(frame.lazy(), by="g")  # nothing runs yet: the bad label 2 is not seen
+    assert isinstance(counts, pl.LazyFrame)
+    with pytest.raises(ValueError, match="not Boolean or 0/1"):
+        counts.collect(engine="streaming")
+    fine = pr.tally(frame.lazy(), by="g", pos_label=2).collect(engine="streaming")
+    assert fine.sort("score", "label").rows() == [
+        (0, 0.1, True, 1.0),
+        (0, 0.8, False, 2.0),
+        (0, 0.9, False, 1.0),
+    ]
 
 
 def test_unknown_frames_are_refused() -> None:
