@@ -4,13 +4,13 @@ Usage::
 
     python benchmarks/bench_engines.py [--rows 10000000] [--segments 1000] [--repeats 3]
 
-Writes scored rows (3 models x `--segments` segments) to a Parquet file in a temporary
-folder, twice: with scores rounded to 2 decimals (about 100 distinct values per group, the
-tally is small) and with continuous scores (nearly every score distinct, the tally is as big
-as the data). On each, times per-segment AUC by:
+Loads scored rows (3 models x `--segments` segments) into a DuckDB table, twice: with scores
+rounded to 2 decimals (about 100 distinct values per group, the tally is small) and with
+continuous scores (nearly every score distinct, the tally is as big as the data). On each,
+times per-segment AUC by:
 
-* ``polars``        ``pl.scan_parquet(...).roc.auc(by=...)``: Polars reads the file itself;
-* ``duckdb->polars`` every row out of a DuckDB relation into Polars (``rel.pl()``), then AUC;
+* ``polars``        ``df.roc.auc(by=...)`` on the same rows already in Polars' memory;
+* ``duckdb->polars`` every row out of the DuckDB table into Polars (``rel.pl()``), then AUC;
 * ``tally``         ``pr.tally(rel, by=...)`` in DuckDB, then ``.roc.auc(weight="weight")``;
 * ``auc_table``     ``pr.auc_table(rel, by=...)``: the whole AUC in DuckDB;
 * ``tally bins``    ``pr.tally(rel, by=..., bins=1000)``: binned, with its error bound and its
@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -47,7 +45,7 @@ def median_time(task: Callable[[], Any], repeats: int) -> tuple[float, Any]:
     return statistics.median(times), result
 
 
-def write(path: Path, rows: int, segments: int, decimals: int | None, seed: int = 0) -> None:
+def scored(rows: int, segments: int, decimals: int | None, seed: int = 0) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
     label = rng.random(rows) < 0.3
     model = rng.integers(0, 3, rows)
@@ -55,21 +53,23 @@ def write(path: Path, rows: int, segments: int, decimals: int | None, seed: int 
     score = 1.0 / (1.0 + np.exp(-score))
     if decimals is not None:
         score = np.round(score, decimals)
-    pl.DataFrame(
+    return pl.DataFrame(
         {
             "model": model.astype(np.int32),
             "segment": rng.integers(0, segments, rows).astype(np.int32),
             "score": score,
             "label": label,
         }
-    ).write_parquet(path, row_group_size=1_000_000)
+    )
 
 
-def run(path: Path, repeats: int) -> None:
+def run(frame: pl.DataFrame, repeats: int) -> None:
     connection = duckdb.connect()
-    relation = connection.read_parquet(str(path))
+    connection.register("arrow_scores", frame.to_arrow())
+    connection.sql("create table scores as select * from arrow_scores")
+    relation = connection.table("scores")
     tasks: dict[str, Callable[[], pl.DataFrame]] = {
-        "polars": lambda: pl.scan_parquet(path).roc.auc(by=BY).collect(),
+        "polars": lambda: frame.roc.auc(by=BY),
         "duckdb->polars": lambda: relation.pl().roc.auc(by=BY),
         "tally": lambda: pr.tally(relation, by=BY).roc.auc(by=BY, weight="weight").collect(),
         "auc_table": lambda: pr.auc_table(relation, by=BY),
@@ -106,12 +106,10 @@ def main() -> None:
     parser.add_argument("--segments", type=int, default=1_000)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        for decimals, title in ((2, "scores rounded to 2 decimals"), (None, "continuous scores")):
-            path = Path(folder) / "scores.parquet"
-            write(path, args.rows, args.segments, decimals)
-            print(f"\n{args.rows:,} rows, 3 models x {args.segments:,} segments, {title}:")
-            run(path, args.repeats)
+    for decimals, title in ((2, "scores rounded to 2 decimals"), (None, "continuous scores")):
+        frame = scored(args.rows, args.segments, decimals)
+        print(f"\n{args.rows:,} rows, 3 models x {args.segments:,} segments, {title}:")
+        run(frame, args.repeats)
 
 
 if __name__ == "__main__":
