@@ -364,7 +364,7 @@ def test_pyspark_local_mode(spark: Any) -> None:
             "segment": rng.choice(["x", "y", "z"], 500),
         }
     )
-    native = spark.createDataFrame(frame.rows(), schema=_ddl(frame).replace("bigint", "bigint"))
+    native = spark.createDataFrame(frame.rows(), schema=_ddl(frame))
     want = frame.roc.auc(label="Label", by="segment", weight="weight")
     counts = pr.tally(native, label="Label", by="segment", weight="weight")
     got = counts.roc.auc(by="segment", weight="weight").collect()
@@ -374,3 +374,7 @@ def test_pyspark_local_mode(spark: Any) -> None:
     assert table["auc"].to_list() == pytest.approx(unweighted["auc"].to_list(), rel=1e-12)
     binned = pr.tally(native, label="Label", by="segment", bins=5).collect()
     assert (binned.group_by("segment").agg(pl.col("score").n_unique())["score"] <= 5).all()
+    with pytest.raises(ColumnNotFoundError, match="score column 'p' not found"):
+        pr.tally(native, "p", label="Label")
+    with pytest.raises(ValueError, match="which class is positive"):
+        pr.auc_table(native, label="segment")
