@@ -25,7 +25,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc._core import kernels, labels
+from polars_roc._core import labels
 from polars_roc._core.groups import summarize
 
 
@@ -92,16 +92,27 @@ def auc_table(
 
 def _aggregated(coded: pl.LazyFrame, names: list[str], keep: pl.Expr) -> pl.LazyFrame:
     """
-    Unweighted AUC per group: the rank kernel in a hash group-by, on rows coded once.
+    Unweighted AUC per group: Mann-Whitney from average ranks in a hash group-by.
 
     With integer counts and groups of tens of rows or more, ranking inside each group (in
     parallel across groups) beats two frame sorts by 1.3-1.7x; the sorted path wins only
-    for tiny groups (about 3x at 2 rows per group), which a lazy plan cannot foresee.
+    for tiny groups (about 3x at 2 rows per group), which a lazy plan cannot foresee. Rows
+    are masked once over the frame, and the aggregation holds only plain sums (a filter or
+    a ``when`` evaluated per group costs more than the rank); the AUC is formed after it.
     """
-    r = kernels.Rows(pl.when(keep).then(pl.col("_s")), pl.when(keep).then(pl.col("_y")), None)
-    n_pos, n_neg = kernels.class_totals(r)
-    measures = [kernels.auc_of(r).alias("auc"), n_pos.alias("n_pos"), n_neg.alias("n_neg")]
-    return summarize(coded, names, measures)
+    s, y = pl.col("_s"), pl.col("_y")
+    masked = coded.select(*names, _s=pl.when(keep).then(s), _y=pl.when(keep).then(y))
+    measures = [
+        (s.rank("average") * y).sum().alias("_ranks"),
+        y.sum().cast(pl.Int64).alias("n_pos"),
+        (~y).sum().cast(pl.Int64).alias("n_neg"),
+        s.is_nan().any().alias("_nan"),
+    ]
+    n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
+    u = pl.col("_ranks") - n_pos * (n_pos + 1) / 2
+    defined = (n_pos > 0) & (n_neg > 0) & ~pl.col("_nan")
+    auc = pl.when(defined).then(u / (n_pos * n_neg)).alias("auc")
+    return summarize(masked, names, measures).select(*names, auc, "n_pos", "n_neg")
 
 
 def _merged(coded: pl.LazyFrame) -> pl.LazyFrame:
