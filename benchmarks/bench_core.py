@@ -142,7 +142,8 @@ def weighted(df: pl.DataFrame, y: Any, s: Any, w: Any, repeats: int) -> None:
     print(f"  fastest of expression and frame method: {best:.3f}s")
     at_least("3. weighted AUC vs scikit-learn", sk / best, 5)
     if pb is not None:
-        at_least("3. weighted AUC vs polarbearings", peers["polarbearings roc_auc(weight)"] / best, 6)
+        peer = peers["polarbearings roc_auc(weight)"]
+        at_least("3. weighted AUC vs polarbearings", peer / best, 6)
     at_most("5. frame method / expression (weighted AUC)", frame / expr, 1.1)
 
 
