@@ -1,20 +1,32 @@
-"""Core benchmark: AUC, grouped AUC, weighted AUC and the full curve versus the peers.
+"""Core benchmark: every target of issue 16 as a ratio measured in the same run.
 
 Usage::
 
     python benchmarks/bench_core.py [--rows 10000000] [--groups 100000] [--repeats 3]
+                                    [--parquet-rows 0] [--only single,curve,...]
 
-Prints the median wall time of each task and its ratio against scikit-learn, polars-ds and
-polarbearings, all measured in the same run on the same data. Peers that are not installed
-are skipped (``pip install polars-ds polarbearings`` to include them). Not a test.
+Prints the median wall time of each task and its ratio against scikit-learn, polars-ds,
+polarbearings, a naive sort + cum_sum query, a Polars sort of the score column and np.sort,
+all measured in the same run on the same data, then one line per target: "met" or
+"missed". Peers that are not installed are skipped (``pip install polars-ds
+polarbearings`` to include them). ``--parquet-rows N`` (e.g. 20000000) also writes N rows
+as 10 Parquet files (Float32 scores, 3 models x 1,000 segments) and times the streaming
+per-segment AUC in a child process, with its peak RSS. Not a test: timings are noisy on a
+shared machine, so compare ratios, not seconds.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -32,6 +44,8 @@ try:
 except ImportError:  # pragma: no cover - optional peer
     pds = None
 
+TARGETS: list[tuple[str, float, float | None]] = []  # (name, value, bound); <= or >= in name
+
 
 def median_time(task: Callable[[], Any], repeats: int) -> float:
     times = []
@@ -43,34 +57,45 @@ def median_time(task: Callable[[], Any], repeats: int) -> float:
 
 
 def report(name: str, ours: float, peers: dict[str, float], note: str = "") -> None:
-    print(f"\n{name}: polars_roc {ours:.3f}s {note}")
+    print(f"\n{name}: polars_roc {ours:.3f}s {note}", flush=True)
     for peer, seconds in peers.items():
-        print(f"  {peer:<34} {seconds:8.3f}s   polars_roc is {seconds / ours:6.2f}x faster")
+        print(f"  {peer:<44} {seconds:8.3f}s   polars_roc is {seconds / ours:6.2f}x faster")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=10_000_000)
-    parser.add_argument("--groups", type=int, default=100_000)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument(
-        "--sklearn-groups",
-        type=int,
-        default=2_000,
-        help="groups timed in the scikit-learn loop (extrapolated to --groups)",
+def at_least(name: str, value: float, bound: float) -> None:
+    TARGETS.append((f"{name} >= {bound:g}x", value, bound))
+
+
+def at_most(name: str, value: float, bound: float) -> None:
+    TARGETS.append((f"{name} <= {bound:g}x", value, -bound))
+
+
+def naive_curve(df: pl.DataFrame) -> pl.DataFrame:
+    """The floor of a full curve: one sort, two running sums, one tie filter."""
+    score = pl.col("score")
+    return (
+        df.lazy()
+        .sort("score", descending=True)
+        .select(score, tp=pl.col("label").cum_sum(), fp=(~pl.col("label")).cum_sum())
+        .filter(score.ne_missing(score.shift(-1)))
+        .collect()
     )
-    args = parser.parse_args()
-    n, k, repeats = args.rows, args.groups, args.repeats
-    rng = np.random.default_rng(0)
-    y = rng.random(n) < 0.3
-    s = rng.normal(size=n) + y
-    w = rng.uniform(0.1, 2.0, n)
-    g = rng.integers(0, k, n)
-    df = pl.DataFrame({"score": s, "label": y, "y": y.astype(np.int32), "w": w, "g": g})
-    print(f"{n:,} rows, {k:,} groups, median of {repeats}; polars {pl.__version__}")
 
-    ours = median_time(lambda: df.select(pr.auc("score", "label")).item(), repeats)
-    peers = {"sklearn roc_auc_score": median_time(lambda: roc_auc_score(y, s), repeats)}
+
+def single(df: pl.DataFrame, y: Any, s: Any, repeats: int) -> None:
+    expr = median_time(lambda: df.select(pr.auc("score", "label")).item(), repeats)
+    frame = median_time(lambda: df.roc.auc()["auc"].item(), repeats)
+    sk = median_time(lambda: roc_auc_score(y, s), repeats)
+    col_sort = median_time(lambda: df.select(pl.col("score").sort()), repeats)
+    frame_sort = median_time(lambda: df.lazy().select("score", "label").sort("score").collect(), 1)
+    np_sort = median_time(lambda: np.sort(s), repeats)
+    peers = {
+        "df.roc.auc() (frame method)": frame,
+        "sklearn roc_auc_score": sk,
+        "Polars sort of the score column": col_sort,
+        "Polars frame sort by score (score, label)": frame_sort,
+        "np.sort(score)": np_sort,
+    }
     if pb is not None:
         peers["polarbearings roc_auc"] = median_time(
             lambda: df.select(pb.roc_auc("y", "score")).item(), repeats
@@ -79,10 +104,53 @@ def main() -> None:
         peers["polars-ds query_roc_auc"] = median_time(
             lambda: df.select(pds.query_roc_auc("y", "score")).item(), repeats
         )
-    report("single AUC", ours, peers)
+    report("single AUC (df.select(pr.auc(...)))", expr, peers)
+    best = min(expr, frame)
+    print(f"  fastest of expression and frame method: {best:.3f}s")
+    at_least("1. single AUC vs scikit-learn", sk / best, 8)
+    if pb is not None:
+        at_least("1. single AUC vs polarbearings", peers["polarbearings roc_auc"] / best, 2)
+    at_most("1. single AUC / Polars sort of the score column", best / col_sort, 3)
+    at_most("5. frame method / expression (single AUC)", frame / expr, 1.1)
 
+
+def curve(df: pl.DataFrame, y: Any, s: Any, repeats: int) -> None:
+    ours = median_time(lambda: df.roc.curve(), repeats)
+    sk = median_time(lambda: roc_curve(y, s, drop_intermediate=False), repeats)
+    naive = median_time(lambda: naive_curve(df), repeats)
+    peers = {"sklearn roc_curve(drop_intermediate=False)": sk, "naive sort + cum_sum": naive}
+    if pb is not None:
+        peers["polarbearings roc_curve"] = median_time(
+            lambda: pb.roc_curve(df, "y", "score").collect(), repeats
+        )
+    report("full ROC curve (df.roc.curve())", ours, peers)
+    at_least("2. full curve vs scikit-learn", sk / ours, 5)
+    at_most("2. full curve / naive sort + cum_sum", ours / naive, 1.5)
+
+
+def weighted(df: pl.DataFrame, y: Any, s: Any, w: Any, repeats: int) -> None:
+    expr = median_time(lambda: df.select(pr.auc("score", "label", weight="w")).item(), repeats)
+    frame = median_time(lambda: df.roc.auc(weight="w")["auc"].item(), repeats)
+    sk = median_time(lambda: roc_auc_score(y, s, sample_weight=w), repeats)
+    peers = {"df.roc.auc(weight=...) (frame method)": frame, "sklearn (sample_weight)": sk}
+    if pb is not None:
+        peers["polarbearings roc_auc(weight)"] = median_time(
+            lambda: df.select(pb.roc_auc("y", "score", weight="w")).item(), repeats
+        )
+    report("weighted AUC (df.select(pr.auc(..., weight=...)))", expr, peers)
+    best = min(expr, frame)
+    print(f"  fastest of expression and frame method: {best:.3f}s")
+    at_least("3. weighted AUC vs scikit-learn", sk / best, 5)
+    if pb is not None:
+        peer = peers["polarbearings roc_auc(weight)"]
+        at_least("3. weighted AUC vs polarbearings", peer / best, 6)
+    at_most("5. frame method / expression (weighted AUC)", frame / expr, 1.1)
+
+
+def grouped(df: pl.DataFrame, k: int, repeats: int, sklearn_groups: int) -> None:
     ours = median_time(lambda: df.roc.auc(by="g"), repeats)
-    parts = df.select("g", "score", "y").partition_by("g", as_dict=False)[: args.sklearn_groups]
+    expr = median_time(lambda: df.group_by("g").agg(pr.auc("score", "label")), repeats)
+    parts = df.select("g", "score", "y").partition_by("g", as_dict=False)[:sklearn_groups]
 
     def sklearn_loop() -> None:
         for part in parts:
@@ -91,7 +159,10 @@ def main() -> None:
                 roc_auc_score(labels, part["score"].to_numpy())
 
     loop = median_time(sklearn_loop, 1) * k / len(parts)
-    peers = {f"sklearn loop (x{k // len(parts)} extrapolated)": loop}
+    peers = {
+        "df.group_by(g).agg(pr.auc(...))": expr,
+        f"sklearn loop (x{k // len(parts)} extrapolated)": loop,
+    }
     if pb is not None:
         peers["polarbearings group_by.agg"] = median_time(
             lambda: df.group_by("g").agg(pb.roc_auc("y", "score")), repeats
@@ -100,31 +171,106 @@ def main() -> None:
         peers["polars-ds group_by.agg (1 run: slow)"] = median_time(
             lambda: df.group_by("g").agg(pds.query_roc_auc("y", "score")), 1
         )
-    report(f"AUC over {k:,} groups", ours, peers, "(df.roc.auc(by=...), sorted, with counts)")
-
-    ours = median_time(lambda: df.select(pr.auc("score", "label", weight="w")).item(), repeats)
-    peers = {
-        "sklearn roc_auc_score(sample_weight)": median_time(
-            lambda: roc_auc_score(y, s, sample_weight=w), repeats
-        )
-    }
+    report(f"AUC over {k:,} groups (df.roc.auc(by=...))", ours, peers)
+    at_least("4. grouped AUC vs scikit-learn loop", loop / ours, 200)
     if pb is not None:
-        peers["polarbearings roc_auc(weight)"] = median_time(
-            lambda: df.select(pb.roc_auc("y", "score", weight="w")).item(), repeats
-        )
-    report("weighted AUC", ours, peers)
+        at_least("4. grouped AUC vs polarbearings", peers["polarbearings group_by.agg"] / ours, 1.5)
+    n = df.height
+    tiny = df.with_columns(g=pl.int_range(n) // 2)
+    small = median_time(lambda: tiny.roc.auc(by="g"), repeats)
+    print(f"  {n // 2:,} groups of 2 rows: {small:.3f}s ({small / ours:.2f}x the {k:,} groups)")
+    at_most("4. per-row cost of 2-row groups / 100-row groups", small / ours, 2)
 
-    ours = median_time(lambda: df.roc.curve(), repeats)
+
+def geometry(df: pl.DataFrame, k: int, repeats: int) -> None:
+    ours = median_time(lambda: df.roc.curve(by="g"), repeats)
     peers = {
-        "sklearn roc_curve(drop_intermediate=False)": median_time(
-            lambda: roc_curve(y, s, drop_intermediate=False), repeats
-        )
+        "df.roc.hull(by=g)": median_time(lambda: df.roc.hull(by="g"), repeats),
+        "df.roc.optimal(by=g)": median_time(lambda: df.roc.optimal(by="g"), repeats),
+        "df.roc.operating_ranges(by=g)": median_time(
+            lambda: df.roc.operating_ranges(by="g"), repeats
+        ),
     }
-    if pb is not None:
-        peers["polarbearings roc_curve"] = median_time(
-            lambda: pb.roc_curve(df, "y", "score").collect(), repeats
+    report(f"curve over {k:,} groups (df.roc.curve(by=...))", ours, peers)
+    for name, seconds in peers.items():
+        at_most(f"6. {name} / curve", seconds / ours, 3)
+
+
+def parquet(rows: int) -> None:
+    """Write `rows` rows as 10 Parquet files; time the streaming AUC in a child process."""
+    with tempfile.TemporaryDirectory() as folder:
+        rng = np.random.default_rng(1)
+        per_file = rows // 10
+        for i in range(10):
+            y = rng.random(per_file) < 0.3
+            pl.DataFrame(
+                {
+                    "model": rng.integers(0, 3, per_file).astype(np.int32),
+                    "segment": rng.integers(0, 1000, per_file).astype(np.int32),
+                    "score": (rng.normal(size=per_file) + y).astype(np.float32),
+                    "label": y,
+                }
+            ).write_parquet(Path(folder) / f"part-{i}.parquet")
+        script = (
+            "import json, time, polars as pl, polars_roc as pr\n"
+            f"lf = pl.scan_parquet({folder!r} + '/*.parquet')\n"
+            "start = time.perf_counter()\n"
+            "out = lf.roc.auc(by=['model', 'segment']).collect(engine='streaming')\n"
+            "print(json.dumps([time.perf_counter() - start, out.height]))\n"
         )
-    report("full ROC curve", ours, peers)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        )
+        peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        seconds, groups = json.loads(done.stdout)
+    peak_gb = max(peak_kib, before) * 1024 / 1e9
+    print(f"\n{rows:,} rows from 10 Parquet files, {groups:,} segments (streaming):")
+    print(f"  {seconds:.1f}s, peak RSS {peak_gb:.2f} GB")
+    scale = 100_000_000 / rows
+    at_most(f"7. Parquet AUC seconds (x{scale:g} rows extrapolated) / 30s", seconds * scale / 30, 1)
+    TARGETS.append((f"7. peak RSS at {rows:,} rows <= 4 GB", peak_gb, -4.0))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--groups", type=int, default=100_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--parquet-rows", type=int, default=0)
+    parser.add_argument("--only", default="single,curve,weighted,grouped,geometry,parquet")
+    parser.add_argument(
+        "--sklearn-groups",
+        type=int,
+        default=2_000,
+        help="groups timed in the scikit-learn loop (extrapolated to --groups)",
+    )
+    args = parser.parse_args()
+    n, k, repeats = args.rows, args.groups, args.repeats
+    only = set(args.only.split(","))
+    rng = np.random.default_rng(0)
+    y = rng.random(n) < 0.3
+    s = rng.normal(size=n) + y
+    w = rng.uniform(0.1, 2.0, n)
+    g = rng.integers(0, k, n)
+    df = pl.DataFrame({"score": s, "label": y, "y": y.astype(np.int32), "w": w, "g": g})
+    print(f"{n:,} rows, {k:,} groups, median of {repeats}; polars {pl.__version__}")
+    if "single" in only:
+        single(df, y, s, repeats)
+    if "curve" in only:
+        curve(df, y, s, repeats)
+    if "weighted" in only:
+        weighted(df, y, s, w, repeats)
+    if "grouped" in only:
+        grouped(df, k, repeats, args.sklearn_groups)
+    if "geometry" in only:
+        geometry(df, k, repeats)
+    if "parquet" in only and args.parquet_rows:
+        parquet(args.parquet_rows)
+    print("\nTargets (issue 16), measured in this run:")
+    for name, value, bound in TARGETS:
+        met = value >= bound if bound > 0 else value <= -bound
+        print(f"  {'met   ' if met else 'MISSED'} {name:<62} {value:8.2f}")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc import resampling
-from polars_roc._core import delong, validate
+from polars_roc._core import delong, sorted_auc, validate
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import summarize
 from polars_roc._core.kernels import auc_of, class_totals, rows, segment_area
@@ -103,18 +103,9 @@ def auc(
             n_boot=n_boot,
             seed=seed,
         )
-    r = rows(
-        score,
-        label,
-        weight=weight,
-        pos_label=pos_label,
-        checked=False,
-        masked=True,
-        label_dtype=schema[label],
+    return sorted_auc.auc_table(
+        lf, score, label, names=names, weight=weight, pos_label=pos_label, label_dtype=schema[label]
     )
-    n_pos, n_neg = class_totals(r)
-    measures = [auc_of(r).alias("auc"), n_pos.alias("n_pos"), n_neg.alias("n_neg")]
-    return summarize(lf, names, measures)
 
 
 @same_kind

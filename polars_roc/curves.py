@@ -11,7 +11,14 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import validate
-from polars_roc._core.counts import accumulate, coded, tally, threshold_order, with_totals
+from polars_roc._core.counts import (
+    accumulate,
+    coded,
+    running,
+    tally,
+    threshold_order,
+    with_totals,
+)
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
 from polars_roc._core.schemes import Thresholds, at_thresholds
@@ -75,6 +82,8 @@ def counts(
     rows = coded(
         lf, score, label, names=names, weight=weight, pos_label=pos_label, label_dtype=schema[label]
     )
+    if not names and weight is None:
+        return running(rows)
     # The sort fixes the order of every running sum; the tally keeps it (and Polars' sorted
     # group-by is faster than hashing all-distinct scores), so accumulate need not re-sort.
     return accumulate(tally(threshold_order(rows, names), names), names, in_order=True)

@@ -1,0 +1,169 @@
+"""AUC per group of a frame from one sort: running sums over tie blocks, no rank, no window.
+
+The frame-level twin of :func:`polars_roc._core.kernels.auc_of` (which must stay a single
+expression for ``select``, ``group_by().agg()`` and ``over()``). A frame may stage its work
+in columns, so every step below runs once:
+
+1. code the rows once: ``*names, _s, _tp, _fp`` (rows that do not count keep their group
+   with ``_tp = _fp = 0`` and a null score, so every group of the input has a row out);
+2. sort by score alone (without groups or weights: each class's scores sorted apart and
+   merged), then by group with a stable single-key sort (an ``int_range``
+   between the two keeps Polars from merging them into one slower multi-key sort);
+3. one running sum of negatives ``C`` over the whole frame; each tie block's ``C`` before
+   and after it, and each group's ``C`` before it, by forward/backward fills;
+4. each row adds ``tp * (before + after - 2 * group_start)``: twice the negatives below it
+   plus the tied ones, i.e. ``2 U`` of Mann-Whitney with ties counting one half;
+5. one aggregation per group (sorted keys: Polars' sorted group-by).
+
+Unweighted counts are Int64, so ``2 U`` is exact; weighted counts are Float64 sums.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_roc._core import labels
+from polars_roc._core.groups import summarize
+
+
+def auc_table(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    names: Sequence[str],
+    weight: str | None,
+    pos_label: Any,
+    label_dtype: pl.DataType | None = None,
+) -> pl.LazyFrame:
+    """
+    ``*names, auc, n_pos, n_neg`` per group, sorted by group (nulls last).
+
+    `auc` is null for a group without positives or negatives, or with a NaN score.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.LazyFrame(
+    ...     {"g": ["b", "b", "a", "a", "a"], "s": [0.2, 0.7, 0.5, 0.5, 0.9], "y": [1, 0, 1, 0, 1]}
+    ... )
+    >>> auc_table(df, "s", "y", names=["g"], weight=None, pos_label=None).collect()
+    shape: (2, 4)
+    ┌─────┬──────┬───────┬───────┐
+    │ g   ┆ auc  ┆ n_pos ┆ n_neg │
+    │ --- ┆ ---  ┆ ---   ┆ ---   │
+    │ str ┆ f64  ┆ i64   ┆ i64   │
+    ╞═════╪══════╪═══════╪═══════╡
+    │ a   ┆ 0.75 ┆ 2     ┆ 1     │
+    │ b   ┆ 0.0  ┆ 1     ┆ 1     │
+    └─────┴──────┴───────┴───────┘
+    """
+    names = list(names)
+    schema = lf.collect_schema()
+    s = pl.col(score)
+    # Float32 scores sort faster as Float32 and compare the same; the rest as Float64.
+    s = s if schema[score] == pl.Float32 else labels.score(score, checked=False)
+    y = labels.positive(label, pos_label, dtype=label_dtype)
+    w = None if weight is None else labels.weight(weight)
+    coded = lf.select(*names, _s=s, _y=y, _w=pl.lit(None, dtype=pl.Float64) if w is None else w)
+    yy, ww = pl.col("_y"), pl.col("_w")
+    keep = labels.kept(pl.col("_s"), yy, None if w is None else ww)
+    if w is None:
+        tp, fp = (keep & yy).cast(pl.Int64), (keep & ~yy).cast(pl.Int64)
+    else:
+        tp = pl.when(keep & yy).then(ww).otherwise(0.0)
+        fp = pl.when(keep & ~yy).then(ww).otherwise(0.0)
+    if w is None:
+        if names:
+            return _aggregated(coded, names, keep)
+        return _summed(_merged(coded.filter(keep)), names)
+    rows = coded.select(*names, _s=pl.when(keep).then(pl.col("_s")), _tp=tp, _fp=fp)
+    rows = rows.sort("_s", nulls_last=True)
+    if names:
+        # The index keeps the two sorts apart (see the module docstring).
+        rows = rows.with_columns(_i=pl.int_range(pl.len(), dtype=pl.UInt32)).sort(
+            names, nulls_last=True, maintain_order=True
+        )
+    return _summed(rows, names)
+
+
+def _aggregated(coded: pl.LazyFrame, names: list[str], keep: pl.Expr) -> pl.LazyFrame:
+    """
+    Unweighted AUC per group: Mann-Whitney from average ranks in a hash group-by.
+
+    With integer counts and groups of tens of rows or more, ranking inside each group (in
+    parallel across groups) beats two frame sorts by 1.3-1.7x; the sorted path wins only
+    for tiny groups (about 3x at 2 rows per group), which a lazy plan cannot foresee. Rows
+    are masked once over the frame, and the aggregation holds only plain sums (a filter or
+    a ``when`` evaluated per group costs more than the rank); the AUC is formed after it.
+    """
+    s, y = pl.col("_s"), pl.col("_y")
+    masked = coded.select(*names, _s=pl.when(keep).then(s), _y=pl.when(keep).then(y))
+    measures = [
+        (s.rank("average") * y).sum().alias("_ranks"),
+        y.sum().cast(pl.Int64).alias("n_pos"),
+        (~y).sum().cast(pl.Int64).alias("n_neg"),
+        s.is_nan().any().alias("_nan"),
+    ]
+    n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
+    u = pl.col("_ranks") - n_pos * (n_pos + 1) / 2
+    defined = (n_pos > 0) & (n_neg > 0) & ~pl.col("_nan")
+    auc = pl.when(defined).then(u / (n_pos * n_neg)).alias("auc")
+    return summarize(masked, names, measures).select(*names, auc, "n_pos", "n_neg")
+
+
+def _merged(coded: pl.LazyFrame) -> pl.LazyFrame:
+    """
+    Counted rows (``_s, _y``) sorted by score: each class's scores sorted, then merged.
+
+    Two sorts of a bare column and a linear merge cost about half a frame sort by score,
+    which must carry the labels along through a slower argsort and gather.
+    """
+
+    def side(positive: bool) -> pl.LazyFrame:
+        rows = coded.filter(pl.col("_y") if positive else ~pl.col("_y"))
+        flag = pl.lit(int(positive), dtype=pl.Int64)
+        return rows.select(_s=pl.col("_s").sort(), _tp=flag, _fp=1 - flag)
+
+    return side(False).merge_sorted(side(True), "_s")
+
+
+def _changed(columns: Sequence[str]) -> pl.Expr:
+    """True on the first row and wherever any of `columns` differs from the row before."""
+    return pl.any_horizontal(pl.col(c).ne_missing(pl.col(c).shift(1)) for c in columns).fill_null(
+        True
+    )
+
+
+def _summed(rows: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
+    """From rows sorted by group then score: the per-group sums and the AUC."""
+    fp, tp = pl.col("_fp"), pl.col("_tp")
+    block = _changed([*names, "_s"])
+    rows = rows.with_columns(_c=fp.cum_sum(), _block=block)
+    c, first = pl.col("_c"), pl.col("_block")
+    last = first.shift(-1, fill_value=True)
+    before = pl.when(first).then(c - fp).forward_fill()
+    after = pl.when(last).then(c).backward_fill()
+    if names:
+        start = pl.when(_changed(names)).then(c - fp).forward_fill()
+        twice_u = tp * (before + after - 2 * start)
+    else:
+        twice_u = tp * (before + after)
+    rows = rows.with_columns(_u=twice_u)
+    measures = [
+        pl.col("_u").sum().alias("_u"),
+        tp.sum().alias("n_pos"),
+        fp.sum().alias("n_neg"),
+        pl.col("_s").is_nan().any().alias("_nan"),
+    ]
+    if names:
+        sums = rows.group_by(names, maintain_order=True).agg(measures)
+    else:
+        sums = rows.select(measures)
+    n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
+    defined = (n_pos > 0) & (n_neg > 0) & ~pl.col("_nan")
+    auc = pl.when(defined).then(pl.col("_u").cast(pl.Float64) / (2 * n_pos * n_neg))
+    return sums.select(*names, auc.alias("auc"), "n_pos", "n_neg")

@@ -1,0 +1,99 @@
+"""The frame AUC's fast paths (one sort, merged class sorts, staged coding) against brute force.
+
+`df.roc.auc` takes a different route from the `pr.auc` expression (one sort and running sums
+over tie blocks instead of ranks); both must give the pairwise probability, on every kind
+of input the frame path handles on its own: ties, nulls, NaN, Float32 scores, 0/1 and coded
+labels, zero weights, groups with no counted row and null group keys.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+from conftest import POOL, pairwise_auc
+from hypothesis import given
+from hypothesis import strategies as st
+
+import polars_roc as pr
+
+
+@st.composite
+def messy_rows(draw: st.DrawFn, *, weighted: bool) -> pl.DataFrame:
+    """`score, label, weight, group` with ties, nulls and a group key that may be null."""
+    n = draw(st.integers(0, 25))
+    scores = st.one_of(st.sampled_from(POOL), st.none(), st.floats(-10, 10, allow_nan=False))
+    labels = st.one_of(st.sampled_from([0, 1]), st.none())
+    weights = st.sampled_from([0.0, 0.5, 1.0, 2.0, None]) if weighted else st.just(1.0)
+    groups = st.one_of(st.sampled_from(["a", "b", "c"]), st.none())
+    return pl.DataFrame(
+        {
+            "score": draw(st.lists(scores, min_size=n, max_size=n)),
+            "label": draw(st.lists(labels, min_size=n, max_size=n)),
+            "weight": draw(st.lists(weights, min_size=n, max_size=n)),
+            "group": draw(st.lists(groups, min_size=n, max_size=n)),
+        },
+        schema={"score": pl.Float64, "label": pl.Int64, "weight": pl.Float64, "group": pl.String},
+    )
+
+
+def _oracle(part: pl.DataFrame, weighted: bool) -> tuple[float | None, float, float]:
+    """Brute-force AUC and class totals of the rows that count."""
+    kept = part.drop_nulls(["score", "label", "weight"]).filter(pl.col("weight") > 0)
+    labels = kept["label"].to_numpy() == 1
+    weights = kept["weight"].to_numpy() if weighted else np.ones(kept.height)
+    auc = pairwise_auc(labels, kept["score"].to_numpy(), weights)
+    return auc, float(weights[labels].sum()), float(weights[~labels].sum())
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
+@pytest.mark.parametrize("grouped", [False, True], ids=["one", "groups"])
+@given(data=st.data())
+def test_frame_auc_equals_pairwise_and_expression(
+    data: st.DataObject, *, weighted: bool, grouped: bool
+) -> None:
+    frame = data.draw(messy_rows(weighted=weighted))
+    weight = "weight" if weighted else None
+    by = ["group"] if grouped else None
+    got = frame.roc.auc(by=by, weight=weight)
+    keys = sorted(frame["group"].unique().to_list(), key=lambda g: (g is None, g or ""))
+    assert got.height == (len(keys) if grouped else 1)
+    for row in got.iter_rows(named=True):
+        part = frame.filter(pl.col("group").eq_missing(row["group"])) if grouped else frame
+        auc, n_pos, n_neg = _oracle(part, weighted)
+        assert row["n_pos"] == pytest.approx(n_pos)
+        assert row["n_neg"] == pytest.approx(n_neg)
+        expression = part.select(pr.auc("score", "label", weight=weight)).item()
+        if auc is None:
+            assert row["auc"] is None
+            assert expression is None
+        else:
+            assert row["auc"] == pytest.approx(auc, abs=1e-12)
+            assert expression == pytest.approx(row["auc"], abs=1e-12)
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+@pytest.mark.parametrize("by", [None, "g"])
+def test_frame_auc_float32_nan_and_pos_label(weight: str | None, by: str | None) -> None:
+    frame = pl.DataFrame(
+        {
+            "s": pl.Series([0.1, 0.4, 0.35, 0.8, 0.4, 0.2, float("nan"), 0.3], dtype=pl.Float32),
+            "y": ["n", "n", "p", "p", "p", "n", "p", "n"],
+            "w": [1.0, 2.0, 1.0, 1.0, 3.0, 1.0, 1.0, 1.0],
+            "g": [0, 0, 0, 0, 0, 0, 1, 1],
+        }
+    )
+    got = frame.roc.auc("s", "y", by=by, weight=weight, pos_label="p")
+    first = frame.filter(pl.col("g") == 0)
+    scores = first["s"].cast(pl.Float64).to_numpy()
+    weights = first["w"].to_numpy() if weight else None
+    expected = pairwise_auc(first["y"].to_numpy() == "p", scores, weights)
+    if by is None:
+        assert got["auc"].item() is None  # a NaN score leaves the AUC undefined
+        return
+    assert got["g"].to_list() == [0, 1]
+    assert got["auc"][0] == pytest.approx(expected, abs=1e-12)
+    assert got["auc"][1] is None
+    assert not any(isinstance(v, float) and math.isnan(v) for v in got["auc"].to_list())
