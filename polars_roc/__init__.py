@@ -16,11 +16,13 @@ Examples
 
 from polars_roc import (
     areas,
+    calibration,
     charts,
     crossval,
     curves,
     datasets,
     exprs,
+    gains,
     hull,
     inference,
     iso,
@@ -35,9 +37,11 @@ from polars_roc import (
 )
 from polars_roc._core.schemes import linspace
 from polars_roc._core.version import __version__ as __version__
+from polars_roc.calibration import expected_calibration_error
 from polars_roc.crossval import stratified_folds
 from polars_roc.curves import from_counts
 from polars_roc.exprs import auc
+from polars_roc.gains import gini
 from polars_roc.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
 from polars_roc.metric_bootstrap import bootstrap
@@ -52,13 +56,17 @@ __all__ = [
     "average_precision",
     "bootstrap",
     "brier_score",
+    "calibration",
     "charts",
     "crossval",
     "curves",
     "datasets",
     "dominance",
+    "expected_calibration_error",
     "exprs",
     "from_counts",
+    "gains",
+    "gini",
     "hull",
     "hull_auc_of_points",
     "hull_of_points",

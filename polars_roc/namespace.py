@@ -16,9 +16,11 @@ import polars as pl
 
 from polars_roc import (
     areas,
+    calibration,
     crossval,
     curves,
     exprs,
+    gains,
     hull,
     inference,
     iso,
@@ -68,6 +70,12 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "hybrid_of_points": iso.hybrid_of_points,
     # uncertainty (metric_bootstrap.py)
     "bootstrap": metric_bootstrap.bootstrap,
+    # business views (gains.py)
+    "gain_curve": gains.gain_curve,
+    "gains_table": gains.gains_table,
+    "ks": gains.ks,
+    # calibration (calibration.py)
+    "calibration": calibration.calibration,
 }
 
 
