@@ -30,6 +30,7 @@ from polars_roc import (
     metrics,
     namespace,
     operating,
+    pr_area,
     precision_recall,
     report,
     resampling,
@@ -46,6 +47,7 @@ from polars_roc.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
 from polars_roc.metric_bootstrap import bootstrap
 from polars_roc.metrics import accuracy, brier_score, log_loss
+from polars_roc.pr_area import pr_auc
 from polars_roc.precision_recall import average_precision
 
 # Keep __all__ sorted; each feature module adds its public names here.
@@ -81,6 +83,8 @@ __all__ = [
     "operating",
     "operating_ranges_of_points",
     "optimal_of_points",
+    "pr_area",
+    "pr_auc",
     "precision_recall",
     "report",
     "resampling",

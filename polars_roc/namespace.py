@@ -27,6 +27,7 @@ from polars_roc import (
     metric_bootstrap,
     metrics,
     operating,
+    pr_area,
     precision_recall,
     thresholds,
 )
@@ -48,6 +49,7 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "pr_curve": precision_recall.pr_curve,
     "det_curve": precision_recall.det_curve,
     "average_precision": precision_recall.average_precision_table,
+    "pr_auc": pr_area.pr_auc_table,
     "confusion_matrix": metrics.confusion_matrix,
     "mean_cost": metrics.mean_cost,
     # inference and cross-validation (inference.py, crossval.py)
@@ -141,6 +143,9 @@ EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     "average_precision": precision_recall.average_precision,
     "brier_score": metrics.brier_score,
     "log_loss": metrics.log_loss,
+    "pr_auc": pr_area.pr_auc,
+    "gini": gains.gini,
+    "expected_calibration_error": calibration.expected_calibration_error,
 }
 
 
