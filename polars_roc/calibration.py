@@ -65,21 +65,22 @@ def _lerp(a: pl.Expr, b: pl.Expr, t: pl.Expr) -> pl.Expr:
     return pl.when(t >= 0.5).then(b - diff * (1 - t)).otherwise(a + diff * t)
 
 
-def _probabilities(values: pl.Series) -> pl.Series:
-    """Refuse scores outside [0, 1] (NaN passes: it makes its group's results null)."""
-    bad = values.filter(values.is_not_nan() & ((values < 0) | (values > 1)))
-    if bad.len() > 0:
-        msg = (
-            f"calibration needs probabilities in [0, 1]; score column {values.name!r} "
-            f"holds {bad.unique().sort().head(5).to_list()}\n\nHint: pass predicted "
-            f"probabilities (e.g. predict_proba output), not raw scores or logits."
-        )
-        raise ValueError(msg)
-    return values
+def _checked(score: pl.Expr, name: str | None = None) -> pl.Expr:
+    """Refuse scores outside [0, 1] when the query runs (NaN passes: its group is null)."""
 
+    def check(values: pl.Series) -> pl.Series:
+        bad = values.filter(values.is_not_nan() & ((values < 0) | (values > 1)))
+        if bad.len() > 0:
+            msg = (
+                f"calibration needs probabilities in [0, 1]; score column "
+                f"{name or values.name!r} holds {bad.unique().sort().head(5).to_list()}"
+                f"\n\nHint: pass predicted probabilities (e.g. predict_proba output), not "
+                f"raw scores or logits."
+            )
+            raise ValueError(msg)
+        return values
 
-def _checked(score: pl.Expr) -> pl.Expr:
-    return score.map_batches(_probabilities, return_dtype=pl.Float64, is_elementwise=True)
+    return score.map_batches(check, return_dtype=pl.Float64, is_elementwise=True)
 
 
 def calibration(
@@ -167,14 +168,14 @@ def calibration(
     table = counts(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp = pl.col("tp"), pl.col("fp")
     # Per distinct score: its rows and positives (the counts core is cumulative from the top).
-    step_pos = tp - per_group(tp.shift(1), names)
-    step_all = tp + fp - per_group((tp + fp).shift(1), names)
+    step_pos = tp - per_group(tp.shift(1), names).fill_null(0)
+    step_all = tp + fp - per_group((tp + fp).shift(1), names).fill_null(0)
     nan = per_group(pl.col("threshold").is_nan().any(), names)
     total = per_group((tp + fp).max(), names)
     scores = (
         table.with_columns(_pos=step_pos, _n=step_all, _nan=nan, _total=total)
-        .filter(pl.col("_n").is_not_null())  # the +inf start row has no step
-        .with_columns(pl.col("threshold").pipe(_checked))
+        .filter(pl.col("_n") > 0)  # the +inf start row holds no rows
+        .with_columns(_checked(pl.col("threshold"), score))
     )
     if strategy == "uniform":
         edges = pl.lit(pl.Series(uniform_edges(bins), dtype=pl.Float64))
@@ -320,39 +321,51 @@ def expected_calibration_error(
     """
     _check_arguments(bins, strategy)
     r = rows(_checked(_labels.score(score)), label, weight=weight, pos_label=pos_label)
-    s = r.score.sort()
-    y = r.positive.sort_by(r.score).cast(pl.Float64)
-    w = pl.lit(1.0) if r.weight is None else r.weight.sort_by(r.score)
-    if strategy == "uniform":
-        edges = pl.lit(pl.Series(uniform_edges(bins), dtype=pl.Float64))
-    else:
-        edges = _expression_edges(s, None if r.weight is None else w, bins)
-    gap = (w * (y - s)).cum_sum()  # sum of w * (y - s) over the rows up to here
+    columns = [r.score.alias("s"), r.positive.cast(pl.Float64).alias("y")]
+    if r.weight is not None:
+        columns.append(r.weight.alias("w"))
+    # The checked rows are packed into a list once: inside `list.eval` every reference to
+    # them reads the packed values instead of running the rows' checks again.
+    packed = pl.struct(columns).sort_by(r.score).implode()
+    ece = packed.list.eval(_ece_of_sorted(bins, strategy, weighted=r.weight is not None))
+    return ece.list.first().alias("expected_calibration_error")
+
+
+def _ece_of_sorted(bins: int, strategy: Strategy, *, weighted: bool) -> pl.Expr:
+    """ECE of the rows in a list (fields s, y and w), sorted by score, as a 1-element list."""
+    row = pl.element().struct
+    s, y = row.field("s"), row.field("y")
+    w = row.field("w") if weighted else None
+    gap = (y - s if w is None else w * (y - s)).cum_sum()  # Σ w (y - s) up to each row
+    total = s.len().cast(pl.Float64) if w is None else w.sum()
     if bins == 1:
-        per_bin = gap.tail(1)
+        per_bin = gap.last()
     else:
-        binned = edges.search_sorted(s, side="left")
-        ends = gap.filter((binned != binned.shift(-1)).fill_null(value=True))
-        per_bin = ends - ends.shift(1).fill_null(0.0)
-    total = s.len().cast(pl.Float64) if r.weight is None else w.cum_sum().last()
+        if strategy == "uniform":
+            edges = pl.lit(pl.Series(uniform_edges(bins), dtype=pl.Float64))
+        else:
+            edges = _expression_edges(s, w, bins)
+        # Bins are runs of sorted rows: each bin's sum is a step of `gap` at the run ends.
+        runs = edges.search_sorted(s, side="left").rle().struct.field("len")
+        at_ends = gap.gather(runs.cum_sum() - 1)
+        per_bin = pl.concat([pl.lit(0.0), at_ends]).diff().slice(1)
     defined = (total > 0) & ~s.is_nan().any()
-    return pl.when(defined).then(per_bin.abs().sum() / total).alias("expected_calibration_error")
+    return pl.when(defined).then(per_bin.abs().sum() / total)
 
 
 def _expression_edges(s: pl.Expr, w: pl.Expr | None, bins: int) -> pl.Expr:
     """The inner quantile edges of sorted scores `s` (weights `w` sorted alike), as numpy."""
     cumulative = None if w is None else w.cum_sum()
     total = s.len().cast(pl.Float64) if cumulative is None else cumulative.last()
+    levels = pl.lit(pl.Series(quantile_levels(bins), dtype=pl.Float64))
+    virtual = (total - 1) * levels  # numpy's (n - 1) * q
+    below = virtual.floor()
     last = (total - 1).clip(lower_bound=0)
-    edges = []
-    for level in quantile_levels(bins):
-        virtual = (total - 1) * level
-        below = virtual.floor()
-        k_lo, k_hi = below.clip(0, last), (below + 1).clip(0, last)
-        if cumulative is None:
-            a, b = s.gather(k_lo.cast(pl.Int64)), s.gather(k_hi.cast(pl.Int64))
-        else:
-            a = s.gather(cumulative.search_sorted(k_lo, side="right"))
-            b = s.gather(cumulative.search_sorted(k_hi, side="right"))
-        edges.append(_lerp(a, b, virtual - below))
-    return pl.concat(edges)
+    k_lo, k_hi = below.clip(0, last), (below + 1).clip(0, last)
+    padded = s.append(pl.lit(None, dtype=pl.Float64))  # no rows: read null, not out of bounds
+    if cumulative is None:
+        a, b = padded.gather(k_lo.cast(pl.Int64)), padded.gather(k_hi.cast(pl.Int64))
+    else:
+        a = padded.gather(cumulative.search_sorted(k_lo, side="right"))
+        b = padded.gather(cumulative.search_sorted(k_hi, side="right"))
+    return _lerp(a, b, virtual - below)
