@@ -30,7 +30,6 @@ from polars_roc import (
     metrics,
     namespace,
     operating,
-    pr_area,
     precision_recall,
     report,
     resampling,
@@ -47,8 +46,7 @@ from polars_roc.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
 from polars_roc.metric_bootstrap import bootstrap
 from polars_roc.metrics import accuracy, brier_score, log_loss
-from polars_roc.pr_area import pr_auc
-from polars_roc.precision_recall import average_precision
+from polars_roc.precision_recall import average_precision, pr_auc
 
 # Keep __all__ sorted; each feature module adds its public names here.
 __all__ = [
@@ -83,7 +81,6 @@ __all__ = [
     "operating",
     "operating_ranges_of_points",
     "optimal_of_points",
-    "pr_area",
     "pr_auc",
     "precision_recall",
     "report",

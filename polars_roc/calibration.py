@@ -24,10 +24,12 @@ import numpy as np
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc import _labels, _validate
-from polars_roc._validate import By
-from polars_roc.curves import counts, per_group
-from polars_roc.exprs import rows
+from polars_roc._core import labels, validate
+from polars_roc._core.frames import same_kind
+from polars_roc._core.groups import group_ids, per_group
+from polars_roc._core.kernels import rows
+from polars_roc._core.validate import By
+from polars_roc.curves import counts
 
 Strategy = Literal["uniform", "quantile"]
 
@@ -83,6 +85,7 @@ def _checked(score: pl.Expr, name: str | None = None) -> pl.Expr:
     return score.map_batches(check, return_dtype=pl.Float64, is_elementwise=True)
 
 
+@same_kind
 def calibration(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -157,7 +160,7 @@ def calibration(
     ``prob_true = [0, 0.5, 1]`` and ``prob_pred = [0.2, 0.525, 0.85]``.
     """
     _check_arguments(bins, strategy)
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     clash = sorted(set(names) & set(CALIBRATION_COLUMNS))
     if clash:
         msg = (
@@ -210,11 +213,7 @@ def _quantile_bins(scores: pl.LazyFrame, names: list[str], bins: int) -> pl.Lazy
     levels = quantile_levels(bins)
     if not levels:  # one bin
         return scores.with_columns(_bin=pl.lit(1, dtype=pl.Int64))
-    if names:
-        groups = scores.select(names).unique().with_row_index("_gid")
-        tagged = scores.join(groups, on=names, how="left", nulls_equal=True)
-    else:
-        tagged = scores.with_columns(_gid=pl.lit(0, dtype=pl.UInt32))
+    tagged, _ = group_ids(scores, names, scores)
     tagged = tagged.with_columns(
         _start=(pl.col("_total") - pl.col("tp") - pl.col("fp")).cast(pl.Float64)
     )
@@ -320,7 +319,7 @@ def expected_calibration_error(
     ``df.roc.calibration(bins=3)``.
     """
     _check_arguments(bins, strategy)
-    r = rows(_checked(_labels.score(score)), label, weight=weight, pos_label=pos_label)
+    r = rows(_checked(labels.score(score)), label, weight=weight, pos_label=pos_label)
     columns = [r.score.alias("s"), r.positive.cast(pl.Float64).alias("y")]
     if r.weight is not None:
         columns.append(r.weight.alias("w"))

@@ -23,9 +23,11 @@ from typing import Any
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc import _validate
-from polars_roc._validate import By
-from polars_roc.curves import curve, per_group
+from polars_roc._core import validate
+from polars_roc._core.frames import same_kind
+from polars_roc._core.groups import per_group
+from polars_roc._core.validate import By
+from polars_roc.curves import curve
 from polars_roc.exprs import auc
 
 #: The gains table's columns, in order, after the `by` columns.
@@ -65,6 +67,7 @@ def _rates(totals_defined: pl.Expr) -> dict[str, pl.Expr]:
     return {"depth": depth, "gain": gain}
 
 
+@same_kind
 def gain_curve(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -123,7 +126,7 @@ def gain_curve(
     │ 0.6       ┆ 1.0   ┆ 1.0  ┆ 1.0      │
     └───────────┴───────┴──────┴──────────┘
     """
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     _check_outputs(names, ("threshold", "depth", "gain", "lift"))
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     defined = pl.col("tn").is_not_null()  # null totals: a NaN score in the group
@@ -136,6 +139,7 @@ def gain_curve(
     )
 
 
+@same_kind
 def gains_table(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -213,7 +217,7 @@ def gains_table(
     if not isinstance(bins, int) or isinstance(bins, bool) or bins < 1:
         msg = f"bins must be an int >= 1, got {bins!r}\n\nHint: bins=10 for deciles."
         raise ValueError(msg)
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     _check_outputs(names, GAINS_COLUMNS)
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))
@@ -267,6 +271,7 @@ def gains_table(
     return measures.select(*names, *GAINS_COLUMNS)
 
 
+@same_kind
 def ks(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -316,7 +321,7 @@ def ks(
     │ 0.666667 ┆ 0.8       │
     └──────────┴───────────┘
     """
-    names = _validate.as_names(by)
+    names = validate.as_names(by)
     _check_outputs(names, ("ks", "threshold"))
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     weighted = weight is not None

@@ -27,7 +27,6 @@ from polars_roc import (
     metric_bootstrap,
     metrics,
     operating,
-    pr_area,
     precision_recall,
     thresholds,
 )
@@ -49,7 +48,7 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "pr_curve": precision_recall.pr_curve,
     "det_curve": precision_recall.det_curve,
     "average_precision": precision_recall.average_precision_table,
-    "pr_auc": pr_area.pr_auc_table,
+    "pr_auc": precision_recall.pr_auc_table,
     "confusion_matrix": metrics.confusion_matrix,
     "mean_cost": metrics.mean_cost,
     # inference and cross-validation (inference.py, crossval.py)
@@ -143,7 +142,7 @@ EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     "average_precision": precision_recall.average_precision,
     "brier_score": metrics.brier_score,
     "log_loss": metrics.log_loss,
-    "pr_auc": pr_area.pr_auc,
+    "pr_auc": precision_recall.pr_auc,
     "gini": gains.gini,
     "expected_calibration_error": calibration.expected_calibration_error,
 }
