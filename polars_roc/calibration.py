@@ -129,7 +129,8 @@ def calibration(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, bin, mean_score, fraction_positive, n``: `bin` numbers the bins from 1 (the
         lowest scores) to `bins`, empty bins left out. A group holding a NaN score has one
         row, with null `bin`, `mean_score` and `fraction_positive`.

@@ -103,7 +103,8 @@ def gain_curve(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, threshold, depth, gain, lift``. `gain` and `lift` are null for a group
         without positives; everything is null for a group holding a NaN score.
 
@@ -174,7 +175,7 @@ def gains_table(
     Parameters
     ----------
     lf
-        Scored rows.
+        Scored rows (a LazyFrame, or a DataFrame).
     score, label, by, weight, pos_label
         Column roles, as in :func:`gain_curve`: one table per group.
     bins
@@ -182,7 +183,8 @@ def gains_table(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, bin, min_score, max_score, n, n_pos, response_rate, depth, gain, lift,
         cum_lift, ks``, bins in order from the top. `gain`, `lift` and `cum_lift` are null
         for a group without positives, `ks` for a group without positives or negatives; a
@@ -296,13 +298,14 @@ def ks(
     Parameters
     ----------
     lf
-        Scored rows.
+        Scored rows (a LazyFrame, or a DataFrame).
     score, label, by, weight, pos_label
         Column roles, as in :func:`gain_curve`: one row per group.
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, ks, threshold``, sorted by group; both null for a group without positives or
         negatives, or with a NaN score.
 

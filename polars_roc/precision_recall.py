@@ -420,7 +420,8 @@ def pr_auc_table(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, pr_auc``, one row per group, sorted by group.
 
     Examples
