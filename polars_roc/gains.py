@@ -24,6 +24,7 @@ import polars as pl
 from polars._typing import IntoExprColumn
 
 from polars_roc._core import validate
+from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
 from polars_roc._core.validate import By
@@ -68,6 +69,7 @@ def _rates(totals_defined: pl.Expr) -> dict[str, pl.Expr]:
 
 
 @same_kind
+@directed
 def gain_curve(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -76,6 +78,7 @@ def gain_curve(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.LazyFrame:
     """
     Cumulative gain and lift per group at every distinct score, highest first.
@@ -100,6 +103,9 @@ def gain_curve(
         Optional non-negative case weights: depth is then a share of the total weight.
     pos_label
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -141,6 +147,7 @@ def gain_curve(
 
 
 @same_kind
+@directed
 def gains_table(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -149,6 +156,7 @@ def gains_table(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     bins: int = 10,
 ) -> pl.LazyFrame:
     """
@@ -180,6 +188,9 @@ def gains_table(
         Column roles, as in :func:`gain_curve`: one table per group.
     bins
         Number of bins (10: deciles; 20: ventiles), at least 1.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -274,6 +285,7 @@ def gains_table(
 
 
 @same_kind
+@directed
 def ks(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -282,6 +294,7 @@ def ks(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.LazyFrame:
     """
     The Kolmogorov-Smirnov statistic per group: ``max(tpr - fpr)`` and where it is reached.
@@ -301,6 +314,9 @@ def ks(
         Scored rows (a LazyFrame, or a DataFrame).
     score, label, by, weight, pos_label
         Column roles, as in :func:`gain_curve`: one row per group.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -356,6 +372,7 @@ def gini(
     *,
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.Expr:
     """
     The Gini coefficient (accuracy ratio, Somers' D) of a score: ``2 * AUC - 1``.
@@ -375,6 +392,9 @@ def gini(
         Optional non-negative case weights.
     pos_label
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score); never guessed from the data.
 
     Returns
     -------
@@ -396,4 +416,5 @@ def gini(
     │ 0.75 ┆ 0.5  │
     └──────┴──────┘
     """
-    return (2 * auc(score, label, weight=weight, pos_label=pos_label) - 1).alias("gini")
+    area = auc(score, label, weight=weight, pos_label=pos_label, direction=direction)
+    return (2 * area - 1).alias("gini")

@@ -26,6 +26,7 @@ import polars as pl
 from polars._typing import IntoExprColumn
 
 from polars_roc._core import validate
+from polars_roc._core.direction import Direction, directed, expression
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import is_end, per_group, summarize
 from polars_roc._core.kernels import Rows, class_totals, rows
@@ -42,6 +43,7 @@ def _keep_tp_changes(names: list[str]) -> pl.Expr:
 
 
 @same_kind
+@directed
 def pr_curve(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -50,6 +52,7 @@ def pr_curve(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     drop_intermediate: bool = False,
 ) -> pl.LazyFrame:
     """
@@ -75,6 +78,9 @@ def pr_curve(
         Column roles, as in :func:`polars_roc.curves.curve`: one curve per group.
     drop_intermediate
         Drop thresholds whose true-positive count equals both neighbours'.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -121,6 +127,7 @@ def pr_curve(
 
 
 @same_kind
+@directed
 def det_curve(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -129,6 +136,7 @@ def det_curve(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     drop_intermediate: bool = False,
 ) -> pl.LazyFrame:
     """
@@ -147,6 +155,9 @@ def det_curve(
         Scored rows and column roles, as in :func:`pr_curve`.
     drop_intermediate
         Drop thresholds whose true-positive count equals both neighbours'.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -191,6 +202,7 @@ def det_curve(
 
 
 @same_kind
+@directed
 def average_precision_table(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -199,6 +211,7 @@ def average_precision_table(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.LazyFrame:
     """
     Average precision per group (``df.roc.average_precision``), with class counts.
@@ -212,6 +225,9 @@ def average_precision_table(
     ----------
     lf, score, label, by, weight, pos_label
         Scored rows and column roles, as in :func:`pr_curve`.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -275,6 +291,7 @@ def average_precision(
     *,
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.Expr:
     """
     Average precision as a scalar expression (scikit-learn's ``average_precision_score``).
@@ -294,6 +311,9 @@ def average_precision(
         Optional non-negative case weights.
     pos_label
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score); never guessed from the data.
 
     Returns
     -------
@@ -310,7 +330,7 @@ def average_precision(
     >>> round(df.select(pl.col("p").roc.average_precision("y")).item(), 6)
     0.833333
     """
-    r = rows(score, label, weight=weight, pos_label=pos_label)
+    r = rows(expression(score, direction), label, weight=weight, pos_label=pos_label)
     return _average_precision_of(r).alias("average_precision")
 
 
@@ -343,6 +363,7 @@ def pr_auc(
     *,
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.Expr:
     """
     Trapezoidal area under the precision-recall curve, as a scalar expression.
@@ -364,6 +385,9 @@ def pr_auc(
         Optional non-negative case weights.
     pos_label
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score); never guessed from the data.
 
     Returns
     -------
@@ -391,11 +415,12 @@ def pr_auc(
     │ 0.8333            ┆ 0.7917 │
     └───────────────────┴────────┘
     """
-    r = rows(score, label, weight=weight, pos_label=pos_label)
+    r = rows(expression(score, direction), label, weight=weight, pos_label=pos_label)
     return _pr_auc_of(r).alias("pr_auc")
 
 
 @same_kind
+@directed
 def pr_auc_table(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -404,6 +429,7 @@ def pr_auc_table(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.LazyFrame:
     """
     Trapezoidal area under each group's precision-recall curve (``df.roc.pr_auc``).
@@ -417,6 +443,9 @@ def pr_auc_table(
     ----------
     lf, score, label, by, weight, pos_label
         Scored rows and column roles, as in :func:`pr_curve`.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------

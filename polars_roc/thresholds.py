@@ -20,11 +20,12 @@ Threshold schemes (the ``thresholds=`` argument of :func:`thresholds` and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 
 from polars_roc._core import labels, schemes, validate
+from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.schemes import Thresholds, at_thresholds
 from polars_roc._core.validate import By
@@ -96,6 +97,7 @@ def _likelihood_ratio(top: pl.Expr, bottom: pl.Expr) -> pl.Expr:
 
 
 @same_kind
+@directed
 def thresholds(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -104,6 +106,7 @@ def thresholds(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     thresholds: Thresholds = None,
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
@@ -149,6 +152,9 @@ def thresholds(
         each threshold (pROC's ``ci.thresholds``), see :mod:`polars_roc.threshold_bootstrap`.
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -268,6 +274,7 @@ def _objective(
 
 
 @same_kind
+@directed
 def best_threshold(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -276,6 +283,7 @@ def best_threshold(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     method: str = "youden",
     cost_fp: float = 1.0,
     cost_fn: float = 1.0,
@@ -344,6 +352,9 @@ def best_threshold(
     where
         A Boolean expression over the :func:`thresholds` columns; only rows where it is
         true are candidates (null counts as false).
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
