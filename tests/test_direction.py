@@ -29,12 +29,18 @@ FRAME_FUNCTIONS = [
     ("gain_curve", {}),
     ("gains_table", {"bins": 3}),
     ("ks", {}),
+    ("hull", {}),
+    ("hull_auc", {}),
+    ("optimal", {}),
+    ("operating_ranges", {}),
+    ("hybrid", {"fpr": [0.25]}),
 ]
 
 
 def negated_units(frame: pl.DataFrame) -> pl.DataFrame:
     """The oracle's thresholds back in score units: negate them, swap min and max scores."""
-    out = frame.with_columns(pl.col(c).neg() for c in ("threshold",) if c in frame.columns)
+    units = ("threshold", "op_threshold", "threshold_a", "threshold_b")
+    out = frame.with_columns(pl.col(c).neg() for c in units if c in frame.columns)
     if "min_score" in frame.columns:
         out = out.with_columns(min_score=-pl.col("max_score"), max_score=-pl.col("min_score"))
     return out
@@ -82,3 +88,19 @@ def test_direction_is_checked_and_never_guessed() -> None:
         frame.roc.auc(direction="auto")
     with pytest.raises(ValueError, match="direction must be"):
         pr.auc("score", "label", direction=">")  # type: ignore[arg-type]
+
+
+def test_direction_reaches_comparisons_and_folds() -> None:
+    frame = pr.datasets.simulate(300, seed=5)
+    flipped = frame.with_columns(-pl.col("score"))
+    for name, options in (
+        ("compare", {"case": "case", "by": "segment"}),
+        ("cv_auc", {"fold": "fold", "by": "model"}),
+        ("crossings", {"across": "model"}),
+        ("curve_dominance", {"across": "model"}),
+    ):
+        lower = getattr(frame.roc, name)(direction="lower", **options)
+        assert_frame_equal(lower, getattr(flipped.roc, name)(**options)), name
+    lower = frame.roc.average_curve(fold="fold", by="model", method="threshold", direction="lower")
+    negated = flipped.roc.average_curve(fold="fold", by="model", method="threshold")
+    assert_frame_equal(lower, negated_units(negated))

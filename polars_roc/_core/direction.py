@@ -25,7 +25,7 @@ Direction = Literal["higher", "lower"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Output columns in score units: negated back under ``direction="lower"``.
-SCORE_UNITS = ("threshold", "op_threshold")
+SCORE_UNITS = ("threshold", "op_threshold", "threshold_a", "threshold_b")
 #: Pairs of bounds in score units, which swap when negated.
 SCORE_BOUNDS = (("min_score", "max_score"), ("threshold_lower", "threshold_upper"))
 
