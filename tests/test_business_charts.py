@@ -83,3 +83,15 @@ def test_charts_render_to_png(scored: pl.DataFrame) -> None:
     for chart in (gain, calibration):
         png = vl_convert.vegalite_to_png(chart.to_json())
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_ks_chart_marks_the_ks_gap(scored: pl.DataFrame) -> None:
+    curve = scored.roc.curve(by="model")
+    spec = pr.charts.ks_chart(curve, facet="model").to_dict()
+    gaps = {row["model"]: row for row in rows_of(spec, "gap")}
+    ks = scored.roc.ks(by="model")
+    for model, value, threshold in ks.iter_rows():
+        assert gaps[model]["tpr"] - gaps[model]["fpr"] == pytest.approx(value)
+        assert gaps[model]["threshold"] == threshold
+    big = pr.datasets.simulate(20_000, seed=1).roc.curve(by="model")
+    assert len(rows_of(pr.charts.ks_chart(big, max_points=1000).to_dict(), "line")) <= 1100
