@@ -344,21 +344,23 @@ def ks(
     _check_outputs(names, ("ks", "threshold"))
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     weighted = weight is not None
-    kind = pl.Float64 if weighted else pl.Int128
+    kind = pl.Float64 if weighted else pl.Int64
     tp, fp, tn, fn = (pl.col(c).cast(kind) for c in ("tp", "fp", "tn", "fn"))
     positives, negatives = tp + fn, fp + tn
-    # tpr - fpr ranked as tp * N - fp * P: exact in integers, so exact ties stay ties.
+    # tpr - fpr ranked as tp * N - fp * P: exact in integers (below 3e9 rows a group), so
+    # exact ties stay ties.
     gap = pl.when((positives > 0) & (negatives > 0)).then(tp * negatives - fp * positives)
     candidates = points.with_columns(_gap=gap, _ks=pl.col("tpr") - pl.col("fpr"))
     keys = names or ["_g"]
     if not names:
         points = points.with_columns(_g=pl.lit(True))
         candidates = candidates.with_columns(_g=pl.lit(True))
-    # The highest threshold among the largest gaps: the last row by (gap, threshold).
+    # Rows run thresholds descending within each group (a group-by keeps their order), so
+    # the first largest gap is the one at the highest threshold.
     best = (
         candidates.filter(pl.col("_gap").is_not_null())
         .group_by(keys)
-        .agg(pl.col("_ks", "threshold").sort_by(["_gap", "threshold"]).last())
+        .agg(pl.col("_ks", "threshold").get(pl.col("_gap").arg_max()))
         .rename({"_ks": "ks"})
     )
     groups = points.select(keys).unique()

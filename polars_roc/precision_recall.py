@@ -336,14 +336,25 @@ def average_precision(
 
 def _pr_auc_of(r: Rows) -> pl.Expr:
     """Trapezoidal PR area of prepared rows; null without positives or with a NaN score."""
-    order = {"descending": True}
-    y = r.positive.sort_by(r.score, **order)
-    s = r.score.sort(**order)
-    if r.weight is None:
-        w_pos, w_neg = y.cast(pl.Int64), (~y).cast(pl.Int64)
-    else:
-        w = r.weight.sort_by(r.score, **order)
+    fields = [r.score.alias("s"), r.positive.alias("y")]
+    if r.weight is not None:
+        fields.append(r.weight.alias("w"))
+    # Packed once, sorted by score descending: inside `list.eval` each reference to the rows
+    # reads the packed values instead of coding the rows again (3x faster at 1M rows).
+    packed = pl.struct(fields).sort_by(r.score, descending=True).implode()
+    area = packed.list.eval(_pr_area_of_sorted(weighted=r.weight is not None))
+    return area.list.first()
+
+
+def _pr_area_of_sorted(*, weighted: bool) -> pl.Expr:
+    """The trapezoidal area of packed rows (fields s, y, w) sorted by score, descending."""
+    row = pl.element().struct
+    s, y = row.field("s"), row.field("y")
+    if weighted:
+        w = row.field("w")
         w_pos, w_neg = w * y, w * ~y
+    else:
+        w_pos, w_neg = y.cast(pl.Int64), (~y).cast(pl.Int64)
     tp, fp = w_pos.cum_sum(), w_neg.cum_sum()
     n_pos = tp.last()  # scikit-learn divides by the last cumulative count
     # One point per distinct score, read at the last row of its block of ties.
@@ -353,7 +364,7 @@ def _pr_auc_of(r: Rows) -> pl.Expr:
     # From the point (recall 0, precision 1) at the top, down the thresholds.
     step = recall - recall.shift(1).fill_null(0.0)
     height = (precision + precision.shift(1).fill_null(1.0)) / 2
-    defined = (n_pos > 0) & ~r.score.is_nan().any()
+    defined = (n_pos > 0) & ~s.is_nan().any()
     return pl.when(defined).then((step * height).sum())
 
 
