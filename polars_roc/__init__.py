@@ -16,12 +16,14 @@ Examples
 
 from polars_roc import (
     areas,
+    calibration,
     charts,
     crossval,
     curves,
     datasets,
     engines,
     exprs,
+    gains,
     hull,
     inference,
     iso,
@@ -36,15 +38,17 @@ from polars_roc import (
 )
 from polars_roc._core.schemes import linspace
 from polars_roc._core.version import __version__ as __version__
+from polars_roc.calibration import expected_calibration_error
 from polars_roc.crossval import stratified_folds
 from polars_roc.curves import from_counts
 from polars_roc.engines import auc_table, tally
 from polars_roc.exprs import auc
+from polars_roc.gains import gini
 from polars_roc.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
 from polars_roc.metric_bootstrap import bootstrap
 from polars_roc.metrics import accuracy, brier_score, log_loss
-from polars_roc.precision_recall import average_precision
+from polars_roc.precision_recall import average_precision, pr_auc
 
 # Keep __all__ sorted; each feature module adds its public names here.
 __all__ = [
@@ -55,14 +59,18 @@ __all__ = [
     "average_precision",
     "bootstrap",
     "brier_score",
+    "calibration",
     "charts",
     "crossval",
     "curves",
     "datasets",
     "dominance",
     "engines",
+    "expected_calibration_error",
     "exprs",
     "from_counts",
+    "gains",
+    "gini",
     "hull",
     "hull_auc_of_points",
     "hull_of_points",
@@ -77,6 +85,7 @@ __all__ = [
     "operating",
     "operating_ranges_of_points",
     "optimal_of_points",
+    "pr_auc",
     "precision_recall",
     "report",
     "resampling",

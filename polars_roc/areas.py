@@ -8,6 +8,7 @@ import polars as pl
 
 from polars_roc import resampling
 from polars_roc._core import delong, sorted_auc, validate
+from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import summarize
 from polars_roc._core.kernels import auc_of, class_totals, rows, segment_area
@@ -16,6 +17,7 @@ from polars_roc.curves import curve
 
 
 @same_kind
+@directed
 def auc(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -24,6 +26,7 @@ def auc(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     ci: Literal["delong", "bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
@@ -52,6 +55,9 @@ def auc(
         Confidence level of the interval.
     n_boot, seed
         Bootstrap replicates and random seed (``ci="bootstrap"`` only).
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -109,6 +115,7 @@ def auc(
 
 
 @same_kind
+@directed
 def partial_auc(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -119,6 +126,7 @@ def partial_auc(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
@@ -150,6 +158,9 @@ def partial_auc(
         interval of `pauc` (see :func:`polars_roc.inference.partial_auc_interval`).
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------

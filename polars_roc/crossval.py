@@ -22,6 +22,7 @@ from polars._typing import IntoExprColumn
 
 from polars_roc import areas, curves, operating, resampling
 from polars_roc._core import labels, validate
+from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import student_t_quantile
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group, summarize
@@ -91,6 +92,7 @@ def _fold_roles(lf: pl.LazyFrame, fold: str, names: list[str], *roles: str) -> N
 
 
 @same_kind
+@directed
 def cv_auc(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -100,6 +102,7 @@ def cv_auc(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.LazyFrame:
     """
     Cross-validated AUC: the mean of the per-fold AUCs and their spread, per group.
@@ -117,6 +120,9 @@ def cv_auc(
         Column roles, as in :func:`polars_roc.areas.auc`.
     fold
         Column holding each row's fold.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -184,6 +190,7 @@ def _check_points(points: Any) -> None:
 
 
 @same_kind
+@directed
 def average_curve(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -193,6 +200,7 @@ def average_curve(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     method: Literal["vertical", "threshold"] = "vertical",
     points: int = 101,
     level: float = 0.95,
@@ -230,6 +238,9 @@ def average_curve(
         Number of FPRs (vertical) or thresholds (threshold averaging), at least 2.
     level
         Confidence level of the band.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------

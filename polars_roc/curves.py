@@ -19,6 +19,7 @@ from polars_roc._core.counts import (
     threshold_order,
     with_totals,
 )
+from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
 from polars_roc._core.schemes import Thresholds, at_thresholds
@@ -26,6 +27,7 @@ from polars_roc._core.validate import By
 
 
 @same_kind
+@directed
 def counts(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -34,6 +36,7 @@ def counts(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.LazyFrame:
     """
     Cumulative true and false positives per group at each distinct score, highest first.
@@ -50,6 +53,9 @@ def counts(
         Scored rows.
     score, label, by, weight, pos_label
         Column roles; see :func:`polars_roc.curves.curve`.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -90,6 +96,7 @@ def counts(
 
 
 @same_kind
+@directed
 def curve(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -98,6 +105,7 @@ def curve(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     drop_intermediate: bool = False,
     thresholds: Thresholds = None,
 ) -> pl.LazyFrame:
@@ -129,6 +137,9 @@ def curve(
         Where to evaluate the curve: None (every distinct score), a list of floats, an int k
         (k quantiles of the negative class's scores) or ``pr.linspace(k)``; the end points
         (0, 0) and (1, 1) are always kept. See :mod:`polars_roc.thresholds`.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------

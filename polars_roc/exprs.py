@@ -26,6 +26,7 @@ from typing import Any
 import polars as pl
 from polars._typing import IntoExprColumn
 
+from polars_roc._core.direction import Direction, expression
 from polars_roc._core.kernels import auc_of, rows
 
 
@@ -35,6 +36,7 @@ def auc(
     *,
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.Expr:
     """
     Area under the ROC curve as a scalar expression; tied scores count one half.
@@ -54,6 +56,9 @@ def auc(
         Optional non-negative case weights.
     pos_label
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score); never guessed from the data.
 
     Returns
     -------
@@ -72,5 +77,6 @@ def auc(
     >>> df.with_columns(pl.col("p").roc.auc("y").over(pl.col("y") >= 0))["auc"].to_list()
     [0.75, 0.75, 0.75, 0.75]
     """
-    r = rows(score, label, weight=weight, pos_label=pos_label, masked=True)
+    scores = expression(score, direction)
+    r = rows(scores, label, weight=weight, pos_label=pos_label, masked=True)
     return auc_of(r).alias("auc")

@@ -21,6 +21,7 @@ import polars as pl
 
 from polars_roc._core import convex, validate
 from polars_roc._core.convex import Frame
+from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group
 from polars_roc._core.validate import By
@@ -99,6 +100,7 @@ def _shown(
 
 
 @same_kind
+@directed
 def hull(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -109,6 +111,7 @@ def hull(
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.LazyFrame:
     """
     Vertices of the ROC convex hull per group, from (0, 0) to (1, 1).
@@ -125,7 +128,7 @@ def hull(
     ----------
     lf
         Scored rows.
-    score, label, by, weight, pos_label
+    score, label, by, weight, pos_label, direction
         Column roles, as in :func:`polars_roc.curves.curve`; one hull per `by` group.
     across
         Classifier name column: the hull is taken over all its classifiers' curves in a
@@ -261,6 +264,7 @@ def _area(vertices: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
 
 
 @same_kind
+@directed
 def hull_auc(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -271,6 +275,7 @@ def hull_auc(
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.LazyFrame:
     """
     Area under the ROC convex hull (ROCCH AUC) per group.
@@ -559,6 +564,7 @@ def _scored_curves(
 
 
 @same_kind
+@directed
 def crossings(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -568,6 +574,7 @@ def crossings(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.LazyFrame:
     """
     Where ROC curves cross: for each pair of classifiers, the FPR ranges where each is higher.
@@ -581,7 +588,7 @@ def crossings(
     ----------
     lf
         Scored rows in long format: one score per case and classifier.
-    score, label, by, weight, pos_label
+    score, label, by, weight, pos_label, direction
         Column roles, as in :func:`polars_roc.curves.curve`.
     across
         Classifier name column: one curve per classifier (and `by` group).
@@ -627,6 +634,7 @@ def crossings(
 
 
 @same_kind
+@directed
 def curve_dominance(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -636,6 +644,7 @@ def curve_dominance(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.LazyFrame:
     """
     Which classifier's ROC curve dominates which: every ordered pair of curves.
@@ -645,7 +654,7 @@ def curve_dominance(
 
     Parameters
     ----------
-    lf, score, label, across, by, weight, pos_label
+    lf, score, label, across, by, weight, pos_label, direction
         As in :func:`polars_roc.hull.crossings`.
 
     Returns

@@ -41,6 +41,7 @@ import polars as pl
 from polars_roc import areas, bootstrap_tests, operating
 from polars_roc._core import validate
 from polars_roc._core.delong import delong_table
+from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import (
     normal_cdf,
     normal_quantile,
@@ -455,6 +456,7 @@ def _test_columns(alternative: Alternative, level: float) -> pl.Expr:
 
 
 @same_kind
+@directed
 def compare(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -464,6 +466,7 @@ def compare(
     case: str | None = None,
     by: By = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     paired: bool | None = None,
     alternative: Alternative = "two-sided",
     level: float = 0.95,
@@ -526,6 +529,9 @@ def compare(
         of the bootstrap test.
     adjust
         None, ``"holm"``, ``"bonferroni"`` or ``"bh"``: adds ``p_adjusted``.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------

@@ -23,6 +23,7 @@ import polars as pl
 
 from polars_roc._core import validate
 from polars_roc._core.convex import Frame, has_threshold, points_vertices
+from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group
 from polars_roc._core.validate import By
@@ -170,6 +171,7 @@ def _hybrid_table(
 
 
 @same_kind
+@directed
 def optimal(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -180,6 +182,7 @@ def optimal(
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     prevalence: float | None = None,
     cost_fp: float = 1.0,
     cost_fn: float = 1.0,
@@ -203,6 +206,9 @@ def optimal(
         group's own share of positives (weighted when `weight` is given).
     cost_fp, cost_fn
         Cost of a false positive and of a false negative, positive; only their ratio counts.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -258,6 +264,7 @@ def optimal(
 
 
 @same_kind
+@directed
 def operating_ranges(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -268,6 +275,7 @@ def operating_ranges(
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     prevalence: float | None = None,
 ) -> pl.LazyFrame:
     """
@@ -289,6 +297,9 @@ def operating_ranges(
         As in :func:`polars_roc.hull.hull`.
     prevalence
         Share of positives for the cost-ratio columns; default the group's own.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -335,6 +346,7 @@ def operating_ranges(
 
 
 @same_kind
+@directed
 def hybrid(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -346,6 +358,7 @@ def hybrid(
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.LazyFrame:
     """
     The randomized classifier on the hull at a target FPR: two vertices and a mixing chance.
@@ -361,6 +374,9 @@ def hybrid(
         As in :func:`polars_roc.hull.hull`.
     fpr
         Target false positive rate(s) in [0, 1].
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------

@@ -16,9 +16,11 @@ import polars as pl
 
 from polars_roc import (
     areas,
+    calibration,
     crossval,
     curves,
     exprs,
+    gains,
     hull,
     inference,
     iso,
@@ -46,6 +48,7 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "pr_curve": precision_recall.pr_curve,
     "det_curve": precision_recall.det_curve,
     "average_precision": precision_recall.average_precision_table,
+    "pr_auc": precision_recall.pr_auc_table,
     "confusion_matrix": metrics.confusion_matrix,
     "mean_cost": metrics.mean_cost,
     # inference and cross-validation (inference.py, crossval.py)
@@ -68,6 +71,12 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "hybrid_of_points": iso.hybrid_of_points,
     # uncertainty (metric_bootstrap.py)
     "bootstrap": metric_bootstrap.bootstrap,
+    # business views (gains.py)
+    "gain_curve": gains.gain_curve,
+    "gains_table": gains.gains_table,
+    "ks": gains.ks,
+    # calibration (calibration.py)
+    "calibration": calibration.calibration,
 }
 
 
@@ -133,6 +142,9 @@ EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     "average_precision": precision_recall.average_precision,
     "brier_score": metrics.brier_score,
     "log_loss": metrics.log_loss,
+    "pr_auc": precision_recall.pr_auc,
+    "gini": gains.gini,
+    "expected_calibration_error": calibration.expected_calibration_error,
 }
 
 

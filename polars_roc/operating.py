@@ -14,6 +14,7 @@ import polars as pl
 
 from polars_roc import resampling
 from polars_roc._core import validate
+from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import group_ids, per_group
 from polars_roc._core.validate import By
@@ -113,6 +114,7 @@ def _operating_points(
 
 
 @same_kind
+@directed
 def tpr_at_fpr(
     lf: pl.LazyFrame,
     fpr: float | Sequence[float],
@@ -122,6 +124,7 @@ def tpr_at_fpr(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
@@ -150,6 +153,9 @@ def tpr_at_fpr(
         `tpr` (see :func:`polars_roc.inference.tpr_at_fpr_interval`).
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -194,6 +200,7 @@ def tpr_at_fpr(
 
 
 @same_kind
+@directed
 def fpr_at_tpr(
     lf: pl.LazyFrame,
     tpr: float | Sequence[float],
@@ -203,6 +210,7 @@ def fpr_at_tpr(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
@@ -229,6 +237,9 @@ def fpr_at_tpr(
         `fpr` (see :func:`polars_roc.inference.fpr_at_tpr_interval`).
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------

@@ -1,9 +1,21 @@
-"""Precision-recall and DET curves and average precision, read off the ROC curve.
+"""Precision-recall and DET curves, average precision and PR AUC, read off the ROC curve.
 
 The curves follow scikit-learn's ``precision_recall_curve`` and ``det_curve`` (1.9) row for
 row: the same points, in the same order (thresholds ascending), with the same
 ``drop_intermediate`` rule. Where scikit-learn warns and guesses (a class absent), the
 rates here are null.
+
+Two summaries of the precision-recall curve, and they differ:
+
+* :func:`average_precision` is the step sum ``Σ (R_n - R_{n-1}) P_n`` (scikit-learn's
+  ``average_precision_score``): precision is held constant over each recall step, no
+  interpolation;
+* :func:`pr_auc` joins the points of :func:`pr_curve` with straight lines and takes the
+  area (scikit-learn's ``auc(recall, precision)``), the final point (recall 0, precision 1)
+  included. Points on such a line between two thresholds are not attainable (Davis &
+  Goadrich, 2006: PR space interpolates non-linearly); where precision falls along a
+  recall step the line overstates it, where it rises average precision's step is the more
+  generous. The two differ either way.
 """
 
 from __future__ import annotations
@@ -14,6 +26,7 @@ import polars as pl
 from polars._typing import IntoExprColumn
 
 from polars_roc._core import validate
+from polars_roc._core.direction import Direction, directed, expression
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import is_end, per_group, summarize
 from polars_roc._core.kernels import Rows, class_totals, rows
@@ -30,6 +43,7 @@ def _keep_tp_changes(names: list[str]) -> pl.Expr:
 
 
 @same_kind
+@directed
 def pr_curve(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -38,6 +52,7 @@ def pr_curve(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     drop_intermediate: bool = False,
 ) -> pl.LazyFrame:
     """
@@ -63,6 +78,9 @@ def pr_curve(
         Column roles, as in :func:`polars_roc.curves.curve`: one curve per group.
     drop_intermediate
         Drop thresholds whose true-positive count equals both neighbours'.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -109,6 +127,7 @@ def pr_curve(
 
 
 @same_kind
+@directed
 def det_curve(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -117,6 +136,7 @@ def det_curve(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     drop_intermediate: bool = False,
 ) -> pl.LazyFrame:
     """
@@ -135,6 +155,9 @@ def det_curve(
         Scored rows and column roles, as in :func:`pr_curve`.
     drop_intermediate
         Drop thresholds whose true-positive count equals both neighbours'.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -179,6 +202,7 @@ def det_curve(
 
 
 @same_kind
+@directed
 def average_precision_table(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -187,6 +211,7 @@ def average_precision_table(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.LazyFrame:
     """
     Average precision per group (``df.roc.average_precision``), with class counts.
@@ -200,6 +225,9 @@ def average_precision_table(
     ----------
     lf, score, label, by, weight, pos_label
         Scored rows and column roles, as in :func:`pr_curve`.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -263,6 +291,7 @@ def average_precision(
     *,
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.Expr:
     """
     Average precision as a scalar expression (scikit-learn's ``average_precision_score``).
@@ -282,6 +311,9 @@ def average_precision(
         Optional non-negative case weights.
     pos_label
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score); never guessed from the data.
 
     Returns
     -------
@@ -298,5 +330,158 @@ def average_precision(
     >>> round(df.select(pl.col("p").roc.average_precision("y")).item(), 6)
     0.833333
     """
-    r = rows(score, label, weight=weight, pos_label=pos_label)
+    r = rows(expression(score, direction), label, weight=weight, pos_label=pos_label)
     return _average_precision_of(r).alias("average_precision")
+
+
+def _pr_auc_of(r: Rows) -> pl.Expr:
+    """Trapezoidal PR area of prepared rows; null without positives or with a NaN score."""
+    fields = [r.score.alias("s"), r.positive.alias("y")]
+    if r.weight is not None:
+        fields.append(r.weight.alias("w"))
+    # Packed once, sorted by score descending: inside `list.eval` each reference to the rows
+    # reads the packed values instead of coding the rows again (3x faster at 1M rows).
+    packed = pl.struct(fields).sort_by(r.score, descending=True).implode()
+    area = packed.list.eval(_pr_area_of_sorted(weighted=r.weight is not None))
+    return area.list.first()
+
+
+def _pr_area_of_sorted(*, weighted: bool) -> pl.Expr:
+    """The trapezoidal area of packed rows (fields s, y, w) sorted by score, descending."""
+    row = pl.element().struct
+    s, y = row.field("s"), row.field("y")
+    if weighted:
+        w = row.field("w")
+        w_pos, w_neg = w * y, w * ~y
+    else:
+        w_pos, w_neg = y.cast(pl.Int64), (~y).cast(pl.Int64)
+    tp, fp = w_pos.cum_sum(), w_neg.cum_sum()
+    n_pos = tp.last()  # scikit-learn divides by the last cumulative count
+    # One point per distinct score, read at the last row of its block of ties.
+    block_end = (s != s.shift(-1)).fill_null(value=True)
+    recall = (tp / n_pos).filter(block_end)
+    precision = (tp / (tp + fp)).filter(block_end)
+    # From the point (recall 0, precision 1) at the top, down the thresholds.
+    step = recall - recall.shift(1).fill_null(0.0)
+    height = (precision + precision.shift(1).fill_null(1.0)) / 2
+    defined = (n_pos > 0) & ~s.is_nan().any()
+    return pl.when(defined).then((step * height).sum())
+
+
+def pr_auc(
+    score: IntoExprColumn,
+    label: IntoExprColumn,
+    *,
+    weight: IntoExprColumn | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+) -> pl.Expr:
+    """
+    Trapezoidal area under the precision-recall curve, as a scalar expression.
+
+    The points of :func:`pr_curve` as it returns them (one per
+    distinct score, plus recall 0 at precision 1) joined by straight lines: scikit-learn's
+    ``auc(recall, precision)`` of ``precision_recall_curve``. :func:`average_precision`
+    sums steps instead (precision held constant over each recall step), so the two differ;
+    see the example. Null when there is no positive or a NaN score. Rows with a null score,
+    label or weight are skipped; a weight of 0 drops the row.
+
+    Parameters
+    ----------
+    score
+        Numeric score column (name or expression); higher means more likely positive.
+    label
+        Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
+    weight
+        Optional non-negative case weights.
+    pos_label
+        The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score); never guessed from the data.
+
+    Returns
+    -------
+    pl.Expr
+        A Float64 scalar named ``pr_auc``.
+
+    Examples
+    --------
+    The curve passes through (recall, precision) = (0, 1), (0.5, 1), (0.5, 0.5), (1, 2/3),
+    (1, 0.5). Average precision counts the recall gained at each threshold at that
+    threshold's precision: 0.5 * 1 + 0.5 * 2/3 = 0.8333. The trapezoidal area also counts
+    the straight line from (0.5, 0.5) up to (1, 2/3): 0.5 * 1 + 0.5 * (0.5 + 2/3) / 2 =
+    0.7917; here it is the smaller, because precision rises along that step.
+
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "p": [0.1, 0.4, 0.35, 0.8]})
+    >>> df.select(pr.average_precision("p", "y").round(4), pr.pr_auc("p", "y").round(4))
+    shape: (1, 2)
+    ┌───────────────────┬────────┐
+    │ average_precision ┆ pr_auc │
+    │ ---               ┆ ---    │
+    │ f64               ┆ f64    │
+    ╞═══════════════════╪════════╡
+    │ 0.8333            ┆ 0.7917 │
+    └───────────────────┴────────┘
+    """
+    r = rows(expression(score, direction), label, weight=weight, pos_label=pos_label)
+    return _pr_auc_of(r).alias("pr_auc")
+
+
+@same_kind
+@directed
+def pr_auc_table(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+) -> pl.LazyFrame:
+    """
+    Trapezoidal area under each group's precision-recall curve (``df.roc.pr_auc``).
+
+    The area of :func:`pr_curve` exactly as it is returned,
+    point to point by the trapezoid rule (scikit-learn's ``auc(recall, precision)``); the
+    same number as the expression :func:`pr_auc`. Null for a group without positives or
+    with a NaN score.
+
+    Parameters
+    ----------
+    lf, score, label, by, weight, pos_label
+        Scored rows and column roles, as in :func:`pr_curve`.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
+        ``*by, pr_auc``, one row per group, sorted by group.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"label": [0, 0, 1, 1], "score": [0.1, 0.4, 0.35, 0.8]})
+    >>> round(df.roc.pr_auc()["pr_auc"].item(), 4)
+    0.7917
+    """
+    names = validate.as_names(by)
+    if "pr_auc" in names:
+        msg = "by column 'pr_auc' would collide with the output column\n\nHint: rename it."
+        raise ValueError(msg)
+    points = pr_curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    recall, precision = pl.col("recall"), pl.col("precision")
+    # Rows run thresholds ascending, so recall falls: each step adds (R_i - R_{i+1}) * mean P.
+    step = recall - per_group(recall.shift(-1), names)
+    height = (precision + per_group(precision.shift(-1), names)) / 2
+    defined = recall.is_not_null().all() & precision.is_not_null().all()
+    parts = points.with_columns(_part=step * height)
+    area = pl.when(defined).then(pl.col("_part").sum()).alias("pr_auc")
+    return summarize(parts, names, [area])

@@ -25,6 +25,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc._core import labels, schemes, validate
+from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.schemes import Thresholds, at_thresholds
 from polars_roc._core.validate import By
@@ -96,6 +97,7 @@ def _likelihood_ratio(top: pl.Expr, bottom: pl.Expr) -> pl.Expr:
 
 
 @same_kind
+@directed
 def thresholds(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -104,6 +106,7 @@ def thresholds(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
     thresholds: Thresholds = None,
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
@@ -149,6 +152,9 @@ def thresholds(
         each threshold (pROC's ``ci.thresholds``), see :mod:`polars_roc.threshold_bootstrap`.
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
@@ -268,6 +274,7 @@ def _objective(
 
 
 @same_kind
+@directed
 def best_threshold(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -276,7 +283,8 @@ def best_threshold(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
-    method: Literal["youden", "closest_topleft", "cost"] = "youden",
+    direction: Direction = "higher",
+    method: str = "youden",
     cost_fp: float = 1.0,
     cost_fn: float = 1.0,
     prevalence: float | None = None,
@@ -287,18 +295,28 @@ def best_threshold(
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = None,
+    where: pl.Expr | None = None,
 ) -> pl.LazyFrame:
     """
     The optimal threshold per group: its row of the :func:`thresholds` table.
 
     The `method` decides what is optimal:
 
+    * any column of the :func:`thresholds` table (``"tpr"``, ``"f1"``, ``"mcc"``,
+      ``"balanced_accuracy"``, ...): maximize it (to minimize a rate, maximize its
+      complement: ``"tnr"`` for ``fpr``);
     * ``"youden"``: maximize J = tpr - fpr;
     * ``"closest_topleft"``: minimize the distance to (0, 1), ``(1 - tpr)² + fpr²``;
     * ``"cost"``: minimize the expected cost ``cost_fn * P * (1 - tpr) + cost_fp * N * fpr``
       (= ``cost_fn * fn + cost_fp * fp``), with P, N the class counts (or weight sums) of the
       group, or ``prevalence`` and ``1 - prevalence`` when `prevalence` is given (the
       iso-performance line of slope ``cost_fp * (1 - prevalence) / (cost_fn * prevalence)``).
+
+    `where` restricts the candidates to the rows where a condition over the table's
+    columns holds, e.g. the best recall at a precision of at least 0.9:
+    ``method="tpr", where=pl.col("ppv") >= 0.9`` (cutpointr's ``metric_constraint``,
+    scikit-learn's constrained thresholds). A group where no row satisfies it gets a row
+    of nulls with its class counts, not an error.
 
     Every row of the table is a candidate, the ``+inf`` row (predict nothing) included.
     Ties: exactly one row per group is returned; among equally good thresholds the
@@ -331,12 +349,19 @@ def best_threshold(
         resample has no candidate (or picks the ``+inf`` row).
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
+    where
+        A Boolean expression over the :func:`thresholds` columns; only rows where it is
+        true are candidates (null counts as false).
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
 
     Returns
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
-        The :func:`thresholds` columns, one row per group, sorted by group (+ the bounds
+        The :func:`thresholds` columns, then the group's class counts ``n_pos, n_neg``
+        (weight sums when weighted): one row per group, sorted by group (+ the bounds
         with `ci`).
 
     Examples
@@ -373,13 +398,45 @@ def best_threshold(
     ╞═══════════╪═════════════════╪═════════════════╡
     │ 0.379     ┆ 0.379           ┆ 0.49            │
     └───────────┴─────────────────┴─────────────────┘
+
+    The best recall at a precision of at least 0.9, and a constraint nothing meets:
+
+    >>> df.roc.best_threshold(method="tpr", where=pl.col("ppv") >= 0.9).select(
+    ...     "threshold", "tpr", "ppv", "n_pos", "n_neg"
+    ... )
+    shape: (1, 5)
+    ┌───────────┬──────────┬─────┬───────┬───────┐
+    │ threshold ┆ tpr      ┆ ppv ┆ n_pos ┆ n_neg │
+    │ ---       ┆ ---      ┆ --- ┆ ---   ┆ ---   │
+    │ f64       ┆ f64      ┆ f64 ┆ i64   ┆ i64   │
+    ╞═══════════╪══════════╪═════╪═══════╪═══════╡
+    │ 0.8       ┆ 0.666667 ┆ 1.0 ┆ 3     ┆ 3     │
+    └───────────┴──────────┴─────┴───────┴───────┘
+    >>> df.roc.best_threshold(method="f1", where=pl.col("fpr") > 1)["threshold"].item() is None
+    True
     """
-    if method not in ("youden", "closest_topleft", "cost"):
+    named = ("youden", "closest_topleft", "cost")
+    if not isinstance(method, str) or (method not in named and method not in COLUMNS):
         msg = (
-            f"method must be 'youden', 'closest_topleft' or 'cost', got {method!r}"
-            f"\n\nHint: method='youden'."
+            f"method must be 'youden', 'closest_topleft', 'cost' or a column of the "
+            f"thresholds table {list(COLUMNS[1:])}, got {method!r}\n\nHint: method='youden', "
+            f"or e.g. method='tpr', where=pl.col('ppv') >= 0.9."
         )
         raise ValueError(msg)
+    if where is not None and not isinstance(where, pl.Expr):
+        msg = (
+            f"where must be a polars expression over the thresholds columns, got "
+            f"{type(where).__name__}\n\nHint: where=pl.col('ppv') >= 0.9."
+        )
+        raise TypeError(msg)
+    if where is not None:
+        unknown = sorted(set(where.meta.root_names()) - set(COLUMNS))
+        if unknown:
+            msg = (
+                f"where refers to {unknown}, which are not thresholds columns "
+                f"{list(COLUMNS)}\n\nHint: e.g. where=pl.col('ppv') >= 0.9."
+            )
+            raise pl.exceptions.ColumnNotFoundError(msg)
     cost_fp = validate.cost(cost_fp, "cost_fp")
     cost_fn = validate.cost(cost_fn, "cost_fn")
     validate.prevalence(prevalence)
@@ -391,11 +448,23 @@ def best_threshold(
             "\n\nHint: leave thresholds=None."
         )
         raise ValueError(msg)
+    if interval and (method not in named or where is not None):
+        msg = (
+            f"ci='bootstrap' supports the named methods {list(named)} without `where`, got "
+            f"method={method!r}, where={where!r}\n\nHint: drop ci=, or use a named method."
+        )
+        raise ValueError(msg)
     table = _table(
         lf, score, label, by=names, weight=weight, pos_label=pos_label, scheme=thresholds
     )
-    objective = _objective(method, cost_fp, cost_fn, prevalence, weighted=weight is not None)
+    if method in named:
+        objective = _objective(method, cost_fp, cost_fn, prevalence, weighted=weight is not None)
+    else:
+        objective = pl.col(method).cast(pl.Float64)
+        objective = pl.when(objective.is_not_nan()).then(objective)
     allowed = objective.is_not_null()
+    if where is not None:
+        allowed = allowed & where.fill_null(value=False)
     for bounds, rate in ((fpr, "fpr"), (tpr, "tpr")):
         if bounds is not None:
             lo, hi = validate.unit_range(bounds, rate)
@@ -409,9 +478,11 @@ def best_threshold(
     best = candidates.group_by(keys).agg(
         pl.col(columns).sort_by(["_objective", "threshold"]).last()
     )
-    groups = table.select(keys).unique()
-    out = groups.join(best, on=keys, how="left", nulls_equal=True)
-    out = out.sort(keys, nulls_last=True).select(*names, *columns)
+    totals = table.group_by(keys).agg(
+        n_pos=(pl.col("tp") + pl.col("fn")).first(), n_neg=(pl.col("fp") + pl.col("tn")).first()
+    )
+    out = totals.join(best, on=keys, how="left", nulls_equal=True)
+    out = out.sort(keys, nulls_last=True).select(*names, *columns, "n_pos", "n_neg")
     if not interval:
         return out
     ranges = {"fpr": fpr, "tpr": tpr}

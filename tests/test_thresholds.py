@@ -326,12 +326,13 @@ def test_best_threshold_matches_exhaustive_search(
     case: Case, method: str, options: dict[str, object]
 ) -> None:
     got = frame(case).roc.best_threshold(method=method, **options)  # type: ignore[arg-type]
-    assert got.columns == COLUMNS
+    assert got.columns == [*COLUMNS, "n_pos", "n_neg"]
     assert got.height == 1
     assert got["threshold"].item() == brute_best(case, method, **options)  # type: ignore[arg-type]
     if got["threshold"].item() is not None:
         full = frame(case).roc.thresholds()
-        assert_frame_equal(got, full.filter(pl.col("threshold") == got["threshold"].item()))
+        chosen = full.filter(pl.col("threshold") == got["threshold"].item())
+        assert_frame_equal(got.drop("n_pos", "n_neg"), chosen)
 
 
 def test_best_threshold_grouped_with_undefined_group() -> None:
@@ -368,7 +369,7 @@ def test_best_threshold_cost_with_prevalence_follows_the_iso_slope() -> None:
         ({"cost_fn": -1.0}, "cost_fn"),
         ({"prevalence": 1.0}, "prevalence"),
         ({"prevalence": 0.0}, "prevalence"),
-        ({"method": "f1"}, "method"),
+        ({"method": "f2"}, "method"),
         ({"fpr": (0.5, 0.2)}, "fpr"),
         ({"thresholds": []}, "empty"),
     ],

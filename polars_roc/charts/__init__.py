@@ -21,9 +21,12 @@ Examples
 300
 """
 
+from polars_roc.charts.calibration import calibration_chart
 from polars_roc.charts.explorer import threshold_explorer
+from polars_roc.charts.gains import gain_chart
 from polars_roc.charts.geometry import hull_chart
 from polars_roc.charts.intervals import auc_interval_chart, average_curve_chart
+from polars_roc.charts.ks import ks_chart
 from polars_roc.charts.pr_det import det_chart, pr_chart
 from polars_roc.charts.roc import partial_auc_chart, roc_chart
 from polars_roc.charts.scores import score_chart
@@ -32,8 +35,11 @@ from polars_roc.charts.thresholds import threshold_chart
 __all__ = [
     "auc_interval_chart",
     "average_curve_chart",
+    "calibration_chart",
     "det_chart",
+    "gain_chart",
     "hull_chart",
+    "ks_chart",
     "partial_auc_chart",
     "pr_chart",
     "roc_chart",

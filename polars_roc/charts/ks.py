@@ -1,0 +1,134 @@
+"""KS chart: the two classes' cumulative score distributions, with the KS gap marked."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+import polars as pl
+
+from polars_roc.charts._altair import (
+    altair,
+    check_roles,
+    combine,
+    detail,
+    field,
+    is_mark,
+    nominal,
+    quantitative,
+    require,
+)
+
+if TYPE_CHECKING:
+    import altair as alt
+
+#: Columns of the ROC curve frame, other than the groups.
+CURVE_COLUMNS = ("threshold", "tp", "fp", "tn", "fn", "tpr", "fpr")
+HINT = "pass the frame df.roc.curve(...) returns (columns *by, threshold, ..., tpr, fpr)"
+
+
+def ks_chart(
+    curve: pl.DataFrame,
+    *,
+    facet: str | None = None,
+    columns: int | None = None,
+    size: int = 300,
+    max_points: int = 4000,
+) -> alt.LayerChart | alt.FacetChart:
+    """
+    The share of positives and of negatives scoring at or above each threshold, and the KS gap.
+
+    Two step lines over the score: ``tpr`` (positives at or above the threshold) and
+    ``fpr`` (negatives). The Kolmogorov-Smirnov statistic is the largest vertical gap
+    ``tpr - fpr``; a rule marks it at its threshold (the highest on ties, as
+    :func:`polars_roc.gains.ks` reports it), labelled with its value.
+
+    Parameters
+    ----------
+    curve
+        The frame ``df.roc.curve(...)`` returns: ``*by, threshold, ..., tpr, fpr``.
+    facet
+        Group column splitting the chart into panels; other group columns are drawn apart.
+    columns
+        Panels per row when faceted.
+    size
+        Width and height of each panel, in pixels.
+    max_points
+        Drawing budget for the lines: longer curves are thinned evenly for drawing (the KS
+        gap is always found on the full curve).
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+        Untitled; faceted when `facet` is given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
+    >>> spec = pr.charts.ks_chart(df.roc.curve()).to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['line', 'rule', 'text']
+    >>> [row["_text"] for row in spec["datasets"][spec["data"]["name"]] if row["_mark"] == "gap"]
+    ['KS 0.667 at 0.8']
+    """
+    alt_ = altair()
+    require(curve, ["threshold", "tpr", "fpr"], "the ROC curve", HINT)
+    by = [name for name in curve.columns if name not in CURVE_COLUMNS and not name.startswith("_")]
+    check_roles(by, "curve", facet=facet)
+    finite = curve.filter(pl.col("threshold").is_finite())
+    long = finite.unpivot(["tpr", "fpr"], index=[*by, "threshold"], variable_name="_class")
+    long = long.with_columns(
+        _class=pl.col("_class").replace_strict(
+            {"tpr": "positives", "fpr": "negatives"}, return_dtype=pl.String
+        )
+    )
+    gap = (pl.col("tpr") - pl.col("fpr")).alias("_gap")
+    ranked = finite.with_columns(gap).filter(pl.col("_gap").is_not_null())
+    ranked = ranked.sort([*by, "_gap", "threshold"], nulls_last=True, maintain_order=True)
+    best = ranked.group_by(by, maintain_order=True).last() if by else ranked.tail(1)
+    texts = [
+        f"KS {value:.3f} at {cut:.4g}"
+        for value, cut in zip(best["_gap"].to_list(), best["threshold"].to_list(), strict=True)
+    ]
+    marked = best.select(*by, "threshold", "tpr", "fpr", _text=pl.Series(texts, dtype=pl.String))
+    if long.height > max_points:  # thin evenly for drawing, keeping each line's ends
+        step = long.height // max_points + 1
+        position = pl.int_range(pl.len())
+        keep = (position % step == 0) | (position == pl.len() - 1)
+        long = long.filter(keep.over([*by, "_class"]))
+    data = combine(line=long, gap=marked)
+    x = quantitative(alt_, "X", "threshold", title="Score threshold t")
+    y = quantitative(alt_, "Y", "value", title="Share of the class scoring ≥ t")
+    y = y.scale(domain=[0, 1])
+    hue = nominal(alt_, "Color", "_class", title="class")
+    apart = detail(alt_, [name for name in by if name != facet])
+    tips = [alt_.Tooltip(field=field(name), type="nominal") for name in [*by, "_class"]]
+    tips += [
+        alt_.Tooltip(field="threshold", type="quantitative", format=".6~g"),
+        alt_.Tooltip(field="value", type="quantitative", format=".4f"),
+    ]
+    lines = alt_.Chart().transform_filter(is_mark("line"))
+    marks = alt_.Chart().transform_filter(is_mark("gap"))
+    layers = [
+        lines.mark_line(interpolate="step-before", strokeWidth=2).encode(
+            x, y, color=hue, tooltip=tips, **apart
+        ),
+        marks.mark_rule(color="black", strokeWidth=2).encode(
+            x,
+            quantitative(alt_, "Y", "fpr").scale(domain=[0, 1]),
+            alt_.Y2(field="tpr"),
+            **apart,
+        ),
+        marks.mark_text(align="left", dx=5, fontSize=11).encode(
+            x,
+            quantitative(alt_, "Y", "tpr").scale(domain=[0, 1]),
+            text=alt_.Text(field="_text", type="nominal"),
+            **apart,
+        ),
+    ]
+    chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
+    if facet is not None:
+        wrap = alt_.Undefined if columns is None else columns
+        chart = chart.facet(facet=nominal(alt_, "Facet", facet), columns=wrap)
+    return cast("alt.LayerChart | alt.FacetChart", chart)

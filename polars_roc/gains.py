@@ -1,0 +1,422 @@
+"""Business views of a score: gain and lift curves, the decile gains table, KS and Gini.
+
+Every frame here is read off the ROC curve of :func:`polars_roc.curves.curve` (itself the
+counts core: one row per group and distinct score, cumulative from the top), so no
+function counts rows a second time and every number agrees with the curve. In the words of
+marketing and credit scoring, with ``P`` positives and ``N`` negatives in a group:
+
+* depth: the share of rows scoring at or above the threshold, ``(tp + fp) / (P + N)``;
+* gain (cumulative response captured, sensitivity): ``tp / P`` = ``tpr``;
+* lift: ``gain / depth``, how many times the positives are concentrated above the
+  threshold compared with picking rows at random;
+* KS: the Kolmogorov-Smirnov statistic of the two class score distributions,
+  ``max(tpr - fpr)``; Gini (accuracy ratio): ``2 * AUC - 1``.
+
+Weighted rows count their weights everywhere (depth is a share of the total weight); an
+integer weight k is the same as k copies of the row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+from polars._typing import IntoExprColumn
+
+from polars_roc._core import validate
+from polars_roc._core.direction import Direction, directed
+from polars_roc._core.frames import same_kind
+from polars_roc._core.groups import per_group
+from polars_roc._core.validate import By
+from polars_roc.curves import curve
+from polars_roc.exprs import auc
+
+#: The gains table's columns, in order, after the `by` columns.
+GAINS_COLUMNS = (
+    "bin",
+    "min_score",
+    "max_score",
+    "n",
+    "n_pos",
+    "response_rate",
+    "depth",
+    "gain",
+    "lift",
+    "cum_lift",
+    "ks",
+)
+
+
+def _check_outputs(names: list[str], outputs: tuple[str, ...]) -> None:
+    """An output column that would equal a `by` column is an error naming both."""
+    clash = sorted(set(names) & set(outputs))
+    if clash:
+        msg = (
+            f"by column(s) {clash} would collide with output column(s) of the same name"
+            f"\n\nHint: rename the group column(s) first, e.g. "
+            f".rename({{{clash[0]!r}: {clash[0] + '_group'!r}}})."
+        )
+        raise ValueError(msg)
+
+
+def _rates(totals_defined: pl.Expr) -> dict[str, pl.Expr]:
+    """Depth and gain of a curve row (``tp, fp, tn, fn``); null where undefined."""
+    tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))
+    total, positives = tp + fp + tn + fn, tp + fn
+    depth = pl.when(totals_defined & (total > 0)).then((tp + fp) / total)
+    gain = pl.when(totals_defined & (positives > 0)).then(tp / positives)
+    return {"depth": depth, "gain": gain}
+
+
+@same_kind
+@directed
+def gain_curve(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+) -> pl.LazyFrame:
+    """
+    Cumulative gain and lift per group at every distinct score, highest first.
+
+    The cumulative gains chart (also cumulative accuracy profile, CAP) plots `gain` against
+    `depth`: having contacted the top `depth` share of rows (by score), `gain` is the share
+    of all positives reached. `lift` is ``gain / depth``: 1 for a random ordering. The rows
+    are those of :func:`polars_roc.curves.curve`: a first row per group at
+    ``threshold=+inf`` (depth 0, gain 0, lift null), a last row at depth 1, gain 1, lift 1.
+
+    Parameters
+    ----------
+    lf
+        Scored rows.
+    score
+        Numeric score column; higher means more likely positive.
+    label
+        Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
+    by
+        Column name(s) to group by: one curve per group.
+    weight
+        Optional non-negative case weights: depth is then a share of the total weight.
+    pos_label
+        The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
+        ``*by, threshold, depth, gain, lift``. `gain` and `lift` are null for a group
+        without positives; everything is null for a group holding a NaN score.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6], "label": [1, 0, 1, 0]})
+    >>> df.roc.gain_curve()
+    shape: (5, 4)
+    ┌───────────┬───────┬──────┬──────────┐
+    │ threshold ┆ depth ┆ gain ┆ lift     │
+    │ ---       ┆ ---   ┆ ---  ┆ ---      │
+    │ f64       ┆ f64   ┆ f64  ┆ f64      │
+    ╞═══════════╪═══════╪══════╪══════════╡
+    │ inf       ┆ 0.0   ┆ 0.0  ┆ null     │
+    │ 0.9       ┆ 0.25  ┆ 0.5  ┆ 2.0      │
+    │ 0.8       ┆ 0.5   ┆ 0.5  ┆ 1.0      │
+    │ 0.7       ┆ 0.75  ┆ 1.0  ┆ 1.333333 │
+    │ 0.6       ┆ 1.0   ┆ 1.0  ┆ 1.0      │
+    └───────────┴───────┴──────┴──────────┘
+    """
+    names = validate.as_names(by)
+    _check_outputs(names, ("threshold", "depth", "gain", "lift"))
+    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    defined = pl.col("tn").is_not_null()  # null totals: a NaN score in the group
+    rates = _rates(defined)
+    depth, gain = pl.col("depth"), pl.col("gain")
+    return (
+        points.with_columns(**rates)
+        .with_columns(lift=pl.when(depth > 0).then(gain / depth))
+        .select(*names, "threshold", "depth", "gain", "lift")
+    )
+
+
+@same_kind
+@directed
+def gains_table(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+    bins: int = 10,
+) -> pl.LazyFrame:
+    """
+    The gains (lift, decile) table: rows cut into `bins` bins of equal size from the top.
+
+    Rows are ordered by score, highest first; bin ``b`` (1 = the top scores) holds the rows
+    whose cumulative count from the top, ``c``, satisfies ``ceil(bins * c / total) = b``,
+    where ``c`` counts every row scoring **at or above** the row's score. So tied scores are
+    never split across bins: a block of tied scores goes, whole, to the bin in which its
+    last row falls (scikit-learn has no gains table; this is the rule of R's ``gains``
+    package with ``ties.method="min"``, and, on untied scores, its default). A bin edge
+    therefore falls on a tie only by moving to the end of the tied block: each bin's
+    cumulative `depth` lies in ``((b - 1) / bins, b / bins]``, never above its nominal
+    depth, and a bin swallowed by a large tied block is empty and left out (so `bin` may
+    skip numbers; with fewer distinct scores than bins each score is its own bin). With
+    weights, counts are weight sums and the bins hold equal shares of the total weight.
+
+    Columns: `n` and `n_pos` the rows and positives in the bin; ``response_rate = n_pos /
+    n``; the cumulative `depth` (share of rows in this bin or above) and `gain` (share of
+    positives in this bin or above); ``lift = response_rate / (P / total)`` the bin's own
+    lift; ``cum_lift = gain / depth``; ``ks = tpr - fpr`` at the bin's lowest score (the
+    difference of the cumulative shares of positives and negatives).
+
+    Parameters
+    ----------
+    lf
+        Scored rows (a LazyFrame, or a DataFrame).
+    score, label, by, weight, pos_label
+        Column roles, as in :func:`gain_curve`: one table per group.
+    bins
+        Number of bins (10: deciles; 20: ventiles), at least 1.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
+        ``*by, bin, min_score, max_score, n, n_pos, response_rate, depth, gain, lift,
+        cum_lift, ks``, bins in order from the top. `gain`, `lift` and `cum_lift` are null
+        for a group without positives, `ks` for a group without positives or negatives; a
+        group holding a NaN score has one row, with a null `bin` and null measures.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "score": [0.9, 0.8, 0.8, 0.7, 0.5, 0.4, 0.3, 0.2],
+    ...         "label": [1, 1, 0, 1, 0, 1, 0, 0],
+    ...     }
+    ... )
+    >>> df.roc.gains_table(bins=4).select("bin", "max_score", "n", "n_pos", "gain", "cum_lift")
+    shape: (4, 6)
+    ┌─────┬───────────┬─────┬───────┬──────┬──────────┐
+    │ bin ┆ max_score ┆ n   ┆ n_pos ┆ gain ┆ cum_lift │
+    │ --- ┆ ---       ┆ --- ┆ ---   ┆ ---  ┆ ---      │
+    │ i64 ┆ f64       ┆ i64 ┆ i64   ┆ f64  ┆ f64      │
+    ╞═════╪═══════════╪═════╪═══════╪══════╪══════════╡
+    │ 1   ┆ 0.9       ┆ 1   ┆ 1     ┆ 0.25 ┆ 2.0      │
+    │ 2   ┆ 0.8       ┆ 3   ┆ 2     ┆ 0.75 ┆ 1.5      │
+    │ 3   ┆ 0.5       ┆ 2   ┆ 1     ┆ 1.0  ┆ 1.333333 │
+    │ 4   ┆ 0.3       ┆ 2   ┆ 0     ┆ 1.0  ┆ 1.0      │
+    └─────┴───────────┴─────┴───────┴──────┴──────────┘
+
+    The two rows tied at 0.8 (the 2nd and 3rd from the top) straddle the edge between
+    bins 1 and 2: both go to bin 2, where the tie ends, so bin 1 holds one row.
+    """
+    if not isinstance(bins, int) or isinstance(bins, bool) or bins < 1:
+        msg = f"bins must be an int >= 1, got {bins!r}\n\nHint: bins=10 for deciles."
+        raise ValueError(msg)
+    names = validate.as_names(by)
+    _check_outputs(names, GAINS_COLUMNS)
+    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))
+    total = tp + fp + tn + fn
+    # (bins * c) / total is exact for counts (and integer weights) below 2**53, so a row
+    # that ends a bin exactly (c = b * total / bins) lands in bin b, never b + 1.
+    bin_ = (
+        (pl.lit(float(bins)) * (tp + fp) / total).ceil().clip(1, bins).cast(pl.Int64).alias("bin")
+    )
+    real = points.filter(pl.col("tp") + pl.col("fp") > 0)  # not the +inf start row
+    blocks = real.with_columns(bin_)
+    summary = blocks.group_by(*names, "bin").agg(
+        min_score=pl.col("threshold").min(),
+        max_score=pl.col("threshold").max(),
+        _tp=pl.col("tp").max(),  # cumulative counts: the bin's last row holds the most
+        _fp=pl.col("fp").max(),
+        _positives=(pl.col("tp") + pl.col("fn")).first(),
+        _negatives=(pl.col("fp") + pl.col("tn")).first(),
+    )
+    ordered = summary.sort([*names, "bin"], nulls_last=True, maintain_order=True)
+    zero = pl.lit(0, dtype=ordered.collect_schema()["_tp"])
+
+    def previous(column: str) -> pl.Expr:
+        return per_group(pl.col(column).shift(1), names).fill_null(zero)
+
+    cum_tp, cum_fp = pl.col("_tp"), pl.col("_fp")
+    positives, negatives = pl.col("_positives"), pl.col("_negatives")
+    defined = pl.col("bin").is_not_null()
+    n = pl.when(defined).then(cum_tp + cum_fp - previous("_tp") - previous("_fp"))
+    n_pos = pl.when(defined).then(cum_tp - previous("_tp"))
+    everything = positives + negatives
+    with_counts = ordered.with_columns(n=n, n_pos=n_pos)
+    f = {c: pl.col(c).cast(pl.Float64) for c in ("n", "n_pos", "_tp", "_fp")}
+    p, q, t = positives.cast(pl.Float64), negatives.cast(pl.Float64), everything.cast(pl.Float64)
+    has_pos, has_neg = defined & (p > 0), defined & (q > 0)
+    response_rate = pl.when(f["n"] > 0).then(f["n_pos"] / f["n"])
+    depth = pl.when(defined).then((f["_tp"] + f["_fp"]) / t)
+    gain = pl.when(has_pos).then(f["_tp"] / p)
+    # The bin's lift: its response rate over the group's, n_pos * total / (n * P).
+    lift = pl.when(has_pos & (f["n"] > 0)).then(f["n_pos"] * t / (f["n"] * p))
+    cum_lift = pl.when(has_pos).then(f["_tp"] * t / ((f["_tp"] + f["_fp"]) * p))
+    ks = pl.when(has_pos & has_neg).then(f["_tp"] / p - f["_fp"] / q)
+    measures = with_counts.with_columns(
+        response_rate=response_rate,
+        depth=depth,
+        gain=gain,
+        lift=lift,
+        cum_lift=cum_lift,
+        ks=ks,
+    )
+    return measures.select(*names, *GAINS_COLUMNS)
+
+
+@same_kind
+@directed
+def ks(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+) -> pl.LazyFrame:
+    """
+    The Kolmogorov-Smirnov statistic per group: ``max(tpr - fpr)`` and where it is reached.
+
+    The largest gap between the cumulative score distributions of the positives and the
+    negatives, read from the top: ``D = max_t (P(score >= t | positive) - P(score >= t |
+    negative))``, which is the largest vertical distance of the ROC curve above the
+    diagonal (Youden's J at its best). The maximum is taken over the curve's thresholds,
+    the ``+inf`` start row included, so `ks` is at least 0 (a score ordering the classes
+    the wrong way round everywhere gives 0 at ``threshold=+inf``; score ``direction``
+    decides which way is right, it is never guessed). Among thresholds reaching the
+    maximum, the highest is given. With weights, the distributions are weighted.
+
+    Parameters
+    ----------
+    lf
+        Scored rows (a LazyFrame, or a DataFrame).
+    score, label, by, weight, pos_label
+        Column roles, as in :func:`gain_curve`: one row per group.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
+        ``*by, ks, threshold``, sorted by group; both null for a group without positives or
+        negatives, or with a NaN score.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
+    >>> df.roc.ks()
+    shape: (1, 2)
+    ┌──────────┬───────────┐
+    │ ks       ┆ threshold │
+    │ ---      ┆ ---       │
+    │ f64      ┆ f64       │
+    ╞══════════╪═══════════╡
+    │ 0.666667 ┆ 0.8       │
+    └──────────┴───────────┘
+    """
+    names = validate.as_names(by)
+    _check_outputs(names, ("ks", "threshold"))
+    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    weighted = weight is not None
+    kind = pl.Float64 if weighted else pl.Int64
+    tp, fp, tn, fn = (pl.col(c).cast(kind) for c in ("tp", "fp", "tn", "fn"))
+    positives, negatives = tp + fn, fp + tn
+    # tpr - fpr ranked as tp * N - fp * P: exact in integers (below 3e9 rows a group), so
+    # exact ties stay ties.
+    gap = pl.when((positives > 0) & (negatives > 0)).then(tp * negatives - fp * positives)
+    candidates = points.with_columns(_gap=gap, _ks=pl.col("tpr") - pl.col("fpr"))
+    keys = names or ["_g"]
+    if not names:
+        points = points.with_columns(_g=pl.lit(True))
+        candidates = candidates.with_columns(_g=pl.lit(True))
+    # Rows run thresholds descending within each group (a group-by keeps their order), so
+    # the first largest gap is the one at the highest threshold.
+    best = (
+        candidates.filter(pl.col("_gap").is_not_null())
+        .group_by(keys)
+        .agg(pl.col("_ks", "threshold").get(pl.col("_gap").arg_max()))
+        .rename({"_ks": "ks"})
+    )
+    groups = points.select(keys).unique()
+    out = groups.join(best, on=keys, how="left", nulls_equal=True)
+    return out.sort(keys, nulls_last=True).select(*names, "ks", "threshold")
+
+
+def gini(
+    score: IntoExprColumn,
+    label: IntoExprColumn,
+    *,
+    weight: IntoExprColumn | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+) -> pl.Expr:
+    """
+    The Gini coefficient (accuracy ratio, Somers' D) of a score: ``2 * AUC - 1``.
+
+    1 for a perfect ordering, 0 for a random one, negative when the score ranks the classes
+    the wrong way round. It is also the area between the cumulative accuracy profile (the
+    gain curve) and the diagonal, over the same area for a perfect model. Tied scores count
+    one half, as in :func:`polars_roc.auc`; null where the AUC is.
+
+    Parameters
+    ----------
+    score
+        Numeric score column (name or expression); higher means more likely positive.
+    label
+        Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
+    weight
+        Optional non-negative case weights.
+    pos_label
+        The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score); never guessed from the data.
+
+    Returns
+    -------
+    pl.Expr
+        A Float64 scalar named ``gini``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "p": [0.1, 0.4, 0.35, 0.8]})
+    >>> df.select(pr.auc("p", "y"), pr.gini("p", "y"))
+    shape: (1, 2)
+    ┌──────┬──────┐
+    │ auc  ┆ gini │
+    │ ---  ┆ ---  │
+    │ f64  ┆ f64  │
+    ╞══════╪══════╡
+    │ 0.75 ┆ 0.5  │
+    └──────┴──────┘
+    """
+    area = auc(score, label, weight=weight, pos_label=pos_label, direction=direction)
+    return (2 * area - 1).alias("gini")
