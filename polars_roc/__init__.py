@@ -29,6 +29,7 @@ from polars_roc import (
     iso,
     metric_bootstrap,
     metrics,
+    multiclass,
     namespace,
     operating,
     precision_recall,
@@ -48,6 +49,7 @@ from polars_roc.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
 from polars_roc.metric_bootstrap import bootstrap
 from polars_roc.metrics import accuracy, brier_score, log_loss
+from polars_roc.multiclass import multiclass_auc
 from polars_roc.precision_recall import average_precision, pr_auc
 
 # Keep __all__ sorted; each feature module adds its public names here.
@@ -81,6 +83,8 @@ __all__ = [
     "log_loss",
     "metric_bootstrap",
     "metrics",
+    "multiclass",
+    "multiclass_auc",
     "namespace",
     "operating",
     "operating_ranges_of_points",

@@ -26,6 +26,7 @@ from polars_roc import (
     iso,
     metric_bootstrap,
     metrics,
+    multiclass,
     operating,
     precision_recall,
     thresholds,
@@ -77,6 +78,9 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "ks": gains.ks,
     # calibration (calibration.py)
     "calibration": calibration.calibration,
+    # multiclass (multiclass/)
+    "multiclass_auc": multiclass.multiclass_auc_table,
+    "multiclass_curve": multiclass.multiclass_curve,
 }
 
 

@@ -24,6 +24,7 @@ from polars_roc.charts._altair import (
     check_roles,
     color_channel,
     combine,
+    datum,
     detail,
     fmt,
     groups,
@@ -40,6 +41,7 @@ from polars_roc.charts._altair import (
 from polars_roc.charts._layout import PAD, Plot
 from polars_roc.charts._thin import budget, drawing_order, thin
 from polars_roc.charts.style import threshold_text
+from polars_roc.multiclass import AVERAGED
 
 if TYPE_CHECKING:
     import altair as alt
@@ -203,10 +205,11 @@ def curve_layers(
     lines = alt.Chart().transform_filter(is_mark("curve"))
     tips = tooltips(alt, curve, by, ["threshold", "tp", "fp", "tn", "fn", "tpr", "fpr"])
     clip = {"clip": True} if zoom is not None else {}
+    dash = averaged_dash(alt, curve, color)
     layers = [
         chance_line(alt, x, y).mark_line(color="gray", strokeDash=[4, 4], strokeWidth=1, **clip),
         lines.mark_line(strokeWidth=2, **clip).encode(
-            x, y, order=row_order(alt), **hue, **lines_apart
+            x, y, order=row_order(alt), **hue, **lines_apart, **dash
         ),
         lines.mark_circle(size=40, opacity=0, **clip).encode(x, y, tooltip=tips, **hue),
     ]
@@ -244,6 +247,22 @@ def band_layer(
     clip = {"clip": True} if zoom is not None else {}
     area = alt.Chart().transform_filter(is_mark("band")).mark_area(fillOpacity=0.2, **clip)
     return area.encode(x, y, y2=y2, **hue, **apart(alt, by, color, panels))
+
+
+def averaged_dash(alt: Any, curve: pl.DataFrame, color: str | None) -> dict[str, Any]:
+    """
+    Dash the averaged curves of a multiclass curve frame (colour values "micro", "macro").
+
+    Only when the coloured column holds one of them (``df.roc.multiclass_curve`` with
+    ``color="class"``); every other chart is drawn as before.
+    """
+    if color is None or color not in curve.columns:
+        return {}
+    values = curve.get_column(color)
+    if values.dtype != pl.String or not values.is_in(list(AVERAGED)).any():
+        return {}
+    test = f"indexof({list(AVERAGED)!r}, {datum(color)}) >= 0".replace("'", '"')
+    return {"strokeDash": alt.condition(test, alt.value([6, 4]), alt.value([1, 0]))}
 
 
 def chance_rows(curve: pl.DataFrame, panels: Panels) -> pl.DataFrame:
