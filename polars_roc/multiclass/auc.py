@@ -8,6 +8,7 @@ import polars as pl
 
 from polars_roc import areas
 from polars_roc._core import kernels, validate
+from polars_roc._core.frames import same_kind
 from polars_roc._core.validate import By
 from polars_roc.multiclass._long import (
     AVERAGES,
@@ -37,6 +38,7 @@ from polars_roc.multiclass._long import (
 # ---------------------------------------------------------------------------------------
 
 
+@same_kind
 def multiclass_auc_table(
     lf: pl.LazyFrame,
     scores: Scores,
@@ -107,7 +109,8 @@ def multiclass_auc_table(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, auc, n_classes`` when averaged (`n_classes`: the classes present), else the
         per-class or per-pair rows above, sorted by group then class order.
 

@@ -10,6 +10,7 @@ from polars._typing import PolarsDataType
 
 from polars_roc import curves
 from polars_roc._core import validate
+from polars_roc._core.frames import same_kind
 from polars_roc._core.validate import By
 from polars_roc.multiclass._long import (
     Names,
@@ -92,6 +93,7 @@ def _macro_curve(
     )
 
 
+@same_kind
 def multiclass_curve(
     lf: pl.LazyFrame,
     scores: Mapping[Any, str] | Sequence[str],
@@ -123,7 +125,8 @@ def multiclass_curve(
 
     Returns
     -------
-    pl.LazyFrame
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, class, threshold, tp, fp, tn, fn, tpr, fpr``; `class` is a string (the class
         values, then ``"micro"`` and ``"macro"``), per group in that order, each curve from
         (0, 0) to (1, 1).
