@@ -87,7 +87,8 @@ def main() -> None:
         for a, b in combinations(range(args.classes), 2):
             subset = df.filter(pl.col("y").is_in([a, b]))
             sides = [(a, b), (b, a)] if both else [(a, b)]
-            out.append(subset.select(pr.auc(f"p{c}", pl.col("y") == c) for c, _ in sides).row(0))
+            aucs = [pr.auc(f"p{c}", pl.col("y") == c).alias(f"a{c}") for c, _ in sides]
+            out.append(subset.select(aucs).row(0))
         return out
 
     pairs = median_time(lambda: binary_pairs(both=False), args.repeats)
