@@ -194,20 +194,27 @@ def one_vs_rest(
     every class (its `positive` is null), so that all classes count the same cases.
     """
     sign = -1.0 if direction == "lower" else 1.0
-    wide = {f"{n.prefix}{i}": pl.col(c).cast(pl.Float64) * sign for i, c in enumerate(columns)}
     code = pl.col(label).map_batches(
         coder(classes, label), return_dtype=pl.UInt32, is_elementwise=True
     )
     complete = pl.all_horizontal(pl.col(c).is_not_null() for c in columns)
-    extra = {} if weight is None else {n.weight: pl.col(weight)}
-    coded = lf.select(*names, **{n.code: pl.when(complete).then(code)}, **extra, **wide)
-    index = [*names, n.code, *extra]
-    long = coded.unpivot(on=list(wide), index=index, variable_name=n.cls, value_name=n.score)
-    cls = pl.col(n.cls).str.strip_prefix(n.prefix).cast(pl.UInt32)
-    # -0.0 and 0.0 are one score (a negated zero must tie with a zero).
-    return long.with_columns(cls, pl.col(n.score) + 0.0).with_columns(
-        **{n.positive: pl.col(n.code) == pl.col(n.cls)}
-    )
+    extra = [] if weight is None else [pl.col(weight).alias(n.weight)]
+    coded = lf.select(*names, *extra, *columns, pl.when(complete).then(code).alias(n.code))
+    # One block of rows per class (a concat of projections: no unpivot, whose variable
+    # column would be a string to parse back into the class).
+    blocks = [
+        coded.select(
+            *names,
+            n.code,
+            *[n.weight] * bool(extra),
+            pl.lit(i, dtype=pl.UInt32).alias(n.cls),
+            # -0.0 and 0.0 are one score (a negated zero must tie with a zero).
+            (pl.col(c).cast(pl.Float64) * sign + 0.0).alias(n.score),
+            (pl.col(n.code) == i).alias(n.positive),
+        )
+        for i, c in enumerate(columns)
+    ]
+    return pl.concat(blocks)
 
 
 def group_keys(lf: pl.LazyFrame, names: list[str]) -> pl.LazyFrame | None:
