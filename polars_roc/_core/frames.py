@@ -12,12 +12,16 @@ from typing import Any, TypeVar, cast
 
 import polars as pl
 
+from polars_roc._core.names import private_by
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def same_kind(function: F) -> F:
     """
     Make a LazyFrame function return a DataFrame when its first argument is one.
+
+    Its `by` columns also run under reserved names (:func:`~polars_roc._core.names.private_by`).
 
     Examples
     --------
@@ -31,10 +35,12 @@ def same_kind(function: F) -> F:
     'LazyFrame'
     """
 
+    inner = private_by(function)  # `by` columns never collide with the function's own
+
     @functools.wraps(function)
     def run(frame: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(frame, pl.DataFrame):
-            return function(frame.lazy(), *args, **kwargs).collect()
-        return function(frame, *args, **kwargs)
+            return inner(frame.lazy(), *args, **kwargs).collect()
+        return inner(frame, *args, **kwargs)
 
     return cast(F, run)
