@@ -302,6 +302,10 @@ def average_curve(
         *names, pl.col("threshold").alias("_t")
     )
     folds_curve = curves.curve(lf, score, label, by=keys, weight=weight, pos_label=pos_label)
+    # A fold without positives or negatives (or with a NaN score) has no curve: it is left
+    # out of both averages, not averaged in one coordinate only.
+    defined = (pl.col("tpr").is_not_null() & pl.col("fpr").is_not_null()).all()
+    folds_curve = folds_curve.filter(per_group(defined, keys))
     # One integer id per (group, fold): join_asof's `by` never matches null keys, so a null
     # group or fold value would otherwise lose its curve.
     folds = folds_curve.select(keys).unique().with_row_index("_k")

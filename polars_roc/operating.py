@@ -20,6 +20,10 @@ from polars_roc._core.validate import By
 from polars_roc.curves import curve
 
 
+#: The attainable operating point added to the interpolated one.
+OPERATING_POINT = ("op_threshold", "op_fpr", "op_tpr")
+
+
 def _operating_points(
     lf: pl.LazyFrame,
     targets: list[float],
@@ -81,6 +85,12 @@ def _operating_points(
         "_gid", _x_a=pl.col(x), _y_a=pl.col("_y_hi"), _y_exact="_y_exact", _t_exact="_t_exact"
     )
     above = levels.select("_gid", _x_b=pl.col(x), _y_b=pl.col("_y_lo"))
+    # The attainable operating point: tpr_at_fpr takes the level at the largest FPR at most
+    # the target (its top vertex); fpr_at_tpr the level at the smallest TPR at least the
+    # target (its leftmost vertex). Either way the best vertex, and its threshold.
+    attainable = levels.select(
+        "_gid", _op_x=pl.col(x), _op_y=pl.col("_y_exact"), _op_t=pl.col("_t_exact")
+    )
     joined = left.join_asof(
         below,
         left_on="_target",
@@ -98,6 +108,14 @@ def _operating_points(
         allow_exact_matches=False,
         coalesce=False,
         check_sortedness=False,
+    ).join_asof(
+        attainable,
+        left_on="_target",
+        right_on="_op_x",
+        by="_gid",
+        strategy="backward" if along == "fpr" else "forward",
+        coalesce=False,
+        check_sortedness=False,
     )
     t, x_a, y_a, x_b, y_b = (pl.col(c) for c in ("_target", "_x_a", "_y_a", "_x_b", "_y_b"))
     hit = x_a == t
@@ -106,10 +124,15 @@ def _operating_points(
     )
     threshold = pl.when(hit).then(pl.col("_t_exact"))
     out = joined.with_columns(
-        pl.col("_target").alias(x), value.alias(y), threshold.alias("threshold")
+        pl.col("_target").alias(x),
+        value.alias(y),
+        threshold.alias("threshold"),
+        pl.col("_op_t").alias("op_threshold"),
+        pl.col("_op_x").alias(f"op_{x}"),
+        pl.col("_op_y").alias(f"op_{y}"),
     )
     out = out.sort([*names, "_i"], nulls_last=True, maintain_order=True)
-    return out.select(*names, "fpr", "tpr", "threshold")
+    return out.select(*names, "fpr", "tpr", "threshold", *OPERATING_POINT)
 
 
 @same_kind
@@ -155,9 +178,11 @@ def tpr_at_fpr(
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
-        ``*by, fpr, tpr, threshold`` (+ ``tpr_se, tpr_lower, tpr_upper``): one row per group
-        and target, targets in the order given. `tpr` is null for a group without positives
-        or negatives, or with a NaN score.
+        ``*by, fpr, tpr, threshold, op_threshold, op_fpr, op_tpr`` (+ ``tpr_se, tpr_lower,
+        tpr_upper``): one row per group and target, targets in the order given. `tpr` is
+        null for a group without positives or negatives, or with a NaN score. ``op_*`` is
+        the attainable operating point: the threshold with the largest TPR whose FPR is at
+        most the target (the vertex at or left of the target).
 
     Examples
     --------
@@ -165,16 +190,16 @@ def tpr_at_fpr(
     >>> import polars_roc as pr
     >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
     >>> df.roc.tpr_at_fpr([0.0, 0.25, 0.5])
-    shape: (3, 3)
-    ┌──────┬──────────┬───────────┐
-    │ fpr  ┆ tpr      ┆ threshold │
-    │ ---  ┆ ---      ┆ ---       │
-    │ f64  ┆ f64      ┆ f64       │
-    ╞══════╪══════════╪═══════════╡
-    │ 0.0  ┆ 0.666667 ┆ 0.8       │
-    │ 0.25 ┆ 0.666667 ┆ null      │
-    │ 0.5  ┆ 1.0      ┆ 0.6       │
-    └──────┴──────────┴───────────┘
+    shape: (3, 6)
+    ┌──────┬──────────┬───────────┬──────────────┬────────┬──────────┐
+    │ fpr  ┆ tpr      ┆ threshold ┆ op_threshold ┆ op_fpr ┆ op_tpr   │
+    │ ---  ┆ ---      ┆ ---       ┆ ---          ┆ ---    ┆ ---      │
+    │ f64  ┆ f64      ┆ f64       ┆ f64          ┆ f64    ┆ f64      │
+    ╞══════╪══════════╪═══════════╪══════════════╪════════╪══════════╡
+    │ 0.0  ┆ 0.666667 ┆ 0.8       ┆ 0.8          ┆ 0.0    ┆ 0.666667 │
+    │ 0.25 ┆ 0.666667 ┆ null      ┆ 0.8          ┆ 0.0    ┆ 0.666667 │
+    │ 0.5  ┆ 1.0      ┆ 0.6       ┆ 0.6          ┆ 0.5    ┆ 1.0      │
+    └──────┴──────────┴───────────┴──────────────┴────────┴──────────┘
     """
     targets = validate.rates(fpr, "fpr")
     return _operating_points(
@@ -234,8 +259,10 @@ def fpr_at_tpr(
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
-        ``*by, fpr, tpr, threshold`` (+ ``fpr_se, fpr_lower, fpr_upper``): one row per group
-        and target, in the order given.
+        ``*by, fpr, tpr, threshold, op_threshold, op_fpr, op_tpr`` (+ ``fpr_se, fpr_lower,
+        fpr_upper``): one row per group and target, in the order given. ``op_*`` is the
+        attainable operating point: the threshold with the smallest FPR whose TPR is at
+        least the target.
 
     Examples
     --------
@@ -243,16 +270,16 @@ def fpr_at_tpr(
     >>> import polars_roc as pr
     >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
     >>> df.roc.fpr_at_tpr([0.5, 2 / 3, 1.0])
-    shape: (3, 3)
-    ┌─────┬──────────┬───────────┐
-    │ fpr ┆ tpr      ┆ threshold │
-    │ --- ┆ ---      ┆ ---       │
-    │ f64 ┆ f64      ┆ f64       │
-    ╞═════╪══════════╪═══════════╡
-    │ 0.0 ┆ 0.5      ┆ null      │
-    │ 0.0 ┆ 0.666667 ┆ 0.8       │
-    │ 0.5 ┆ 1.0      ┆ 0.6       │
-    └─────┴──────────┴───────────┘
+    shape: (3, 6)
+    ┌─────┬──────────┬───────────┬──────────────┬────────┬──────────┐
+    │ fpr ┆ tpr      ┆ threshold ┆ op_threshold ┆ op_fpr ┆ op_tpr   │
+    │ --- ┆ ---      ┆ ---       ┆ ---          ┆ ---    ┆ ---      │
+    │ f64 ┆ f64      ┆ f64       ┆ f64          ┆ f64    ┆ f64      │
+    ╞═════╪══════════╪═══════════╪══════════════╪════════╪══════════╡
+    │ 0.0 ┆ 0.5      ┆ null      ┆ 0.8          ┆ 0.0    ┆ 0.666667 │
+    │ 0.0 ┆ 0.666667 ┆ 0.8       ┆ 0.8          ┆ 0.0    ┆ 0.666667 │
+    │ 0.5 ┆ 1.0      ┆ 0.6       ┆ 0.6          ┆ 0.5    ┆ 1.0      │
+    └─────┴──────────┴───────────┴──────────────┴────────┴──────────┘
     """
     targets = validate.rates(tpr, "tpr")
     return _operating_points(

@@ -171,8 +171,11 @@ def det_curve(
     after_no_fp = (fp > 0) | (per_group(fp.shift(-1), names) > 0) | (position == size - 1)
     # ... to the first row where every positive is caught.
     before_all_tp = (tp < n_pos) | (per_group(tp.shift(1), names) < n_pos) | (position == 0)
+    # A group holding a NaN score has no defined curve: all its rows stay, with null rates,
+    # as in curve() and pr_curve().
+    undefined = per_group(pl.col("threshold").is_nan().any(), names)
     kept = points.filter(
-        after_no_fp.fill_null(False) & before_all_tp.fill_null(False)
+        (after_no_fp.fill_null(False) & before_all_tp.fill_null(False)) | undefined
     ).with_columns(fnr=pl.when(n_pos > 0).then(fn / n_pos))
     out = kept.sort([*names, "threshold"], nulls_last=True, maintain_order=True)
     return out.select(*names, "threshold", "fpr", "fnr")

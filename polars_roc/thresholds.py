@@ -253,6 +253,9 @@ def _objective(
     """
     kind = pl.Float64 if weighted else pl.Int128
     tp, fp, tn, fn = (pl.col(c).cast(kind) for c in ("tp", "fp", "tn", "fn"))
+    if weighted:  # shares of the group's weight: no overflow or underflow in the products
+        total = tp + fp + tn + fn
+        tp, fp, tn, fn = (c / total for c in (tp, fp, tn, fn))
     n_pos, n_neg = tp + fn, fp + tn
     both = (n_pos > 0) & (n_neg > 0)
     if method == "youden":

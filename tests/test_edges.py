@@ -130,9 +130,9 @@ def test_a_points_group_named_like_any_column_gives_the_neutral_result(method: s
 
 def test_a_group_named_like_a_role_or_twice_or_as_an_expression_is_refused() -> None:
     frame = _rows()
-    with pytest.raises(ValueError, match="'fold' cannot be both the fold column and a `by`"):
+    with pytest.raises(ValueError, match="fold column 'fold' is already the by column"):
         frame.roc.cv_auc(by="fold")
-    with pytest.raises(ValueError, match="'model' cannot be both"):
+    with pytest.raises(ValueError, match="model column 'model' is already the by column"):
         frame.roc.compare(by="model")
     with pytest.raises(ValueError, match=r"more than once.*\['grp_neutral', 'grp_neutral'\]"):
         frame.roc.auc(by=[GROUP, GROUP])

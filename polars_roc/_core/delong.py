@@ -92,14 +92,17 @@ def delong_variance(*, weighted: bool) -> pl.Expr:
     """
     DeLong variance of the AUC of one group of placement rows, as an aggregation.
 
-    ``S10 / n_pos + S01 / n_neg`` with ``S10 = var(_d | positive) / n_neg²`` and
-    ``S01 = var(_d | negative) / n_pos²`` (ddof = 1). With frequency weights the sample
+    ``S10 / n_pos + S01 / n_neg`` with ``S10 = var(_d / n_neg | positive)`` and
+    ``S01 = var(_d / n_pos | negative)`` (ddof = 1). With frequency weights the sample
     variances are the weighted ones with ``W - 1`` in the denominator (W the class's weight
     sum), so a row of integer weight k gives exactly the variance of k repeated rows. Null
     when a class has fewer than 2 rows (weight sum below 2).
     """
-    y, d = pl.col("_y"), pl.col("_d")
+    y = pl.col("_y")
     n_pos, n_neg = class_sizes(weighted)
+    # Placements as shares of the other class (V10, 1 - V01): products of weight sums would
+    # overflow past about 1e154 and underflow below about 1e-154.
+    d = pl.col("_d") / pl.when(y).then(n_neg).otherwise(n_pos)
     if not weighted:
         s10, s01 = d.filter(y).var(ddof=1), d.filter(~y).var(ddof=1)
     else:
@@ -112,7 +115,7 @@ def delong_variance(*, weighted: bool) -> pl.Expr:
 
         s10, s01 = weighted_var(y), weighted_var(~y)
     defined = (n_pos >= 2) & (n_neg >= 2)
-    return pl.when(defined).then(s10 / (n_pos * n_neg**2) + s01 / (n_neg * n_pos**2))
+    return pl.when(defined).then(s10 / n_pos + s01 / n_neg)
 
 
 def coded_rows(weighted: bool) -> Rows:

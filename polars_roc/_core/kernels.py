@@ -65,6 +65,8 @@ def class_totals(r: Rows) -> tuple[pl.Expr, pl.Expr]:
 
 def auc_of(r: Rows) -> pl.Expr:
     """AUC of prepared rows, null when a class is empty or a score is NaN."""
+    if r.weight is not None:
+        r = r._replace(weight=r.weight * power_of_two_scale(r.weight))
     n_pos, n_neg = (n.cast(pl.Float64) for n in class_totals(r))
     if r.weight is None:
         # Mann-Whitney U from average ranks: ties count one half.
@@ -84,6 +86,25 @@ def auc_of(r: Rows) -> pl.Expr:
         u = (placements * r.weight.filter(r.positive).sort_by(pos_scores)).sum()
     defined = (n_pos > 0) & (n_neg > 0) & ~r.score.is_nan().any()
     return pl.when(defined).then(u / (n_pos * n_neg)).otherwise(None)
+
+
+def power_of_two_scale(w: pl.Expr) -> pl.Expr:
+    """
+    ``2**-k`` bringing the largest weight near 1: exact scaling, no overflow or underflow.
+
+    Sums of products of weights (``U``, ``n_pos * n_neg``) overflow past about 1e154 and
+    lose every digit below about 1e-154; a scale that is a power of two changes no ratio and
+    no bit of the mantissas.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> w = pl.Series([3.0, 1.0])
+    >>> pl.select(power_of_two_scale(pl.lit(w))).item()
+    0.5
+    """
+    exponent = w.max().log(2.0).floor()
+    return pl.lit(2.0, dtype=pl.Float64).pow(-exponent)
 
 
 def segment_area(x: str, y: str, lo: float, hi: float, names: Sequence[str]) -> pl.Expr:
