@@ -19,7 +19,6 @@ from polars_roc._core.groups import group_ids, per_group
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
 
-
 #: The attainable operating point added to the interpolated one.
 OPERATING_POINT = ("op_threshold", "op_fpr", "op_tpr")
 

@@ -14,6 +14,7 @@ import polars as pl
 from polars._typing import IntoExprColumn
 
 from polars_roc._core import validate
+from polars_roc._core.checks import is_nan
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import is_end, per_group, summarize
 from polars_roc._core.kernels import Rows, class_totals, rows
@@ -256,7 +257,7 @@ def _average_precision_of(r: Rows) -> pl.Expr:
     precision = pl.when(block_end).then(tp / (tp + fp)).backward_fill()
     n_pos, _ = class_totals(r)
     ap = (w_pos * precision).sum() / n_pos
-    defined = (n_pos > 0) & ~r.score.is_nan().any()
+    defined = (n_pos > 0) & ~is_nan(r.score).any()
     return pl.when(defined).then(ap)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import labels
+from polars_roc._core.checks import is_nan
 from polars_roc._core.distributions import normal_quantile
 from polars_roc._core.groups import per_group, summarize
 from polars_roc._core.kernels import Rows, auc_of, class_totals
@@ -65,7 +66,8 @@ def placements(coded: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.L
         within = pl.col("_s").rank("average").over([*names, "_y"])
         return coded.with_columns(_d=overall - within)
     # -0.0 and 0.0 are one score: canonical zeros so that tie groups are exact.
-    canonical = coded.with_columns(_s=pl.when(pl.col("_s") == 0).then(0.0).otherwise("_s"))
+    zero = pl.col("_s") == 0
+    canonical = coded.with_columns(_s=pl.when(zero).then(pl.col("_s").abs()).otherwise("_s"))
     w = pl.col("_w")
     levels = [*names, "_s"]
     masses = {"_pos": w * y.cast(pl.Float64), "_neg": w * (~y).cast(pl.Float64)}
@@ -135,7 +137,7 @@ def placement_auc() -> pl.Expr:
     y = pl.col("_y")
     n_pos, n_neg = class_sizes(weighted=False)
     u = pl.col("_d").filter(y).sum()
-    defined = (n_pos > 0) & (n_neg > 0) & ~pl.col("_s").is_nan().any()
+    defined = (n_pos > 0) & (n_neg > 0) & ~is_nan(pl.col("_s")).any()
     return pl.when(defined).then(u / (n_pos * n_neg))
 
 

@@ -12,6 +12,7 @@ import polars as pl
 from polars._typing import IntoExprColumn
 
 from polars_roc._core import labels
+from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.groups import per_group
 
 
@@ -32,6 +33,7 @@ def rows(
     checked: bool = True,
     masked: bool = False,
     label_dtype: pl.DataType | None = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> Rows:
     """
     Coded score, label and weight, with null-score, null-label and zero-weight rows dropped.
@@ -41,7 +43,7 @@ def rows(
     the cost of a filter per group (about a third of a grouped AUC's time). `label_dtype`,
     when the caller knows it from the schema, lets Boolean labels skip the coding check.
     """
-    s = labels.score(score, checked=checked)
+    s = labels.score(score, checked=checked, nan_policy=nan_policy)
     y = labels.positive(label, pos_label, dtype=label_dtype)
     w = None if weight is None else labels.weight(weight)
     keep = labels.kept(s, y, w)
@@ -84,7 +86,7 @@ def auc_of(r: Rows) -> pl.Expr:
         hi = sorted_neg.search_sorted(sorted_pos, side="right")
         placements = (below.gather(lo) + below.gather(hi)) / 2
         u = (placements * r.weight.filter(r.positive).sort_by(pos_scores)).sum()
-    defined = (n_pos > 0) & (n_neg > 0) & ~r.score.is_nan().any()
+    defined = (n_pos > 0) & (n_neg > 0) & ~is_nan(r.score).any()
     return pl.when(defined).then(u / (n_pos * n_neg)).otherwise(None)
 
 

@@ -62,8 +62,8 @@ def _check_roles(bound: inspect.BoundArguments, names: list[str]) -> None:
         value = bound.arguments.get(role)
         if isinstance(value, str) and value in names:
             msg = (
-                f"{role} column {value!r} is already the by column (a column cannot also be "
-                f"a role or a `by` column)"
+                f"{role} column {value!r} is already the by column: a column cannot be both "
+                f"a role and a `by` group"
                 f"\n\nHint: drop {value!r} from by=, or pass another {role}= column."
             )
             raise ValueError(msg)
