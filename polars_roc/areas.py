@@ -8,6 +8,7 @@ import polars as pl
 
 from polars_roc import resampling
 from polars_roc._core import delong, validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import summarize
 from polars_roc._core.kernels import auc_of, class_totals, rows, segment_area
@@ -24,6 +25,7 @@ def auc(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
     ci: Literal["delong", "bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
@@ -52,6 +54,10 @@ def auc(
         Confidence level of the interval.
     n_boot, seed
         Bootstrap replicates and random seed (``ci="bootstrap"`` only).
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -128,6 +134,7 @@ def partial_auc(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
@@ -159,6 +166,10 @@ def partial_auc(
         interval of `pauc` (see :func:`polars_roc.inference.partial_auc_interval`).
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------

@@ -22,6 +22,7 @@ from polars._typing import IntoExprColumn
 
 from polars_roc import areas, curves, operating, resampling
 from polars_roc._core import labels, validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.distributions import student_t_quantile
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group, summarize
@@ -100,6 +101,7 @@ def cv_auc(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Cross-validated AUC: the mean of the per-fold AUCs and their spread, per group.
@@ -117,6 +119,10 @@ def cv_auc(
         Column roles, as in :func:`polars_roc.areas.auc`.
     fold
         Column holding each row's fold.
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -193,6 +199,7 @@ def average_curve(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
     method: Literal["vertical", "threshold"] = "vertical",
     points: int = 101,
     level: float = 0.95,
@@ -230,6 +237,10 @@ def average_curve(
         Number of FPRs (vertical) or thresholds (threshold averaging), at least 2.
     level
         Confidence level of the band.
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------

@@ -11,6 +11,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.counts import accumulate, coded, tally, threshold_order, with_totals
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
@@ -27,6 +28,7 @@ def counts(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Cumulative true and false positives per group at each distinct score, highest first.
@@ -43,6 +45,10 @@ def counts(
         Scored rows.
     score, label, by, weight, pos_label
         Column roles; see :func:`polars_roc.curves.curve`.
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -89,6 +95,7 @@ def curve(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
     drop_intermediate: bool = False,
     thresholds: Thresholds = None,
 ) -> pl.LazyFrame:
@@ -120,6 +127,10 @@ def curve(
         Where to evaluate the curve: None (every distinct score), a list of floats, an int k
         (k quantiles of the negative class's scores) or ``pr.linspace(k)``; the end points
         (0, 0) and (1, 1) are always kept. See :mod:`polars_roc.thresholds`.
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------

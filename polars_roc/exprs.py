@@ -26,6 +26,7 @@ from typing import Any
 import polars as pl
 from polars._typing import IntoExprColumn
 
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.kernels import auc_of, rows
 
 
@@ -35,6 +36,7 @@ def auc(
     *,
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.Expr:
     """
     Area under the ROC curve as a scalar expression; tied scores count one half.
@@ -55,6 +57,10 @@ def auc(
     pos_label
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
 
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
+        nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).
+
     Returns
     -------
     pl.Expr
@@ -72,5 +78,5 @@ def auc(
     >>> df.with_columns(pl.col("p").roc.auc("y").over(pl.col("y") >= 0))["auc"].to_list()
     [0.75, 0.75, 0.75, 0.75]
     """
-    r = rows(score, label, weight=weight, pos_label=pos_label, masked=True)
+    r = rows(score, label, weight=weight, pos_label=pos_label, masked=True, nan_policy=nan_policy)
     return auc_of(r).alias("auc")

@@ -20,6 +20,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc._core import convex, validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.convex import Frame
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group
@@ -109,6 +110,7 @@ def hull(
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Vertices of the ROC convex hull per group, from (0, 0) to (1, 1).
@@ -134,6 +136,10 @@ def hull(
     points
         Extra ROC points (e.g. from ``df.roc.point(...)``): ``*by, <across>, fpr, tpr``
         columns; needs `across`. Their vertices have a null threshold.
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -271,6 +277,7 @@ def hull_auc(
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Area under the ROC convex hull (ROCCH AUC) per group.
@@ -278,6 +285,10 @@ def hull_auc(
     The AUC attainable by choosing, for each operating point, the best (possibly randomized)
     classifier: at least the AUC of every curve in the group. Arguments as in
     :func:`polars_roc.hull.hull`.
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -568,6 +579,7 @@ def crossings(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Where ROC curves cross: for each pair of classifiers, the FPR ranges where each is higher.
@@ -585,6 +597,10 @@ def crossings(
         Column roles, as in :func:`polars_roc.curves.curve`.
     across
         Classifier name column: one curve per classifier (and `by` group).
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -636,6 +652,7 @@ def curve_dominance(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Which classifier's ROC curve dominates which: every ordered pair of curves.
@@ -647,6 +664,10 @@ def curve_dominance(
     ----------
     lf, score, label, across, by, weight, pos_label
         As in :func:`polars_roc.hull.crossings`.
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------

@@ -40,6 +40,7 @@ import polars as pl
 
 from polars_roc import areas, bootstrap_tests, operating
 from polars_roc._core import validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.delong import delong_table
 from polars_roc._core.distributions import (
     normal_cdf,
@@ -464,6 +465,7 @@ def compare(
     case: str | None = None,
     by: By = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
     paired: bool | None = None,
     alternative: Alternative = "two-sided",
     level: float = 0.95,
@@ -526,6 +528,10 @@ def compare(
         of the bootstrap test.
     adjust
         None, ``"holm"``, ``"bonferroni"`` or ``"bh"``: adds ``p_adjusted``.
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------

@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.convex import Frame, has_threshold, points_vertices
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group
@@ -180,6 +181,7 @@ def optimal(
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
     prevalence: float | None = None,
     cost_fp: float = 1.0,
     cost_fn: float = 1.0,
@@ -203,6 +205,10 @@ def optimal(
         group's own share of positives (weighted when `weight` is given).
     cost_fp, cost_fn
         Cost of a false positive and of a false negative, positive; only their ratio counts.
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -268,6 +274,7 @@ def operating_ranges(
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
     prevalence: float | None = None,
 ) -> pl.LazyFrame:
     """
@@ -289,6 +296,10 @@ def operating_ranges(
         As in :func:`polars_roc.hull.hull`.
     prevalence
         Share of positives for the cost-ratio columns; default the group's own.
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -346,6 +357,7 @@ def hybrid(
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     The randomized classifier on the hull at a target FPR: two vertices and a mixing chance.
@@ -361,6 +373,10 @@ def hybrid(
         As in :func:`polars_roc.hull.hull`.
     fpr
         Target false positive rate(s) in [0, 1].
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------

@@ -14,6 +14,7 @@ import polars as pl
 
 from polars_roc import resampling
 from polars_roc._core import validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import group_ids, per_group
 from polars_roc._core.validate import By
@@ -90,31 +91,35 @@ def _operating_points(
     attainable = levels.select(
         "_gid", _op_x=pl.col(x), _op_y=pl.col("_y_exact"), _op_t=pl.col("_t_exact")
     )
-    joined = left.join_asof(
-        below,
-        left_on="_target",
-        right_on="_x_a",
-        by="_gid",
-        strategy="backward",
-        coalesce=False,
-        check_sortedness=False,
-    ).join_asof(
-        above,
-        left_on="_target",
-        right_on="_x_b",
-        by="_gid",
-        strategy="forward",
-        allow_exact_matches=False,
-        coalesce=False,
-        check_sortedness=False,
-    ).join_asof(
-        attainable,
-        left_on="_target",
-        right_on="_op_x",
-        by="_gid",
-        strategy="backward" if along == "fpr" else "forward",
-        coalesce=False,
-        check_sortedness=False,
+    joined = (
+        left.join_asof(
+            below,
+            left_on="_target",
+            right_on="_x_a",
+            by="_gid",
+            strategy="backward",
+            coalesce=False,
+            check_sortedness=False,
+        )
+        .join_asof(
+            above,
+            left_on="_target",
+            right_on="_x_b",
+            by="_gid",
+            strategy="forward",
+            allow_exact_matches=False,
+            coalesce=False,
+            check_sortedness=False,
+        )
+        .join_asof(
+            attainable,
+            left_on="_target",
+            right_on="_op_x",
+            by="_gid",
+            strategy="backward" if along == "fpr" else "forward",
+            coalesce=False,
+            check_sortedness=False,
+        )
     )
     t, x_a, y_a, x_b, y_b = (pl.col(c) for c in ("_target", "_x_a", "_y_a", "_x_b", "_y_b"))
     hit = x_a == t
@@ -144,6 +149,7 @@ def tpr_at_fpr(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
@@ -172,6 +178,10 @@ def tpr_at_fpr(
         `tpr` (see :func:`polars_roc.inference.tpr_at_fpr_interval`).
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -227,6 +237,7 @@ def fpr_at_tpr(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
@@ -253,6 +264,10 @@ def fpr_at_tpr(
         `fpr` (see :func:`polars_roc.inference.fpr_at_tpr_interval`).
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------

@@ -14,7 +14,7 @@ import polars as pl
 from polars._typing import IntoExprColumn
 
 from polars_roc._core import validate
-from polars_roc._core.checks import is_nan
+from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import is_end, per_group, summarize
 from polars_roc._core.kernels import Rows, class_totals, rows
@@ -39,6 +39,7 @@ def pr_curve(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
     drop_intermediate: bool = False,
 ) -> pl.LazyFrame:
     """
@@ -64,6 +65,10 @@ def pr_curve(
         Column roles, as in :func:`polars_roc.curves.curve`: one curve per group.
     drop_intermediate
         Drop thresholds whose true-positive count equals both neighbours'.
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -118,6 +123,7 @@ def det_curve(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
     drop_intermediate: bool = False,
 ) -> pl.LazyFrame:
     """
@@ -136,6 +142,10 @@ def det_curve(
         Scored rows and column roles, as in :func:`pr_curve`.
     drop_intermediate
         Drop thresholds whose true-positive count equals both neighbours'.
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -191,6 +201,7 @@ def average_precision_table(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Average precision per group (``df.roc.average_precision``), with class counts.
@@ -204,6 +215,10 @@ def average_precision_table(
     ----------
     lf, score, label, by, weight, pos_label
         Scored rows and column roles, as in :func:`pr_curve`.
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -267,6 +282,7 @@ def average_precision(
     *,
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.Expr:
     """
     Average precision as a scalar expression (scikit-learn's ``average_precision_score``).
@@ -287,6 +303,10 @@ def average_precision(
     pos_label
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
 
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
+        nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).
+
     Returns
     -------
     pl.Expr
@@ -302,5 +322,5 @@ def average_precision(
     >>> round(df.select(pl.col("p").roc.average_precision("y")).item(), 6)
     0.833333
     """
-    r = rows(score, label, weight=weight, pos_label=pos_label)
+    r = rows(score, label, weight=weight, pos_label=pos_label, nan_policy=nan_policy)
     return _average_precision_of(r).alias("average_precision")

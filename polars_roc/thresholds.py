@@ -25,6 +25,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc._core import labels, schemes, validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.frames import same_kind
 from polars_roc._core.schemes import Thresholds, at_thresholds
 from polars_roc._core.validate import By
@@ -104,6 +105,7 @@ def thresholds(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
     thresholds: Thresholds = None,
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
@@ -149,6 +151,10 @@ def thresholds(
         each threshold (pROC's ``ci.thresholds``), see :mod:`polars_roc.threshold_bootstrap`.
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -279,6 +285,7 @@ def best_threshold(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
     method: Literal["youden", "closest_topleft", "cost"] = "youden",
     cost_fp: float = 1.0,
     cost_fn: float = 1.0,
@@ -334,6 +341,10 @@ def best_threshold(
         resample has no candidate (or picks the ``+inf`` row).
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
+
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------

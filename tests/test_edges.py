@@ -7,7 +7,6 @@ positive-negative pairs, or the same data with a neutral column name.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 import polars as pl
@@ -144,9 +143,7 @@ def test_a_group_named_like_a_role_or_twice_or_as_an_expression_is_refused() -> 
 
 def test_an_unused_column_named_like_an_internal_one_changes_nothing() -> None:
     frame = _rows()
-    extra = frame.with_columns(
-        **{name: pl.lit(1.5) for name in NAMES if name not in frame.columns}
-    )
+    extra = frame.with_columns(**{name: pl.lit(1.5) for name in NAMES if name not in frame.columns})
     for method, call in CALLS.items():
         want = call(frame, GROUP)
         got = call(extra, GROUP)

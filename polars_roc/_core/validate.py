@@ -21,7 +21,7 @@ def as_names(by: By) -> list[str]:
         return [by]
     if isinstance(by, pl.Expr | pl.Series):
         msg = (
-            f"`by` takes column names, not {type(by).__name__} {by!s}\n\nHint: pass by=\"g\" "
+            f'`by` takes column names, not {type(by).__name__} {by!s}\n\nHint: pass by="g" '
             f"(or a list of names); add a computed group with .with_columns() first."
         )
         raise TypeError(msg)
