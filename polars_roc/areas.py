@@ -54,7 +54,6 @@ def auc(
         Confidence level of the interval.
     n_boot, seed
         Bootstrap replicates and random seed (``ci="bootstrap"`` only).
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
@@ -166,7 +165,6 @@ def partial_auc(
         interval of `pauc` (see :func:`polars_roc.inference.partial_auc_interval`).
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).

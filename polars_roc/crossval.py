@@ -119,7 +119,6 @@ def cv_auc(
         Column roles, as in :func:`polars_roc.areas.auc`.
     fold
         Column holding each row's fold.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
@@ -237,7 +236,6 @@ def average_curve(
         Number of FPRs (vertical) or thresholds (threshold averaging), at least 2.
     level
         Confidence level of the band.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).

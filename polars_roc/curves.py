@@ -45,7 +45,6 @@ def counts(
         Scored rows.
     score, label, by, weight, pos_label
         Column roles; see :func:`polars_roc.curves.curve`.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
@@ -127,7 +126,6 @@ def curve(
         Where to evaluate the curve: None (every distinct score), a list of floats, an int k
         (k quantiles of the negative class's scores) or ``pr.linspace(k)``; the end points
         (0, 0) and (1, 1) are always kept. See :mod:`polars_roc.thresholds`.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).

@@ -56,7 +56,6 @@ def auc(
         Optional non-negative case weights.
     pos_label
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
         nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).

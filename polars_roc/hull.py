@@ -136,7 +136,6 @@ def hull(
     points
         Extra ROC points (e.g. from ``df.roc.point(...)``): ``*by, <across>, fpr, tpr``
         columns; needs `across`. Their vertices have a null threshold.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
@@ -285,7 +284,6 @@ def hull_auc(
     The AUC attainable by choosing, for each operating point, the best (possibly randomized)
     classifier: at least the AUC of every curve in the group. Arguments as in
     :func:`polars_roc.hull.hull`.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
@@ -597,7 +595,6 @@ def crossings(
         Column roles, as in :func:`polars_roc.curves.curve`.
     across
         Classifier name column: one curve per classifier (and `by` group).
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
@@ -664,7 +661,6 @@ def curve_dominance(
     ----------
     lf, score, label, across, by, weight, pos_label
         As in :func:`polars_roc.hull.crossings`.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).

@@ -50,6 +50,7 @@ from polars_roc._core.distributions import (
 )
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups
+from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
 from polars_roc.multiple_testing import Adjust, check_adjust, with_adjusted
 
@@ -381,6 +382,15 @@ def _check_summary(model: str, case: str | None) -> Any:
                 f"long format (one row per case and model)."
             )
             raise ValueError(msg)
+        nulls = summary.filter(pl.col("_null_cases") > 0)
+        if nulls.height:
+            row = nulls.row(0, named=True)
+            msg = (
+                f"case column {case!r} holds {row['_null_cases']} null case id(s) for model "
+                f"{row['_model']!r}: a case without an id cannot be paired\n\nHint: fill "
+                f"or drop them, e.g. .filter(pl.col({case!r}).is_not_null())."
+            )
+            raise ValueError(msg)
         if case is not None:
             dups = summary.filter(pl.col("_dup").is_not_null())
             if dups.height:
@@ -491,9 +501,11 @@ def compare(
     * **Unpaired** (different cases): ``D = diff / sqrt(V_a + V_b)`` against Student's t
       with the Welch-type ``df = (V_a + V_b)² / (V_a² / (N_a - 1) + V_b² / (N_b - 1))``,
       ``N = n_pos + n_neg`` of each curve (as pROC); interval ``diff ± t_df · sd``.
-    * ``paired=None`` decides per group and pair: paired iff `case` is given and both models
-      hold exactly the same cases, each with the same label under both. ``paired=True``
-      raises when they do not; ``paired=False`` always runs the unpaired test.
+    * ``paired=None`` decides per group and pair, as pROC: paired iff both models hold
+      exactly the same cases, each with the same label under both, matched by `case`, or
+      without `case` by position (the same number of rows with the same labels in the same
+      order). ``paired=True`` raises when they do not; ``paired=False`` always runs the
+      unpaired test. The `paired` column says which test ran. Null case ids are an error.
 
     ``method="bootstrap"`` runs pROC's bootstrap test instead (paired or not, by the same
     rule), of the AUCs or, with ``fpr=(lo, hi)`` / ``tpr=(lo, hi)``, of the raw partial
@@ -528,7 +540,6 @@ def compare(
         of the bootstrap test.
     adjust
         None, ``"holm"``, ``"bonferroni"`` or ``"bh"``: adds ``p_adjusted``.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
@@ -603,7 +614,13 @@ def compare(
         boot: dict[str, Any] = {"n_boot": n_boot, "seed": seed, "fpr": fpr, "tpr": tpr}
         tested = bootstrap_tests.compare(lf, score, label, names=names, **cols, **test, **boot)
         return with_adjusted(tested, adjust)
-    extra = [] if case is None else [case]
+    if case is None:
+        # As pROC: without case ids, two models score the same cases when they hold the same
+        # number of rows with the same labels in the same order; the row's position within
+        # its model (and group) is then its case id.
+        case = fresh("__roc_case", list(schema))
+        lf = lf.with_columns(pl.int_range(pl.len()).over([*names, model]).alias(case))
+    extra = [case]
     placed, table = delong_table(
         lf.rename({model: "_model"}),
         score,
@@ -613,13 +630,11 @@ def compare(
         pos_label=pos_label,
         extra=extra,
     )
-    if case is not None:
-        dup = placed.group_by(*names, "_model").agg(
-            _dup=pl.col(case).filter(pl.col(case).is_duplicated()).first()
-        )
-        table = table.join(dup, on=[*names, "_model"], how="left", nulls_equal=True)
-    else:
-        table = table.with_columns(_dup=pl.lit(None))
+    dup = placed.group_by(*names, "_model").agg(
+        _dup=pl.col(case).filter(pl.col(case).is_duplicated()).first(),
+        _null_cases=pl.col(case).is_null().sum(),
+    )
+    table = table.join(dup, on=[*names, "_model"], how="left", nulls_equal=True)
     table = table.with_columns(_n=pl.col("n_pos") + pl.col("n_neg")).map_batches(
         _check_summary(model, case)
     )
@@ -628,25 +643,21 @@ def compare(
     b = table.select(*names, *(pl.col(c).alias(f"{c}_b") for c in side))
     pairs = join_groups(a, b, names, how="inner").filter(pl.col("_model_a") < pl.col("_model_b"))
     pair_keys = [*names, "_model_a", "_model_b"]
-    if case is not None:
-        cells = placed.select(*names, "_model", pl.col(case).alias("_case"), "_y", "_d")
-        left = cells.rename({"_model": "_model_a", "_y": "_y_a", "_d": "_d_a"})
-        right = cells.rename({"_model": "_model_b", "_y": "_y_b", "_d": "_d_b"})
-        matched = left.join(right, on=[*names, "_case"], how="inner", nulls_equal=True).filter(
-            (pl.col("_model_a") < pl.col("_model_b")) & (pl.col("_y_a") == pl.col("_y_b"))
-        )
-        y = pl.col("_y_a")
-        covariances = matched.group_by(pair_keys).agg(
-            _matched=pl.len(),
-            _c10=pl.cov(pl.col("_d_a").filter(y), pl.col("_d_b").filter(y), ddof=1),
-            _c01=pl.cov(pl.col("_d_a").filter(~y), pl.col("_d_b").filter(~y), ddof=1),
-        )
-        pairs = pairs.join(covariances, on=pair_keys, how="left", nulls_equal=True)
-        same_cases = (pl.col("_matched") == pl.col("_n_a")) & (pl.col("_n_a") == pl.col("_n_b"))
-        is_paired = same_cases.fill_null(False) if paired is not False else pl.lit(False)
-    else:
-        pairs = pairs.with_columns(_c10=pl.lit(None, pl.Float64), _c01=pl.lit(None, pl.Float64))
-        is_paired = pl.lit(False)
+    cells = placed.select(*names, "_model", pl.col(case).alias("_case"), "_y", "_d")
+    left = cells.rename({"_model": "_model_a", "_y": "_y_a", "_d": "_d_a"})
+    right = cells.rename({"_model": "_model_b", "_y": "_y_b", "_d": "_d_b"})
+    matched = left.join(right, on=[*names, "_case"], how="inner", nulls_equal=True).filter(
+        (pl.col("_model_a") < pl.col("_model_b")) & (pl.col("_y_a") == pl.col("_y_b"))
+    )
+    y = pl.col("_y_a")
+    covariances = matched.group_by(pair_keys).agg(
+        _matched=pl.len(),
+        _c10=pl.cov(pl.col("_d_a").filter(y), pl.col("_d_b").filter(y), ddof=1),
+        _c01=pl.cov(pl.col("_d_a").filter(~y), pl.col("_d_b").filter(~y), ddof=1),
+    )
+    pairs = pairs.join(covariances, on=pair_keys, how="left", nulls_equal=True)
+    same_cases = (pl.col("_matched") == pl.col("_n_a")) & (pl.col("_n_a") == pl.col("_n_b"))
+    is_paired = same_cases.fill_null(False) if paired is not False else pl.lit(False)
     v_a, v_b = pl.col("_var_a"), pl.col("_var_b")
     # Placement covariances; `_d` are counts, so V10 = _d / n_neg and 1 - V01 = _d / n_pos.
     m, n = (pl.col(c).cast(pl.Float64) for c in ("n_pos_a", "n_neg_a"))

@@ -205,7 +205,6 @@ def optimal(
         group's own share of positives (weighted when `weight` is given).
     cost_fp, cost_fn
         Cost of a false positive and of a false negative, positive; only their ratio counts.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
@@ -296,7 +295,6 @@ def operating_ranges(
         As in :func:`polars_roc.hull.hull`.
     prevalence
         Share of positives for the cost-ratio columns; default the group's own.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
@@ -373,7 +371,6 @@ def hybrid(
         As in :func:`polars_roc.hull.hull`.
     fpr
         Target false positive rate(s) in [0, 1].
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).

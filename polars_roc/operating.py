@@ -178,7 +178,6 @@ def tpr_at_fpr(
         `tpr` (see :func:`polars_roc.inference.tpr_at_fpr_interval`).
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
@@ -264,7 +263,6 @@ def fpr_at_tpr(
         `fpr` (see :func:`polars_roc.inference.fpr_at_tpr_interval`).
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).

@@ -65,7 +65,6 @@ def pr_curve(
         Column roles, as in :func:`polars_roc.curves.curve`: one curve per group.
     drop_intermediate
         Drop thresholds whose true-positive count equals both neighbours'.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
@@ -142,7 +141,6 @@ def det_curve(
         Scored rows and column roles, as in :func:`pr_curve`.
     drop_intermediate
         Drop thresholds whose true-positive count equals both neighbours'.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
@@ -215,7 +213,6 @@ def average_precision_table(
     ----------
     lf, score, label, by, weight, pos_label
         Scored rows and column roles, as in :func:`pr_curve`.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
@@ -302,7 +299,6 @@ def average_precision(
         Optional non-negative case weights.
     pos_label
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
         nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).

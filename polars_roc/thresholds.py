@@ -151,7 +151,6 @@ def thresholds(
         each threshold (pROC's ``ci.thresholds``), see :mod:`polars_roc.threshold_bootstrap`.
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
@@ -341,7 +340,6 @@ def best_threshold(
         resample has no candidate (or picks the ``+inf`` row).
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
-
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).

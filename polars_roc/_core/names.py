@@ -57,6 +57,21 @@ def reserved(names: list[str], taken: list[str]) -> list[str]:
     return [f"{prefix}{i}" for i in range(len(names))]
 
 
+def fresh(base: str, taken: list[str]) -> str:
+    """
+    `base`, lengthened with underscores until no column in `taken` has that name.
+
+    Examples
+    --------
+    >>> fresh("__roc_case", ["__roc_case", "score"])
+    '__roc_case_'
+    """
+    name = base
+    while name in taken:
+        name += "_"
+    return name
+
+
 def _check_roles(bound: inspect.BoundArguments, names: list[str]) -> None:
     for role in ROLES:
         value = bound.arguments.get(role)
