@@ -85,11 +85,24 @@ def _operating_points(
         "_gid", _x_a=pl.col(x), _y_a=pl.col("_y_hi"), _y_exact="_y_exact", _t_exact="_t_exact"
     )
     above = levels.select("_gid", _x_b=pl.col(x), _y_b=pl.col("_y_lo"))
-    # The attainable operating point: tpr_at_fpr takes the level at the largest FPR at most
-    # the target (its top vertex); fpr_at_tpr the level at the smallest TPR at least the
-    # target (its leftmost vertex). Either way the best vertex, and its threshold.
-    attainable = levels.select(
-        "_gid", _op_x=pl.col(x), _op_y=pl.col("_y_exact"), _op_t=pl.col("_t_exact")
+    # The attainable operating point, from the levels of the other coordinate: for
+    # tpr_at_fpr, each TPR's leftmost vertex (smallest FPR, highest threshold), the one with
+    # the largest TPR whose FPR is at most the target; for fpr_at_tpr, each FPR's top vertex
+    # (largest TPR, lowest threshold), the one with the smallest FPR whose TPR is at least
+    # the target. The secondary sort settles ties toward the better point.
+    best_x = pl.col(x).min() if along == "fpr" else pl.col(x).max()
+    best_t = pl.col("threshold").max() if along == "fpr" else pl.col("threshold").min()
+    attainable = (
+        valid.group_by(*names, y)
+        .agg(_op_x=best_x, _op_t=best_t)
+        .join(groups, on=names, how="inner", nulls_equal=True)
+        if names
+        else valid.group_by(y).agg(_op_x=best_x, _op_t=best_t).with_columns(
+            _gid=pl.lit(0, dtype=pl.UInt32)
+        )
+    )
+    attainable = attainable.select("_gid", "_op_x", pl.col(y).alias("_op_y"), "_op_t").sort(
+        "_gid", "_op_x", "_op_y"
     )
     joined = (
         left.join_asof(

@@ -104,20 +104,16 @@ def label_dtype(name: str, pos_label: Any) -> Callable[[pl.DataType], None]:
     return check
 
 
-def nan_free(name: str) -> Callable[[pl.Series], pl.Series]:
-    """A pass-through that raises on NaN scores (``nan_policy="raise"``), counting them."""
-
-    def run(values: pl.Series) -> pl.Series:
-        if values.dtype.is_float():
-            count = int(values.is_nan().sum())
-            if count:
-                msg = (
-                    f"score column {name!r} holds {count} NaN value(s) and nan_policy='raise'"
-                    f"\n\nHint: drop or fix them, or pass nan_policy='omit' to skip them "
-                    f"like nulls."
-                )
-                raise ValueError(msg)
-        return values
+def _nan_free(name: str) -> Callable[[pl.Series], pl.Series]:
+    def run(count: pl.Series) -> pl.Series:
+        n = int(count.item() or 0)
+        if n:
+            msg = (
+                f"score column {name!r} holds {n} NaN value(s) and nan_policy='raise'"
+                f"\n\nHint: drop or fix them, or pass nan_policy='omit' to skip them like nulls."
+            )
+            raise ValueError(msg)
+        return pl.Series([True])
 
     return run
 
@@ -136,7 +132,10 @@ def apply_nan_policy(expr: pl.Expr, policy: NanPolicy, name: str) -> pl.Expr:
     if policy == "omit":
         return pl.when(~is_nan(expr)).then(expr)  # keeps the column's name
     if policy == "raise":
-        return expr.map_batches(nan_free(name), is_elementwise=True)
+        # Counted natively over the whole column (or group), then one call with the count.
+        count = is_nan(expr).sum()
+        ok = count.map_batches(_nan_free(name), return_dtype=pl.Boolean, returns_scalar=True)
+        return pl.when(ok).then(expr)
     return expr
 
 

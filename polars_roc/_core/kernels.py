@@ -68,7 +68,7 @@ def class_totals(r: Rows) -> tuple[pl.Expr, pl.Expr]:
 def auc_of(r: Rows) -> pl.Expr:
     """AUC of prepared rows, null when a class is empty or a score is NaN."""
     if r.weight is not None:
-        r = r._replace(weight=r.weight * power_of_two_scale(r.weight))
+        r = r._replace(weight=scaled(r.weight))
     n_pos, n_neg = (n.cast(pl.Float64) for n in class_totals(r))
     if r.weight is None:
         # Mann-Whitney U from average ranks: ties count one half.
@@ -90,23 +90,26 @@ def auc_of(r: Rows) -> pl.Expr:
     return pl.when(defined).then(u / (n_pos * n_neg)).otherwise(None)
 
 
-def power_of_two_scale(w: pl.Expr) -> pl.Expr:
+def scaled(w: pl.Expr) -> pl.Expr:
     """
-    ``2**-k`` bringing the largest weight near 1: exact scaling, no overflow or underflow.
+    Weights times a power of two bringing the largest near 1: no overflow, no underflow.
 
     Sums of products of weights (``U``, ``n_pos * n_neg``) overflow past about 1e154 and
-    lose every digit below about 1e-154; a scale that is a power of two changes no ratio and
-    no bit of the mantissas.
+    lose every digit below about 1e-154; a power of two changes no ratio and no bit of the
+    mantissas. Two factors, as ``2**1074`` (for the smallest subnormal) is not a float.
 
     Examples
     --------
     >>> import polars as pl
-    >>> w = pl.Series([3.0, 1.0])
-    >>> pl.select(power_of_two_scale(pl.lit(w))).item()
-    0.5
+    >>> pl.select(scaled(pl.lit(pl.Series([3e300, 1e300])))).to_series().to_list()
+    [1.1199..., 0.3733...]
+    >>> pl.select(scaled(pl.lit(pl.Series([5e-324])))).item()
+    1.0
     """
     exponent = w.max().log(2.0).floor()
-    return pl.lit(2.0, dtype=pl.Float64).pow(-exponent)
+    half = (exponent / 2).floor()
+    two = pl.lit(2.0, dtype=pl.Float64)
+    return w * two.pow(-half) * two.pow(half - exponent)
 
 
 def segment_area(x: str, y: str, lo: float, hi: float, names: Sequence[str]) -> pl.Expr:
