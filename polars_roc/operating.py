@@ -97,9 +97,9 @@ def _operating_points(
         .agg(_op_x=best_x, _op_t=best_t)
         .join(groups, on=names, how="inner", nulls_equal=True)
         if names
-        else valid.group_by(y).agg(_op_x=best_x, _op_t=best_t).with_columns(
-            _gid=pl.lit(0, dtype=pl.UInt32)
-        )
+        else valid.group_by(y)
+        .agg(_op_x=best_x, _op_t=best_t)
+        .with_columns(_gid=pl.lit(0, dtype=pl.UInt32))
     )
     attainable = attainable.select("_gid", "_op_x", pl.col(y).alias("_op_y"), "_op_t").sort(
         "_gid", "_op_x", "_op_y"
