@@ -127,8 +127,9 @@ def hull(
     ----------
     lf
         Scored rows.
-    score, label, by, weight, pos_label
-        Column roles, as in :func:`polars_roc.curves.curve`; one hull per `by` group.
+    score, label, by, weight, pos_label, nan_policy
+        Column roles and NaN policy, as in :func:`polars_roc.curves.curve`; one hull per
+        `by` group.
     across
         Classifier name column: the hull is taken over all its classifiers' curves in a
         group, and each vertex names its owner. When several classifiers reach the same
@@ -136,9 +137,6 @@ def hull(
     points
         Extra ROC points (e.g. from ``df.roc.point(...)``): ``*by, <across>, fpr, tpr``
         columns; needs `across`. Their vertices have a null threshold.
-    nan_policy
-        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
-        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -284,9 +282,6 @@ def hull_auc(
     The AUC attainable by choosing, for each operating point, the best (possibly randomized)
     classifier: at least the AUC of every curve in the group. Arguments as in
     :func:`polars_roc.hull.hull`.
-    nan_policy
-        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
-        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -591,13 +586,10 @@ def crossings(
     ----------
     lf
         Scored rows in long format: one score per case and classifier.
-    score, label, by, weight, pos_label
-        Column roles, as in :func:`polars_roc.curves.curve`.
+    score, label, by, weight, pos_label, nan_policy
+        Column roles and NaN policy, as in :func:`polars_roc.curves.curve`.
     across
         Classifier name column: one curve per classifier (and `by` group).
-    nan_policy
-        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
-        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -659,11 +651,8 @@ def curve_dominance(
 
     Parameters
     ----------
-    lf, score, label, across, by, weight, pos_label
+    lf, score, label, across, by, weight, pos_label, nan_policy
         As in :func:`polars_roc.hull.crossings`.
-    nan_policy
-        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
-        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------

@@ -375,5 +375,6 @@ def _operating_interval(
         "fpr",
         "tpr",
         "threshold",
+        *OPERATING_POINT,
         *(pl.when(defined).then(pl.col(f"{reading}_{f}")).alias(f"{reading}_{f}") for f in fields),
     )

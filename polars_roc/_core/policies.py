@@ -50,6 +50,8 @@ def column_policies(function: F) -> F:
         policy = checks.nan_policy(kwargs.pop("nan_policy", "propagate"))
         if not isinstance(frame, pl.LazyFrame):
             return function(frame, *args, **kwargs)
+        if policy == "propagate" and kwargs.get("pos_label") is None:
+            return function(frame, *args, **kwargs)  # nothing to apply: no schema read
         bound = signature.bind_partial(frame, *args, **kwargs)
         bound.apply_defaults()
         score, label = bound.arguments.get("score"), bound.arguments.get("label")
