@@ -86,6 +86,9 @@ CALLS: dict[str, Call] = {
     "optimal": lambda df, g: df.roc.optimal(by=g),
     "operating_ranges": lambda df, g: df.roc.operating_ranges(by=g),
     "hybrid": lambda df, g: df.roc.hybrid(fpr=0.3, by=g),
+    "bootstrap": lambda df, g: df.roc.bootstrap(
+        {"auc": pr.auc("score", "label")}, by=g, n_boot=20, seed=1
+    ),
 }
 POINT_CALLS: dict[str, Call] = {
     "hull_of_points": lambda df, g: df.roc.hull_of_points(by=g),
