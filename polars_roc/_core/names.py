@@ -114,7 +114,7 @@ def private_by(function: F) -> F:
     >>> count(pl.LazyFrame({"n": ["a", "a"]}), by=["n"])
     Traceback (most recent call last):
     ...
-    ValueError: output column 'n' of count() equals the `by` column 'n'...
+    ValueError: output column 'n' of count() collides with the `by` column 'n'...
     """
     signature = inspect.signature(function)
     if "by" not in signature.parameters:
@@ -141,9 +141,9 @@ def private_by(function: F) -> F:
         clash = [column for column in result.collect_schema() if column in mapping]
         if clash:
             msg = (
-                f"output column {clash[0]!r} of {function.__name__}() equals the `by` column "
-                f"{clash[0]!r}: the result cannot hold both\n\nHint: rename the group column "
-                f"first, e.g. .rename({{{clash[0]!r}: {clash[0] + '_group'!r}}})."
+                f"output column {clash[0]!r} of {function.__name__}() collides with the `by` "
+                f"column {clash[0]!r}: the result cannot hold both\n\nHint: rename the group "
+                f"column first, e.g. .rename({{{clash[0]!r}: {clash[0] + '_group'!r}}})."
             )
             raise ValueError(msg)
         return result.rename({new: old for old, new in mapping.items()})
