@@ -8,6 +8,7 @@ import polars as pl
 
 from polars_roc import resampling
 from polars_roc._core import delong, sorted_auc, validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import summarize
@@ -27,6 +28,7 @@ def auc(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     ci: Literal["delong", "bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
@@ -58,6 +60,9 @@ def auc(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -127,6 +132,7 @@ def partial_auc(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
@@ -161,6 +167,9 @@ def partial_auc(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------

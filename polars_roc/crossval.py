@@ -22,6 +22,7 @@ from polars._typing import IntoExprColumn
 
 from polars_roc import areas, curves, operating, resampling
 from polars_roc._core import labels, validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import student_t_quantile
 from polars_roc._core.frames import same_kind
@@ -103,6 +104,7 @@ def cv_auc(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Cross-validated AUC: the mean of the per-fold AUCs and their spread, per group.
@@ -123,6 +125,9 @@ def cv_auc(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -201,6 +206,7 @@ def average_curve(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     method: Literal["vertical", "threshold"] = "vertical",
     points: int = 101,
     level: float = 0.95,
@@ -241,6 +247,9 @@ def average_curve(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -313,6 +322,10 @@ def average_curve(
         *names, pl.col("threshold").alias("_t")
     )
     folds_curve = curves.curve(lf, score, label, by=keys, weight=weight, pos_label=pos_label)
+    # A fold without positives or negatives (or with a NaN score) has no curve: it is left
+    # out of both averages, not averaged in one coordinate only.
+    defined = (pl.col("tpr").is_not_null() & pl.col("fpr").is_not_null()).all()
+    folds_curve = folds_curve.filter(per_group(defined, keys))
     # One integer id per (group, fold): join_asof's `by` never matches null keys, so a null
     # group or fold value would otherwise lose its curve.
     folds = folds_curve.select(keys).unique().with_row_index("_k")

@@ -11,6 +11,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.counts import (
     accumulate,
     coded,
@@ -37,6 +38,7 @@ def counts(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Cumulative true and false positives per group at each distinct score, highest first.
@@ -56,6 +58,9 @@ def counts(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -106,6 +111,7 @@ def curve(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     drop_intermediate: bool = False,
     thresholds: Thresholds = None,
 ) -> pl.LazyFrame:
@@ -140,6 +146,9 @@ def curve(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------

@@ -26,6 +26,7 @@ from typing import Any
 import polars as pl
 from polars._typing import IntoExprColumn
 
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, expression
 from polars_roc._core.kernels import auc_of, rows
 
@@ -37,6 +38,7 @@ def auc(
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.Expr:
     """
     Area under the ROC curve as a scalar expression; tied scores count one half.
@@ -59,6 +61,9 @@ def auc(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
+        nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).
 
     Returns
     -------
@@ -78,5 +83,5 @@ def auc(
     [0.75, 0.75, 0.75, 0.75]
     """
     scores = expression(score, direction)
-    r = rows(scores, label, weight=weight, pos_label=pos_label, masked=True)
+    r = rows(scores, label, weight=weight, pos_label=pos_label, masked=True, nan_policy=nan_policy)
     return auc_of(r).alias("auc")

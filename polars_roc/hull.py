@@ -20,6 +20,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc._core import convex, validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.convex import Frame
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
@@ -112,6 +113,7 @@ def hull(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Vertices of the ROC convex hull per group, from (0, 0) to (1, 1).
@@ -128,8 +130,9 @@ def hull(
     ----------
     lf
         Scored rows.
-    score, label, by, weight, pos_label, direction
-        Column roles, as in :func:`polars_roc.curves.curve`; one hull per `by` group.
+    score, label, by, weight, pos_label, direction, nan_policy
+        Column roles, direction and NaN policy, as in :func:`polars_roc.curves.curve`; one
+        hull per `by` group.
     across
         Classifier name column: the hull is taken over all its classifiers' curves in a
         group, and each vertex names its owner. When several classifiers reach the same
@@ -276,6 +279,7 @@ def hull_auc(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Area under the ROC convex hull (ROCCH AUC) per group.
@@ -575,6 +579,7 @@ def crossings(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Where ROC curves cross: for each pair of classifiers, the FPR ranges where each is higher.
@@ -588,8 +593,8 @@ def crossings(
     ----------
     lf
         Scored rows in long format: one score per case and classifier.
-    score, label, by, weight, pos_label, direction
-        Column roles, as in :func:`polars_roc.curves.curve`.
+    score, label, by, weight, pos_label, direction, nan_policy
+        Column roles, direction and NaN policy, as in :func:`polars_roc.curves.curve`.
     across
         Classifier name column: one curve per classifier (and `by` group).
 
@@ -645,6 +650,7 @@ def curve_dominance(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Which classifier's ROC curve dominates which: every ordered pair of curves.
@@ -654,7 +660,7 @@ def curve_dominance(
 
     Parameters
     ----------
-    lf, score, label, across, by, weight, pos_label, direction
+    lf, score, label, across, by, weight, pos_label, direction, nan_policy
         As in :func:`polars_roc.hull.crossings`.
 
     Returns

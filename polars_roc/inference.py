@@ -40,6 +40,7 @@ import polars as pl
 
 from polars_roc import areas, bootstrap_tests, operating
 from polars_roc._core import validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.delong import delong_table
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import (
@@ -50,6 +51,7 @@ from polars_roc._core.distributions import (
 )
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups
+from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
 from polars_roc.multiple_testing import Adjust, check_adjust, with_adjusted
 
@@ -279,8 +281,8 @@ def tpr_at_fpr_interval(
     ...     {"score": [0.1, 0.4, 0.35, 0.8, 0.7, 0.2, 0.9, 0.3], "label": [0, 0, 1, 1, 1, 0, 1, 0]}
     ... )
     >>> out = tpr_at_fpr_interval(df.lazy(), [0.1, 0.5], n_boot=200).collect()
-    >>> out.columns
-    ['fpr', 'tpr', 'threshold', 'tpr_se', 'tpr_lower', 'tpr_upper']
+    >>> out.columns[-3:]
+    ['tpr_se', 'tpr_lower', 'tpr_upper']
     >>> out["tpr"].to_list()
     [0.75, 1.0]
     """
@@ -344,8 +346,8 @@ def fpr_at_tpr_interval(
     ...     {"score": [0.1, 0.4, 0.35, 0.8, 0.7, 0.2, 0.9, 0.3], "label": [0, 0, 1, 1, 1, 0, 1, 0]}
     ... )
     >>> out = fpr_at_tpr_interval(df.lazy(), 0.75, n_boot=200).collect()
-    >>> out.columns
-    ['fpr', 'tpr', 'threshold', 'fpr_se', 'fpr_lower', 'fpr_upper']
+    >>> out.columns[-3:]
+    ['fpr_se', 'fpr_lower', 'fpr_upper']
     >>> out["fpr"].to_list()
     [0.0]
     """
@@ -379,6 +381,15 @@ def _check_summary(model: str, case: str | None) -> Any:
                 f"compare needs at least two models in column {model!r}, found {models}"
                 f"\n\nHint: pass the column that names the models as model=<column>, in "
                 f"long format (one row per case and model)."
+            )
+            raise ValueError(msg)
+        nulls = summary.filter(pl.col("_null_cases") > 0)
+        if nulls.height:
+            row = nulls.row(0, named=True)
+            msg = (
+                f"case column {case!r} holds {row['_null_cases']} null case id(s) for model "
+                f"{row['_model']!r}: a case without an id cannot be paired\n\nHint: fill "
+                f"or drop them, e.g. .filter(pl.col({case!r}).is_not_null())."
             )
             raise ValueError(msg)
         if case is not None:
@@ -467,6 +478,7 @@ def compare(
     by: By = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     paired: bool | None = None,
     alternative: Alternative = "two-sided",
     level: float = 0.95,
@@ -492,9 +504,11 @@ def compare(
     * **Unpaired** (different cases): ``D = diff / sqrt(V_a + V_b)`` against Student's t
       with the Welch-type ``df = (V_a + V_b)² / (V_a² / (N_a - 1) + V_b² / (N_b - 1))``,
       ``N = n_pos + n_neg`` of each curve (as pROC); interval ``diff ± t_df · sd``.
-    * ``paired=None`` decides per group and pair: paired iff `case` is given and both models
-      hold exactly the same cases, each with the same label under both. ``paired=True``
-      raises when they do not; ``paired=False`` always runs the unpaired test.
+    * ``paired=None`` decides per group and pair, as pROC: paired iff both models hold
+      exactly the same cases, each with the same label under both, matched by `case`, or
+      without `case` by position (the same number of rows with the same labels in the same
+      order). ``paired=True`` raises when they do not; ``paired=False`` always runs the
+      unpaired test. The `paired` column says which test ran. Null case ids are an error.
 
     ``method="bootstrap"`` runs pROC's bootstrap test instead (paired or not, by the same
     rule), of the AUCs or, with ``fpr=(lo, hi)`` / ``tpr=(lo, hi)``, of the raw partial
@@ -532,6 +546,9 @@ def compare(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -603,7 +620,13 @@ def compare(
         boot: dict[str, Any] = {"n_boot": n_boot, "seed": seed, "fpr": fpr, "tpr": tpr}
         tested = bootstrap_tests.compare(lf, score, label, names=names, **cols, **test, **boot)
         return with_adjusted(tested, adjust)
-    extra = [] if case is None else [case]
+    if case is None:
+        # As pROC: without case ids, two models score the same cases when they hold the same
+        # number of rows with the same labels in the same order; the row's position within
+        # its model (and group) is then its case id.
+        case = fresh("__roc_case", list(schema))
+        lf = lf.with_columns(pl.int_range(pl.len()).over([*names, model]).alias(case))
+    extra = [case]
     placed, table = delong_table(
         lf.rename({model: "_model"}),
         score,
@@ -613,13 +636,11 @@ def compare(
         pos_label=pos_label,
         extra=extra,
     )
-    if case is not None:
-        dup = placed.group_by(*names, "_model").agg(
-            _dup=pl.col(case).filter(pl.col(case).is_duplicated()).first()
-        )
-        table = table.join(dup, on=[*names, "_model"], how="left", nulls_equal=True)
-    else:
-        table = table.with_columns(_dup=pl.lit(None))
+    dup = placed.group_by(*names, "_model").agg(
+        _dup=pl.col(case).filter(pl.col(case).is_duplicated()).first(),
+        _null_cases=pl.col(case).is_null().sum(),
+    )
+    table = table.join(dup, on=[*names, "_model"], how="left", nulls_equal=True)
     table = table.with_columns(_n=pl.col("n_pos") + pl.col("n_neg")).map_batches(
         _check_summary(model, case)
     )
@@ -628,25 +649,21 @@ def compare(
     b = table.select(*names, *(pl.col(c).alias(f"{c}_b") for c in side))
     pairs = join_groups(a, b, names, how="inner").filter(pl.col("_model_a") < pl.col("_model_b"))
     pair_keys = [*names, "_model_a", "_model_b"]
-    if case is not None:
-        cells = placed.select(*names, "_model", pl.col(case).alias("_case"), "_y", "_d")
-        left = cells.rename({"_model": "_model_a", "_y": "_y_a", "_d": "_d_a"})
-        right = cells.rename({"_model": "_model_b", "_y": "_y_b", "_d": "_d_b"})
-        matched = left.join(right, on=[*names, "_case"], how="inner", nulls_equal=True).filter(
-            (pl.col("_model_a") < pl.col("_model_b")) & (pl.col("_y_a") == pl.col("_y_b"))
-        )
-        y = pl.col("_y_a")
-        covariances = matched.group_by(pair_keys).agg(
-            _matched=pl.len(),
-            _c10=pl.cov(pl.col("_d_a").filter(y), pl.col("_d_b").filter(y), ddof=1),
-            _c01=pl.cov(pl.col("_d_a").filter(~y), pl.col("_d_b").filter(~y), ddof=1),
-        )
-        pairs = pairs.join(covariances, on=pair_keys, how="left", nulls_equal=True)
-        same_cases = (pl.col("_matched") == pl.col("_n_a")) & (pl.col("_n_a") == pl.col("_n_b"))
-        is_paired = same_cases.fill_null(False) if paired is not False else pl.lit(False)
-    else:
-        pairs = pairs.with_columns(_c10=pl.lit(None, pl.Float64), _c01=pl.lit(None, pl.Float64))
-        is_paired = pl.lit(False)
+    cells = placed.select(*names, "_model", pl.col(case).alias("_case"), "_y", "_d")
+    left = cells.rename({"_model": "_model_a", "_y": "_y_a", "_d": "_d_a"})
+    right = cells.rename({"_model": "_model_b", "_y": "_y_b", "_d": "_d_b"})
+    matched = left.join(right, on=[*names, "_case"], how="inner", nulls_equal=True).filter(
+        (pl.col("_model_a") < pl.col("_model_b")) & (pl.col("_y_a") == pl.col("_y_b"))
+    )
+    y = pl.col("_y_a")
+    covariances = matched.group_by(pair_keys).agg(
+        _matched=pl.len(),
+        _c10=pl.cov(pl.col("_d_a").filter(y), pl.col("_d_b").filter(y), ddof=1),
+        _c01=pl.cov(pl.col("_d_a").filter(~y), pl.col("_d_b").filter(~y), ddof=1),
+    )
+    pairs = pairs.join(covariances, on=pair_keys, how="left", nulls_equal=True)
+    same_cases = (pl.col("_matched") == pl.col("_n_a")) & (pl.col("_n_a") == pl.col("_n_b"))
+    is_paired = same_cases.fill_null(False) if paired is not False else pl.lit(False)
     v_a, v_b = pl.col("_var_a"), pl.col("_var_b")
     # Placement covariances; `_d` are counts, so V10 = _d / n_neg and 1 - V01 = _d / n_pos.
     m, n = (pl.col(c).cast(pl.Float64) for c in ("n_pos_a", "n_neg_a"))

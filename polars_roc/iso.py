@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.convex import Frame, has_threshold, points_vertices
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
@@ -183,6 +184,7 @@ def optimal(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     prevalence: float | None = None,
     cost_fp: float = 1.0,
     cost_fn: float = 1.0,
@@ -209,6 +211,9 @@ def optimal(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -276,6 +281,7 @@ def operating_ranges(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     prevalence: float | None = None,
 ) -> pl.LazyFrame:
     """
@@ -300,6 +306,9 @@ def operating_ranges(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -359,6 +368,7 @@ def hybrid(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     The randomized classifier on the hull at a target FPR: two vertices and a mixing chance.
@@ -377,6 +387,9 @@ def hybrid(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------

@@ -31,6 +31,7 @@ from polars_roc import (
     precision_recall,
     thresholds,
 )
+from polars_roc._core.frames import trimmed
 
 M = TypeVar("M", bound=Callable[..., Any])
 
@@ -95,7 +96,11 @@ def _lazy_method(function: Callable[..., pl.LazyFrame]) -> Callable[..., pl.Lazy
 def _eager_method(function: Callable[..., pl.LazyFrame]) -> Callable[..., pl.DataFrame]:
     @functools.wraps(function)
     def method(self: RocFrame, *args: Any, **kwargs: Any) -> pl.DataFrame:
-        return function(self._df.lazy(), *args, **kwargs).collect()
+        query = function(self._df.lazy(), *args, **kwargs)
+        try:
+            return query.collect()
+        except Exception as error:  # our message, without Polars' dump of the query plan
+            raise trimmed(error) from None
 
     return _as_method(method, function, pl.DataFrame)
 

@@ -14,11 +14,15 @@ import polars as pl
 
 from polars_roc import resampling
 from polars_roc._core import validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import group_ids, per_group
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
+
+#: The attainable operating point added to the interpolated one.
+OPERATING_POINT = ("op_threshold", "op_fpr", "op_tpr")
 
 
 def _operating_points(
@@ -82,23 +86,54 @@ def _operating_points(
         "_gid", _x_a=pl.col(x), _y_a=pl.col("_y_hi"), _y_exact="_y_exact", _t_exact="_t_exact"
     )
     above = levels.select("_gid", _x_b=pl.col(x), _y_b=pl.col("_y_lo"))
-    joined = left.join_asof(
-        below,
-        left_on="_target",
-        right_on="_x_a",
-        by="_gid",
-        strategy="backward",
-        coalesce=False,
-        check_sortedness=False,
-    ).join_asof(
-        above,
-        left_on="_target",
-        right_on="_x_b",
-        by="_gid",
-        strategy="forward",
-        allow_exact_matches=False,
-        coalesce=False,
-        check_sortedness=False,
+    # The attainable operating point, from the levels of the other coordinate: for
+    # tpr_at_fpr, each TPR's leftmost vertex (smallest FPR, highest threshold), the one with
+    # the largest TPR whose FPR is at most the target; for fpr_at_tpr, each FPR's top vertex
+    # (largest TPR, lowest threshold), the one with the smallest FPR whose TPR is at least
+    # the target. The secondary sort settles ties toward the better point.
+    best_x = pl.col(x).min() if along == "fpr" else pl.col(x).max()
+    best_t = pl.col("threshold").max() if along == "fpr" else pl.col("threshold").min()
+    attainable = (
+        valid.group_by(*names, y)
+        .agg(_op_x=best_x, _op_t=best_t)
+        .join(groups, on=names, how="inner", nulls_equal=True)
+        if names
+        else valid.group_by(y)
+        .agg(_op_x=best_x, _op_t=best_t)
+        .with_columns(_gid=pl.lit(0, dtype=pl.UInt32))
+    )
+    attainable = attainable.select("_gid", "_op_x", pl.col(y).alias("_op_y"), "_op_t").sort(
+        "_gid", "_op_x", "_op_y"
+    )
+    joined = (
+        left.join_asof(
+            below,
+            left_on="_target",
+            right_on="_x_a",
+            by="_gid",
+            strategy="backward",
+            coalesce=False,
+            check_sortedness=False,
+        )
+        .join_asof(
+            above,
+            left_on="_target",
+            right_on="_x_b",
+            by="_gid",
+            strategy="forward",
+            allow_exact_matches=False,
+            coalesce=False,
+            check_sortedness=False,
+        )
+        .join_asof(
+            attainable,
+            left_on="_target",
+            right_on="_op_x",
+            by="_gid",
+            strategy="backward" if along == "fpr" else "forward",
+            coalesce=False,
+            check_sortedness=False,
+        )
     )
     t, x_a, y_a, x_b, y_b = (pl.col(c) for c in ("_target", "_x_a", "_y_a", "_x_b", "_y_b"))
     hit = x_a == t
@@ -107,10 +142,15 @@ def _operating_points(
     )
     threshold = pl.when(hit).then(pl.col("_t_exact"))
     out = joined.with_columns(
-        pl.col("_target").alias(x), value.alias(y), threshold.alias("threshold")
+        pl.col("_target").alias(x),
+        value.alias(y),
+        threshold.alias("threshold"),
+        pl.col("_op_t").alias("op_threshold"),
+        pl.col("_op_x").alias(f"op_{x}"),
+        pl.col("_op_y").alias(f"op_{y}"),
     )
     out = out.sort([*names, "_i"], nulls_last=True, maintain_order=True)
-    return out.select(*names, "fpr", "tpr", "threshold")
+    return out.select(*names, "fpr", "tpr", "threshold", *OPERATING_POINT)
 
 
 @same_kind
@@ -125,6 +165,7 @@ def tpr_at_fpr(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
@@ -156,14 +197,19 @@ def tpr_at_fpr(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
-        ``*by, fpr, tpr, threshold`` (+ ``tpr_se, tpr_lower, tpr_upper``): one row per group
-        and target, targets in the order given. `tpr` is null for a group without positives
-        or negatives, or with a NaN score.
+        ``*by, fpr, tpr, threshold, op_threshold, op_fpr, op_tpr`` (+ ``tpr_se, tpr_lower,
+        tpr_upper``): one row per group and target, targets in the order given. `tpr` is
+        null for a group without positives or negatives, or with a NaN score. ``op_*`` is
+        the attainable operating point: the threshold with the largest TPR whose FPR is at
+        most the target (the vertex at or left of the target).
 
     Examples
     --------
@@ -171,16 +217,16 @@ def tpr_at_fpr(
     >>> import polars_roc as pr
     >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
     >>> df.roc.tpr_at_fpr([0.0, 0.25, 0.5])
-    shape: (3, 3)
-    ┌──────┬──────────┬───────────┐
-    │ fpr  ┆ tpr      ┆ threshold │
-    │ ---  ┆ ---      ┆ ---       │
-    │ f64  ┆ f64      ┆ f64       │
-    ╞══════╪══════════╪═══════════╡
-    │ 0.0  ┆ 0.666667 ┆ 0.8       │
-    │ 0.25 ┆ 0.666667 ┆ null      │
-    │ 0.5  ┆ 1.0      ┆ 0.6       │
-    └──────┴──────────┴───────────┘
+    shape: (3, 6)
+    ┌──────┬──────────┬───────────┬──────────────┬────────┬──────────┐
+    │ fpr  ┆ tpr      ┆ threshold ┆ op_threshold ┆ op_fpr ┆ op_tpr   │
+    │ ---  ┆ ---      ┆ ---       ┆ ---          ┆ ---    ┆ ---      │
+    │ f64  ┆ f64      ┆ f64       ┆ f64          ┆ f64    ┆ f64      │
+    ╞══════╪══════════╪═══════════╪══════════════╪════════╪══════════╡
+    │ 0.0  ┆ 0.666667 ┆ 0.8       ┆ 0.8          ┆ 0.0    ┆ 0.666667 │
+    │ 0.25 ┆ 0.666667 ┆ null      ┆ 0.8          ┆ 0.0    ┆ 0.666667 │
+    │ 0.5  ┆ 1.0      ┆ 0.6       ┆ 0.6          ┆ 0.5    ┆ 1.0      │
+    └──────┴──────────┴───────────┴──────────────┴────────┴──────────┘
     """
     targets = validate.rates(fpr, "fpr")
     return _operating_points(
@@ -211,6 +257,7 @@ def fpr_at_tpr(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
@@ -240,13 +287,18 @@ def fpr_at_tpr(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
-        ``*by, fpr, tpr, threshold`` (+ ``fpr_se, fpr_lower, fpr_upper``): one row per group
-        and target, in the order given.
+        ``*by, fpr, tpr, threshold, op_threshold, op_fpr, op_tpr`` (+ ``fpr_se, fpr_lower,
+        fpr_upper``): one row per group and target, in the order given. ``op_*`` is the
+        attainable operating point: the threshold with the smallest FPR whose TPR is at
+        least the target.
 
     Examples
     --------
@@ -254,16 +306,16 @@ def fpr_at_tpr(
     >>> import polars_roc as pr
     >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
     >>> df.roc.fpr_at_tpr([0.5, 2 / 3, 1.0])
-    shape: (3, 3)
-    ┌─────┬──────────┬───────────┐
-    │ fpr ┆ tpr      ┆ threshold │
-    │ --- ┆ ---      ┆ ---       │
-    │ f64 ┆ f64      ┆ f64       │
-    ╞═════╪══════════╪═══════════╡
-    │ 0.0 ┆ 0.5      ┆ null      │
-    │ 0.0 ┆ 0.666667 ┆ 0.8       │
-    │ 0.5 ┆ 1.0      ┆ 0.6       │
-    └─────┴──────────┴───────────┘
+    shape: (3, 6)
+    ┌─────┬──────────┬───────────┬──────────────┬────────┬──────────┐
+    │ fpr ┆ tpr      ┆ threshold ┆ op_threshold ┆ op_fpr ┆ op_tpr   │
+    │ --- ┆ ---      ┆ ---       ┆ ---          ┆ ---    ┆ ---      │
+    │ f64 ┆ f64      ┆ f64       ┆ f64          ┆ f64    ┆ f64      │
+    ╞═════╪══════════╪═══════════╪══════════════╪════════╪══════════╡
+    │ 0.0 ┆ 0.5      ┆ null      ┆ 0.8          ┆ 0.0    ┆ 0.666667 │
+    │ 0.0 ┆ 0.666667 ┆ 0.8       ┆ 0.8          ┆ 0.0    ┆ 0.666667 │
+    │ 0.5 ┆ 1.0      ┆ 0.6       ┆ 0.6          ┆ 0.5    ┆ 1.0      │
+    └─────┴──────────┴───────────┴──────────────┴────────┴──────────┘
     """
     targets = validate.rates(tpr, "tpr")
     return _operating_points(
@@ -334,5 +386,6 @@ def _operating_interval(
         "fpr",
         "tpr",
         "threshold",
+        *OPERATING_POINT,
         *(pl.when(defined).then(pl.col(f"{reading}_{f}")).alias(f"{reading}_{f}") for f in fields),
     )

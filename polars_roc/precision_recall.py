@@ -26,6 +26,7 @@ import polars as pl
 from polars._typing import IntoExprColumn
 
 from polars_roc._core import validate
+from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.direction import Direction, directed, expression
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import is_end, per_group, summarize
@@ -53,6 +54,7 @@ def pr_curve(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     drop_intermediate: bool = False,
 ) -> pl.LazyFrame:
     """
@@ -81,6 +83,9 @@ def pr_curve(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -137,6 +142,7 @@ def det_curve(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     drop_intermediate: bool = False,
 ) -> pl.LazyFrame:
     """
@@ -158,6 +164,9 @@ def det_curve(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -194,8 +203,11 @@ def det_curve(
     after_no_fp = (fp > 0) | (per_group(fp.shift(-1), names) > 0) | (position == size - 1)
     # ... to the first row where every positive is caught.
     before_all_tp = (tp < n_pos) | (per_group(tp.shift(1), names) < n_pos) | (position == 0)
+    # A group holding a NaN score has no defined curve: all its rows stay, with null rates,
+    # as in curve() and pr_curve().
+    undefined = per_group(pl.col("threshold").is_nan().any(), names)
     kept = points.filter(
-        after_no_fp.fill_null(False) & before_all_tp.fill_null(False)
+        (after_no_fp.fill_null(False) & before_all_tp.fill_null(False)) | undefined
     ).with_columns(fnr=pl.when(n_pos > 0).then(fn / n_pos))
     out = kept.sort([*names, "threshold"], nulls_last=True, maintain_order=True)
     return out.select(*names, "threshold", "fpr", "fnr")
@@ -212,6 +224,7 @@ def average_precision_table(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Average precision per group (``df.roc.average_precision``), with class counts.
@@ -228,6 +241,9 @@ def average_precision_table(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -281,7 +297,7 @@ def _average_precision_of(r: Rows) -> pl.Expr:
     precision = pl.when(block_end).then(tp / (tp + fp)).backward_fill()
     n_pos, _ = class_totals(r)
     ap = (w_pos * precision).sum() / n_pos
-    defined = (n_pos > 0) & ~r.score.is_nan().any()
+    defined = (n_pos > 0) & ~is_nan(r.score).any()
     return pl.when(defined).then(ap)
 
 
@@ -292,6 +308,7 @@ def average_precision(
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.Expr:
     """
     Average precision as a scalar expression (scikit-learn's ``average_precision_score``).
@@ -314,6 +331,9 @@ def average_precision(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
+        nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).
 
     Returns
     -------
@@ -330,7 +350,13 @@ def average_precision(
     >>> round(df.select(pl.col("p").roc.average_precision("y")).item(), 6)
     0.833333
     """
-    r = rows(expression(score, direction), label, weight=weight, pos_label=pos_label)
+    r = rows(
+        expression(score, direction),
+        label,
+        weight=weight,
+        pos_label=pos_label,
+        nan_policy=nan_policy,
+    )
     return _average_precision_of(r).alias("average_precision")
 
 

@@ -25,6 +25,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc._core import labels, schemes, validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.schemes import Thresholds, at_thresholds
@@ -107,6 +108,7 @@ def thresholds(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     thresholds: Thresholds = None,
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
@@ -155,6 +157,9 @@ def thresholds(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -259,6 +264,9 @@ def _objective(
     """
     kind = pl.Float64 if weighted else pl.Int128
     tp, fp, tn, fn = (pl.col(c).cast(kind) for c in ("tp", "fp", "tn", "fn"))
+    if weighted:  # shares of the group's weight: no overflow or underflow in the products
+        total = tp + fp + tn + fn
+        tp, fp, tn, fn = (c / total for c in (tp, fp, tn, fn))
     n_pos, n_neg = tp + fn, fp + tn
     both = (n_pos > 0) & (n_neg > 0)
     if method == "youden":
@@ -284,6 +292,7 @@ def best_threshold(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     method: str = "youden",
     cost_fp: float = 1.0,
     cost_fn: float = 1.0,
@@ -355,6 +364,9 @@ def best_threshold(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------

@@ -216,7 +216,7 @@ def test_crossval_argument_errors() -> None:
     frame = folded(50)
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="fold column 'folds'"):
         frame.roc.cv_auc(fold="folds")
-    with pytest.raises(ValueError, match="cannot also be a role or a `by` column"):
+    with pytest.raises(ValueError, match="cannot be both a role and a `by` group"):
         frame.roc.cv_auc(by="fold")
     with pytest.raises(ValueError, match="method must be 'vertical' or 'threshold'"):
         frame.roc.average_curve(method="horizontal")

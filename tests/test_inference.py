@@ -385,7 +385,8 @@ def test_paired_is_decided_from_the_cases() -> None:
     scores = [0.9, 0.1, 0.8, 0.3, 0.4, 0.5]
     same = long_frame(labels, scores, scores[::-1])
     assert same.roc.compare(case="case")["paired"].item() is True
-    assert same.roc.compare()["paired"].item() is False  # no case column: unpaired
+    # no case column: the same rows in the same order with the same labels pair, as pROC
+    assert same.roc.compare()["paired"].item() is True
     assert same.roc.compare(case="case", paired=False)["paired"].item() is False
     other = long_frame(labels, scores, scores[::-1], cases_b=range(10, 16))
     assert other.roc.compare(case="case")["paired"].item() is False

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 from conftest import DATA
-from polars.exceptions import ColumnNotFoundError, InvalidOperationError, SchemaError
+from polars.exceptions import ColumnNotFoundError, SchemaError
 from sklearn.metrics import roc_auc_score
 
 import polars_roc as pr
@@ -102,9 +102,10 @@ def test_swapped_score_and_label_fail_at_call_time(method) -> None:  # type: ign
 
 @pytest.mark.parametrize("score", ["cls", "flag", "cat"])
 def test_non_numeric_score_in_an_expression_fails_at_collect(score: str) -> None:
-    # a bare expression cannot see the schema: the query refuses it instead of ranking it
+    # a bare expression cannot see the schema: the query refuses it instead of ranking it,
+    # with our message naming the column
     frame = FRAME.with_columns(flag=pl.col("label") == 1, cat=pl.col("cls").cast(pl.Categorical))
-    with pytest.raises(InvalidOperationError, match="not supported for dtype"):
+    with pytest.raises(SchemaError, match=f"score column {score!r} has dtype"):
         frame.select(pr.auc(score, "label"))
 
 

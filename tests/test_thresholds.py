@@ -475,7 +475,8 @@ def test_operating_points_match_polyline_oracle(case: Case, *, weighted: bool) -
     targets = [float(t) for t in TARGETS]
     at_fpr = frame(case).roc.tpr_at_fpr(targets, weight=w)
     at_tpr = frame(case).roc.fpr_at_tpr(targets, weight=w)
-    assert at_fpr.columns == at_tpr.columns == ["fpr", "tpr", "threshold"]
+    operating_point = ["op_threshold", "op_fpr", "op_tpr"]
+    assert at_fpr.columns == at_tpr.columns == ["fpr", "tpr", "threshold", *operating_point]
     assert at_fpr["fpr"].to_list() == targets
     assert at_tpr["tpr"].to_list() == targets
     for target, row in zip(TARGETS, at_fpr.iter_rows(named=True), strict=True):

@@ -134,7 +134,10 @@ def accumulate(
     ordered = table if in_order else threshold_order(table, names)
     schema = ordered.collect_schema()
     columns = {
-        "threshold": pl.concat([pl.lit(INF, dtype=pl.Float64), pl.col("threshold")]),
+        # Integer scores were tallied as integers (exact beyond 2**53); thresholds are Float64.
+        "threshold": pl.concat(
+            [pl.lit(INF, dtype=pl.Float64), pl.col("threshold").cast(pl.Float64)]
+        ),
         **{c: pl.concat([pl.lit(0, dtype=schema[c]), pl.col(c).cum_sum()]) for c in ("tp", "fp")},
     }
     if not names:

@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import labels
+from polars_roc._core.checks import is_nan
 from polars_roc._core.distributions import normal_quantile
 from polars_roc._core.groups import per_group, summarize
 from polars_roc._core.kernels import Rows, auc_of, class_totals
@@ -65,7 +66,8 @@ def placements(coded: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.L
         within = pl.col("_s").rank("average").over([*names, "_y"])
         return coded.with_columns(_d=overall - within)
     # -0.0 and 0.0 are one score: canonical zeros so that tie groups are exact.
-    canonical = coded.with_columns(_s=pl.when(pl.col("_s") == 0).then(0.0).otherwise("_s"))
+    zero = pl.col("_s") == 0
+    canonical = coded.with_columns(_s=pl.when(zero).then(pl.col("_s").abs()).otherwise("_s"))
     w = pl.col("_w")
     levels = [*names, "_s"]
     masses = {"_pos": w * y.cast(pl.Float64), "_neg": w * (~y).cast(pl.Float64)}
@@ -92,14 +94,17 @@ def delong_variance(*, weighted: bool) -> pl.Expr:
     """
     DeLong variance of the AUC of one group of placement rows, as an aggregation.
 
-    ``S10 / n_pos + S01 / n_neg`` with ``S10 = var(_d | positive) / n_neg²`` and
-    ``S01 = var(_d | negative) / n_pos²`` (ddof = 1). With frequency weights the sample
+    ``S10 / n_pos + S01 / n_neg`` with ``S10 = var(_d / n_neg | positive)`` and
+    ``S01 = var(_d / n_pos | negative)`` (ddof = 1). With frequency weights the sample
     variances are the weighted ones with ``W - 1`` in the denominator (W the class's weight
     sum), so a row of integer weight k gives exactly the variance of k repeated rows. Null
     when a class has fewer than 2 rows (weight sum below 2).
     """
-    y, d = pl.col("_y"), pl.col("_d")
+    y = pl.col("_y")
     n_pos, n_neg = class_sizes(weighted)
+    # Placements as shares of the other class (V10, 1 - V01): products of weight sums would
+    # overflow past about 1e154 and underflow below about 1e-154.
+    d = pl.col("_d") / pl.when(y).then(n_neg).otherwise(n_pos)
     if not weighted:
         s10, s01 = d.filter(y).var(ddof=1), d.filter(~y).var(ddof=1)
     else:
@@ -112,7 +117,7 @@ def delong_variance(*, weighted: bool) -> pl.Expr:
 
         s10, s01 = weighted_var(y), weighted_var(~y)
     defined = (n_pos >= 2) & (n_neg >= 2)
-    return pl.when(defined).then(s10 / (n_pos * n_neg**2) + s01 / (n_neg * n_pos**2))
+    return pl.when(defined).then(s10 / n_pos + s01 / n_neg)
 
 
 def coded_rows(weighted: bool) -> Rows:
@@ -132,7 +137,7 @@ def placement_auc() -> pl.Expr:
     y = pl.col("_y")
     n_pos, n_neg = class_sizes(weighted=False)
     u = pl.col("_d").filter(y).sum()
-    defined = (n_pos > 0) & (n_neg > 0) & ~pl.col("_s").is_nan().any()
+    defined = (n_pos > 0) & (n_neg > 0) & ~is_nan(pl.col("_s")).any()
     return pl.when(defined).then(u / (n_pos * n_neg))
 
 

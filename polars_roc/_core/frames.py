@@ -12,12 +12,19 @@ from typing import Any, TypeVar, cast
 
 import polars as pl
 
+from polars_roc._core.names import private_by
+from polars_roc._core.policies import column_policies
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def same_kind(function: F) -> F:
     """
     Make a LazyFrame function return a DataFrame when its first argument is one.
+
+    Its `by` columns also run under reserved names (:func:`~polars_roc._core.names.private_by`),
+    and `nan_policy` and the positive class's presence are applied once, to the input
+    columns (:func:`~polars_roc._core.policies.column_policies`).
 
     Examples
     --------
@@ -30,11 +37,39 @@ def same_kind(function: F) -> F:
     >>> type(double(pl.LazyFrame({"x": [1]}))).__name__
     'LazyFrame'
     """
+    # `by` columns never collide with the function's own; NaN policy and pos_label checked.
+    inner = private_by(column_policies(function))
 
     @functools.wraps(function)
     def run(frame: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(frame, pl.DataFrame):
-            return function(frame.lazy(), *args, **kwargs).collect()
-        return function(frame, *args, **kwargs)
+            query = inner(frame.lazy(), *args, **kwargs)
+            try:
+                return query.collect()
+            except Exception as error:  # our message, without Polars' dump of the query plan
+                raise trimmed(error) from None
+        return inner(frame, *args, **kwargs)
 
     return cast(F, run)
+
+
+#: Where Polars starts appending the expression an error occurred in.
+DUMP = "\n\nThis error occurred in the following expression:"
+
+
+def trimmed(error: Exception) -> Exception:
+    """
+    The same error without the (often thousands of characters long) expression dump.
+
+    Examples
+    --------
+    >>> trimmed(ValueError("bad label" + DUMP + " col('y')..."))
+    ValueError('bad label')
+    """
+    message = str(error)
+    if DUMP not in message:
+        return error
+    try:
+        return type(error)(message.split(DUMP)[0])
+    except Exception:  # an exception type that needs other arguments: keep it whole
+        return error

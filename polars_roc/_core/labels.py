@@ -13,6 +13,9 @@ import polars as pl
 from polars._typing import IntoExprColumn
 from polars.exceptions import SchemaError
 
+from polars_roc._core import checks
+from polars_roc._core.checks import NanPolicy
+
 
 def into_expr(value: IntoExprColumn) -> pl.Expr:
     """A column name, Series or expression as an expression."""
@@ -27,6 +30,7 @@ def _binary_codes(labels: pl.Series) -> pl.Series:
     """Map Boolean labels to themselves and 0/1 codes to False/True; refuse anything else."""
     if labels.dtype == pl.Boolean:
         return labels
+    checks.label_dtype(labels.name, None)(labels.dtype)  # Null, float or other dtypes: ours
     if labels.dtype.is_numeric():
         bad = labels.filter(labels.is_not_null() & ~labels.is_in([0, 1]))
     else:
@@ -57,24 +61,43 @@ def positive(
         return expr
     if pos_label is None:
         return expr.map_batches(_binary_codes, return_dtype=pl.Boolean, is_elementwise=True)
+    if dtype is None:  # a bare expression: check the dtype and pos_label's type in the query
+        expr = checks.checked_dtype(
+            expr, checks.label_dtype(checks.name_of(expr, "label"), pos_label)
+        )
     return expr == pl.lit(pos_label)
 
 
-def score(value: IntoExprColumn, *, checked: bool = True) -> pl.Expr:
+def score(
+    value: IntoExprColumn,
+    *,
+    checked: bool = True,
+    nan_policy: NanPolicy = "propagate",
+    dtype: pl.DataType | None = None,
+) -> pl.Expr:
     """
-    Float64 score expression; `checked` refuses non-numeric scores when the query runs.
+    Score expression; `checked` refuses non-numeric scores when the query runs.
+
+    Integer scores keep their type, so scores beyond 2**53 rank as integers, not as false
+    ties in Float64; other scores are Float64 when the caller knows the `dtype`, and keep
+    their numeric type in a bare expression (ranks, sorts and sums take any). Test NaN with
+    :func:`polars_roc._core.checks.is_nan`. `nan_policy` keeps NaN scores (the group's
+    result is then null), sets them to null (``"omit"``) or refuses them (``"raise"``).
 
     Frame functions check the score's dtype against the schema at call time and pass
     ``checked=False``. A bare expression cannot see the schema, so the check runs in the
-    query: ``is_nan`` is defined for numbers only, so a Boolean, string or categorical score
-    (e.g. score and label swapped) raises Polars' ``InvalidOperationError`` instead of
-    giving a number. A native check, not a Python callback: a callback here made a 10M-row
-    AUC four times slower.
+    query on a zero-row slice of the score (a callback over the whole column made a 10M-row
+    AUC four times slower): a Boolean, string, categorical or Null score (e.g. score and
+    label swapped) raises our SchemaError instead of giving a number.
     """
     expr = into_expr(value)
+    name = checks.name_of(expr, "score")
     if checked:
-        expr = pl.when(expr.is_nan().is_null()).then(None).otherwise(expr)
-    return expr.cast(pl.Float64)
+        expr = checks.checked_dtype(expr, checks.score_dtype(name))
+    expr = checks.apply_nan_policy(expr, nan_policy, name)
+    if dtype is not None and not dtype.is_integer():
+        expr = expr.cast(pl.Float64)
+    return expr
 
 
 def _valid_weights(weights: pl.Series) -> pl.Series:

@@ -19,10 +19,20 @@ def as_names(by: By) -> list[str]:
         return []
     if isinstance(by, str):
         return [by]
+    if isinstance(by, pl.Expr | pl.Series):
+        msg = (
+            f'`by` takes column names, not {type(by).__name__} {by!s}\n\nHint: pass by="g" '
+            f"(or a list of names); add a computed group with .with_columns() first."
+        )
+        raise TypeError(msg)
     names = list(by)
     if not all(isinstance(name, str) for name in names):
         msg = f"`by` must be a column name or a list of column names, got {by!r}"
         raise TypeError(msg)
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        msg = f"`by` names column(s) {twice} more than once: {names}\n\nHint: list each once."
+        raise ValueError(msg)
     return names
 
 
