@@ -89,6 +89,19 @@ CALLS: dict[str, Call] = {
     "bootstrap": lambda df, g: df.roc.bootstrap(
         {"auc": pr.auc("score", "label")}, by=g, n_boot=20, seed=1
     ),
+    "gain_curve": lambda df, g: df.roc.gain_curve(by=g),
+    "gains_table": lambda df, g: df.roc.gains_table(by=g, bins=4),
+    "ks": lambda df, g: df.roc.ks(by=g),
+    "pr_auc": lambda df, g: df.roc.pr_auc(by=g),
+    "calibration": lambda df, g: df.with_columns(
+        p=1 / (1 + (-pl.col("score")).exp())
+    ).roc.calibration("p", by=g, bins=4),
+    "multiclass_auc": lambda df, g: df.with_columns(s0=-pl.col("score")).roc.multiclass_auc(
+        {0: "s0", 1: "score"}, by=g
+    ),
+    "multiclass_curve": lambda df, g: df.with_columns(s0=-pl.col("score")).roc.multiclass_curve(
+        {0: "s0", 1: "score"}, by=g
+    ),
 }
 POINT_CALLS: dict[str, Call] = {
     "hull_of_points": lambda df, g: df.roc.hull_of_points(by=g),
