@@ -35,7 +35,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-import numpy as np
 import polars as pl
 
 from polars_roc import areas, bootstrap_tests, operating
@@ -44,6 +43,7 @@ from polars_roc._core.checks import NanPolicy
 from polars_roc._core.delong import delong_table
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import (
+    difference_test,
     normal_cdf,
     normal_quantile,
     student_t_cdf,
@@ -425,47 +425,6 @@ def _check_pairs(case: str | None) -> Any:
     return check
 
 
-def _test_columns(alternative: Alternative, level: float) -> pl.Expr:
-    """p-value and interval of the difference from statistic, sd and df (numpy, vectorized)."""
-    two_sided = alternative == "two-sided"
-    p_quantile = (1 + level) / 2 if two_sided else level
-
-    def compute(s: pl.Series) -> pl.Series:
-        diff = s.struct.field("diff").to_numpy().astype(np.float64)
-        sd = s.struct.field("_sd").to_numpy().astype(np.float64)
-        stat = s.struct.field("statistic").to_numpy().astype(np.float64)
-        dof = s.struct.field("df").to_numpy().astype(np.float64)
-        paired = s.struct.field("paired").to_numpy().astype(bool)
-        t_dist = ~paired & np.isfinite(dof) & (dof > 0)
-        lower_tail = np.where(t_dist, student_t_cdf(stat, dof), normal_cdf(stat))
-        upper_tail = np.where(
-            t_dist, student_t_cdf(-stat, dof), normal_cdf(-stat)
-        )  # symmetric distributions
-        if two_sided:
-            p = np.minimum(1.0, 2 * np.minimum(lower_tail, upper_tail))
-        elif alternative == "greater":
-            p = upper_tail
-        else:
-            p = lower_tail
-        quantile = np.where(
-            t_dist, student_t_quantile(p_quantile, dof), normal_quantile(p_quantile)
-        )
-        margin = np.where(sd == 0, 0.0, quantile * sd)
-        lower = np.clip(diff - margin, -1.0, 1.0)
-        upper = np.clip(diff + margin, -1.0, 1.0)
-        # One-sided: the far end is the range's end, defined when the near end is.
-        if alternative == "greater":
-            upper = np.where(np.isnan(lower), np.nan, 1.0)
-        elif alternative == "less":
-            lower = np.where(np.isnan(upper), np.nan, -1.0)
-        out = pl.DataFrame({"p_value": p, "diff_lower": lower, "diff_upper": upper}).fill_nan(None)
-        return out.to_struct(s.name)
-
-    dtype = pl.Struct({"p_value": pl.Float64, "diff_lower": pl.Float64, "diff_upper": pl.Float64})
-    inputs = pl.struct("diff", "_sd", "statistic", "df", "paired")
-    return inputs.map_batches(compute, return_dtype=dtype, is_elementwise=True)
-
-
 @same_kind
 @directed
 def compare(
@@ -682,7 +641,7 @@ def compare(
             .then(0.0),
             df=pl.when(~pl.col("paired") & (sd > 0)).then(welch),
         )
-        .with_columns(_test=_test_columns(alternative, level))
+        .with_columns(_test=difference_test(alternative, level))
         .unnest("_test")
         .sort(pair_keys, nulls_last=True)
     )

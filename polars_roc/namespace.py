@@ -17,6 +17,7 @@ import polars as pl
 from polars_roc import (
     areas,
     calibration,
+    crossings,
     crossval,
     curves,
     exprs,
@@ -63,8 +64,8 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "hull_of_points": hull.hull_of_points,
     "hull_auc_of_points": hull.hull_auc_of_points,
     "dominance": hull.dominance,
-    "crossings": hull.crossings,
-    "curve_dominance": hull.curve_dominance,
+    "crossings": crossings.crossings,
+    "curve_dominance": crossings.curve_dominance,
     "optimal": iso.optimal,
     "operating_ranges": iso.operating_ranges,
     "hybrid": iso.hybrid,

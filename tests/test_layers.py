@@ -37,6 +37,7 @@ LAYERS: dict[str, int] = {
             "inference",
             "crossval",
             "hull",
+            "crossings",
             "iso",
             "datasets",
         ],

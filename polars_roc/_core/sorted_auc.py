@@ -25,8 +25,9 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc._core import labels
+from polars_roc._core import checks, labels
 from polars_roc._core.groups import summarize
+from polars_roc._core.kernels import scaled
 
 
 def auc_table(
@@ -65,22 +66,32 @@ def auc_table(
     schema = lf.collect_schema()
     s = pl.col(score)
     # Float32 scores sort faster as Float32 and compare the same; the rest as Float64.
-    s = s if schema[score] == pl.Float32 else labels.score(score, checked=False)
+    s = (
+        s
+        if schema[score] == pl.Float32
+        else labels.score(score, checked=False, dtype=schema[score])
+    )
     y = labels.positive(label, pos_label, dtype=label_dtype)
     w = None if weight is None else labels.weight(weight)
     coded = lf.select(*names, _s=s, _y=y, _w=pl.lit(None, dtype=pl.Float64) if w is None else w)
     yy, ww = pl.col("_y"), pl.col("_w")
     keep = labels.kept(pl.col("_s"), yy, None if w is None else ww)
     if w is None:
-        tp, fp = (keep & yy).cast(pl.Int64), (keep & ~yy).cast(pl.Int64)
-    else:
-        tp = pl.when(keep & yy).then(ww).otherwise(0.0)
-        fp = pl.when(keep & ~yy).then(ww).otherwise(0.0)
-    if w is None:
         if names:
             return _aggregated(coded, names, keep)
         return _summed(_merged(coded.filter(keep)), names)
-    rows = coded.select(*names, _s=pl.when(keep).then(pl.col("_s")), _tp=tp, _fp=fp)
+    # Each group's weights times a power of two (exact): products of weights in U neither
+    # overflow nor underflow; the class totals are reported from the weights as given.
+    sw = scaled(pl.when(keep).then(ww))
+    sw = sw.over(names) if names else sw
+    rows = coded.select(
+        *names,
+        _s=pl.when(keep).then(pl.col("_s")),
+        _tp=pl.when(keep & yy).then(sw).otherwise(0.0),
+        _fp=pl.when(keep & ~yy).then(sw).otherwise(0.0),
+        _np=pl.when(keep & yy).then(ww).otherwise(0.0),
+        _nn=pl.when(keep & ~yy).then(ww).otherwise(0.0),
+    )
     rows = rows.sort("_s", nulls_last=True)
     if names:
         # The index keeps the two sorts apart (see the module docstring).
@@ -106,7 +117,7 @@ def _aggregated(coded: pl.LazyFrame, names: list[str], keep: pl.Expr) -> pl.Lazy
         (s.rank("average") * y).sum().alias("_ranks"),
         y.sum().cast(pl.Int64).alias("n_pos"),
         (~y).sum().cast(pl.Int64).alias("n_neg"),
-        s.is_nan().any().alias("_nan"),
+        checks.is_nan(s).any().alias("_nan"),
     ]
     n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
     u = pl.col("_ranks") - n_pos * (n_pos + 1) / 2
@@ -153,17 +164,20 @@ def _summed(rows: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     else:
         twice_u = tp * (before + after)
     rows = rows.with_columns(_u=twice_u)
+    weighted = "_np" in rows.collect_schema()
     measures = [
         pl.col("_u").sum().alias("_u"),
-        tp.sum().alias("n_pos"),
-        fp.sum().alias("n_neg"),
-        pl.col("_s").is_nan().any().alias("_nan"),
+        tp.sum().alias("_ps"),
+        fp.sum().alias("_ns"),
+        (pl.col("_np") if weighted else tp).sum().alias("n_pos"),
+        (pl.col("_nn") if weighted else fp).sum().alias("n_neg"),
+        checks.is_nan(pl.col("_s")).any().alias("_nan"),
     ]
     if names:
         sums = rows.group_by(names, maintain_order=True).agg(measures)
     else:
         sums = rows.select(measures)
-    n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
+    n_pos, n_neg = pl.col("_ps").cast(pl.Float64), pl.col("_ns").cast(pl.Float64)
     defined = (n_pos > 0) & (n_neg > 0) & ~pl.col("_nan")
-    auc = pl.when(defined).then(pl.col("_u").cast(pl.Float64) / (2 * n_pos * n_neg))
+    auc = pl.when(defined).then(pl.col("_u").cast(pl.Float64) / (2 * n_pos) / n_neg)
     return sums.select(*names, auc.alias("auc"), "n_pos", "n_neg")
