@@ -8,17 +8,29 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, Concatenate, ParamSpec, Protocol, cast, overload
 
 import polars as pl
 
 from polars_roc._core.names import private_by
 from polars_roc._core.policies import column_policies
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
 
 
-def same_kind(function: F) -> F:
+class SameKind(Protocol[P]):
+    """A frame function as type checkers see it: a DataFrame in gives a DataFrame out."""
+
+    @overload
+    def __call__(self, frame: pl.DataFrame, /, *args: P.args, **kwargs: P.kwargs) -> pl.DataFrame:
+        ...
+
+    @overload
+    def __call__(self, frame: pl.LazyFrame, /, *args: P.args, **kwargs: P.kwargs) -> pl.LazyFrame:
+        ...
+
+
+def same_kind(function: Callable[Concatenate[pl.LazyFrame, P], pl.LazyFrame]) -> SameKind[P]:
     """
     Make a LazyFrame function return a DataFrame when its first argument is one.
 
@@ -50,7 +62,7 @@ def same_kind(function: F) -> F:
                 raise trimmed(error) from None
         return inner(frame, *args, **kwargs)
 
-    return cast(F, run)
+    return cast(SameKind[P], run)
 
 
 #: Where Polars starts appending the expression an error occurred in.
