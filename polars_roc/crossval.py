@@ -328,7 +328,7 @@ def average_curve(
     folds_curve = folds_curve.filter(per_group(defined, keys))
     # One integer id per (group, fold): join_asof's `by` never matches null keys, so a null
     # group or fold value would otherwise lose its curve.
-    folds = folds_curve.select(keys).unique().with_row_index("_k")
+    folds = folds_curve.select(keys).unique(maintain_order=True).with_row_index("_k")
     left = join_groups(folds, cut, names, how="inner").sort("_t")
     right = (
         folds_curve.join(folds, on=keys, how="inner", nulls_equal=True)

@@ -139,8 +139,10 @@ def _hybrid_table(
     keys = [*by, "_target"]
     carried = ["_name", "fpr", "tpr", "threshold"]
     # a: the highest vertex at or left of the target; b: the first vertex right of it.
-    left = pairs.filter(pl.col("fpr") <= target).group_by(keys).agg(pl.col(carried).last())
-    right = pairs.filter(pl.col("fpr") > target).group_by(keys).agg(pl.col(carried).first())
+    # The order is explicit: a cross join under an inequality filter need not keep row order.
+    along = pl.col(carried).sort_by("fpr", "tpr")
+    left = pairs.filter(pl.col("fpr") <= target).group_by(keys).agg(along.last())
+    right = pairs.filter(pl.col("fpr") > target).group_by(keys).agg(along.first())
     left = left.rename({c: f"{c}_a" for c in carried})
     right = right.rename({c: f"{c}_b" for c in carried})
     joined = frame.join(left, on=keys, how="left", nulls_equal=True).join(

@@ -192,10 +192,14 @@ def at_thresholds(
             pl.LazyFrame({"threshold": values}, schema={"threshold": pl.Float64}), how="cross"
         )
     else:
-        targets = _linspace_targets(tagged, groups, k)
+        targets = _linspace_targets(tagged, names, k)
     evaluated = _evaluate(tagged, names, targets)
     if ends or kind == "linspace":
-        evaluated = pl.concat([grouping.ends(points, names), evaluated], how="vertical_relaxed")
+        # The ends are read off `tagged`, not `points`: a concat of two plans sharing `points`
+        # panics in Polars 1.x's common-subplan elimination.
+        columns = points.collect_schema().names()
+        first_last = grouping.ends(tagged, names).select(columns)
+        evaluated = pl.concat([first_last, evaluated], how="vertical_relaxed")
         evaluated = evaluated.unique([*names, "threshold"], keep="first", maintain_order=True)
     return ordered(evaluated, names)
 
@@ -212,12 +216,14 @@ def _negative_quantiles(points: pl.LazyFrame, names: list[str], k: int) -> pl.La
     return points.filter(keep)
 
 
-def _linspace_targets(tagged: pl.LazyFrame, groups: pl.LazyFrame, k: int) -> pl.LazyFrame:
+def _linspace_targets(tagged: pl.LazyFrame, names: list[str], k: int) -> pl.LazyFrame:
     """`k` evenly spaced thresholds per group from its highest to its lowest real score."""
     real = (pl.col("tp") + pl.col("fp") > 0) & pl.col("threshold").is_finite()
+    # The group keys ride along (rather than a join back to the ids): one use of the id table
+    # fewer keeps Polars 1.x's common-subplan elimination from panicking.
     spans = (
         tagged.filter(real)
-        .group_by("_gid")
+        .group_by("_gid", *names)
         .agg(_lo=pl.col("threshold").min(), _hi=pl.col("threshold").max())
     )
     steps = pl.LazyFrame({"_i": range(k)}, schema={"_i": pl.Int64})
@@ -230,7 +236,6 @@ def _linspace_targets(tagged: pl.LazyFrame, groups: pl.LazyFrame, k: int) -> pl.
         .otherwise(lo + (hi - lo) * (k - 1 - i) / (k - 1))
     )
     return (
-        groups.join(spans, on="_gid")
-        .join(steps, how="cross")
+        spans.join(steps, how="cross")
         .select(pl.exclude("_lo", "_hi", "_i"), threshold=threshold)
     )
