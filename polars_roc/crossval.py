@@ -73,10 +73,11 @@ def stratified_folds(label: IntoExprColumn, k: int = 5, *, seed: int | None = 0)
     │ 2    ┆ 3   ┆ 1     │
     └──────┴─────┴───────┘
     """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 2:
+    if not validate.is_integer(k) or k < 2:
         msg = f"k must be an integer >= 2 (the number of folds), got {k!r}\n\nHint: k=5."
         raise ValueError(msg)
     resampling.check_seed(seed)
+    k = int(k)
     y = labels.into_expr(label)
     shuffled = pl.int_range(pl.len(), dtype=pl.Int64).shuffle(
         seed=None if seed is None else int(seed)
@@ -189,7 +190,7 @@ def _mean_band(column: str, level: float) -> list[pl.Expr]:
 
 
 def _check_points(points: Any) -> None:
-    if isinstance(points, bool) or not isinstance(points, int) or points < 2:
+    if not validate.is_integer(points) or points < 2:
         msg = f"points must be an integer >= 2, got {points!r}\n\nHint: points=101."
         raise ValueError(msg)
 

@@ -14,6 +14,7 @@ import polars as pl
 
 from polars_roc._core.names import private_by
 from polars_roc._core.policies import column_policies
+from polars_roc._core.validate import plain
 
 P = ParamSpec("P")
 
@@ -54,6 +55,9 @@ def same_kind(function: Callable[Concatenate[pl.LazyFrame, P], pl.LazyFrame]) ->
 
     @functools.wraps(function)
     def run(frame: Any, *args: Any, **kwargs: Any) -> Any:
+        # NumPy numbers and arrays mean what Python numbers and lists do (never a Float32 lit).
+        args = tuple(plain(a) for a in args)
+        kwargs = {name: plain(value) for name, value in kwargs.items()}
         if isinstance(frame, pl.DataFrame):
             query = inner(frame.lazy(), *args, **kwargs)
             try:

@@ -22,6 +22,7 @@ import polars as pl
 
 from polars_roc._core import groups as grouping
 from polars_roc._core.groups import group_ids, is_end, ordered, per_group
+from polars_roc._core.validate import is_integer, is_real, plain
 
 
 @dataclass(frozen=True)
@@ -71,11 +72,11 @@ def linspace(k: int) -> Linspace:
     │ 0.0       ┆ 3   ┆ 2   │
     └───────────┴─────┴─────┘
     """
-    if not isinstance(k, int) or isinstance(k, bool) or k < 2:
+    if not is_integer(k) or k < 2:
         msg = f"linspace needs an int k >= 2 (both extreme scores), got {k!r}"
         msg += "\n\nHint: pr.linspace(20)."
         raise ValueError(msg)
-    return Linspace(k)
+    return Linspace(int(k))
 
 
 _Kind = Literal["all", "quantile", "linspace", "values"]
@@ -83,6 +84,7 @@ _Kind = Literal["all", "quantile", "linspace", "values"]
 
 def scheme(thresholds: Any) -> tuple[_Kind, int, list[float]]:
     """Check a ``thresholds=`` argument: its kind, its k, its values (raised at call time)."""
+    thresholds = plain(thresholds)  # a NumPy integer or array
     if thresholds is None:
         return ("all", 0, [])
     if isinstance(thresholds, Linspace):
@@ -107,7 +109,7 @@ def scheme(thresholds: Any) -> tuple[_Kind, int, list[float]]:
         raise ValueError(msg)
     out = []
     for value in values:
-        if not isinstance(value, int | float) or isinstance(value, bool) or math.isnan(value):
+        if not is_real(value) or math.isnan(value):
             msg = f"thresholds must be numbers, got {value!r}\n\nHint: {SCHEMES}"
             raise ValueError(msg)
         out.append(float(value))
