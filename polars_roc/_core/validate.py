@@ -209,13 +209,14 @@ def unit_range(bounds: Any, name: str) -> tuple[float, float]:
 
 def rates(values: float | Sequence[float], name: str) -> list[float]:
     """Check one rate or a list of rates, each in [0, 1], and return them as a list."""
-    values = plain(values)
-    if is_real(values):
-        items = [values]
-    elif isinstance(values, Sequence | pl.Series) and not isinstance(values, str):
-        items = list(values)
+    given = plain(values)
+    items: list[Any]
+    if is_real(given):
+        items = [given]
+    elif isinstance(given, Sequence | pl.Series) and not isinstance(given, str):
+        items = list(given)
     else:
-        msg = f"{name} must be a rate in [0, 1] or a list of rates, got {values!r}"
+        msg = f"{name} must be a rate in [0, 1] or a list of rates, got {given!r}"
         raise ValueError(msg)
     if not items:
         msg = f"{name} needs at least one target rate in [0, 1], got an empty list"
