@@ -82,7 +82,12 @@ def stratified_folds(label: IntoExprColumn, k: int = 5, *, seed: int | None = 0)
     shuffled = pl.int_range(pl.len(), dtype=pl.Int64).shuffle(
         seed=None if seed is None else int(seed)
     )
-    dealt = pl.arg_sort_by([y, shuffled], nulls_last=True).arg_sort()
+    # Rows in (class, shuffled) order, null labels last, dealt round robin. One sort key
+    # (class rank * (n + 1) + shuffled position), not two: a two-key sort inside a window
+    # is not deterministic in Polars 1.x.
+    n = pl.len().cast(pl.Int64)
+    key = y.rank("dense").cast(pl.Int64).fill_null(n + 1) * (n + 1) + shuffled
+    dealt = key.arg_sort().arg_sort()
     return (dealt % k).cast(pl.Int64).alias("fold")
 
 
