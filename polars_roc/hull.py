@@ -21,6 +21,7 @@ import polars as pl
 
 from polars_roc._core import convex, validate
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.compat import opaque
 from polars_roc._core.convex import Frame
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
@@ -428,8 +429,8 @@ def dominance(
     standard = convex.standard_points(points, fpr, tpr, name, names).select(
         *names, "_name", "fpr", "tpr"
     )
-    checked = standard.map_batches(
-        lambda df: _check_unique_names(df, names), schema=standard.collect_schema()
+    checked = opaque(
+        standard, lambda df: _check_unique_names(df, names), schema=standard.collect_schema()
     )
     left = checked.rename({"_name": "a", "fpr": "_fpr_a", "tpr": "_tpr_a"})
     right = checked.rename({"_name": "b", "fpr": "_fpr_b", "tpr": "_tpr_b"})
@@ -633,7 +634,7 @@ def crossings(
         lf, score, label, by=names, across=across, weight=weight, pos_label=pos_label
     )
     schema = _crossings_schema(curves.collect_schema(), names)
-    return curves.map_batches(lambda df: _crossings_batch(df, names), schema=schema).sort(
+    return opaque(curves, lambda df: _crossings_batch(df, names), schema=schema).sort(
         [*names, "a", "b", "fpr_from"], nulls_last=True
     )
 
