@@ -70,9 +70,9 @@ def scored_vertices(
         _y="tp",
     )
     own = convex.curve_vertices(standard, keys)
-    per_curve = own.group_by(keys).agg(
-        pl.col("_y").max().alias("_n_pos"), pl.col("_x").max().alias("_n_neg")
-    )
+    sizes = [pl.col("_y").max().alias("_n_pos"), pl.col("_x").max().alias("_n_neg")]
+    # (Polars 1.x refuses a group_by without keys.)
+    per_curve = own.group_by(keys).agg(sizes) if keys else own.select(sizes)
     totals = pl.col("_n_pos", "_n_neg").sum()
     balance = per_curve.group_by(by).agg(totals) if by else per_curve.select(totals)
     if across is None:

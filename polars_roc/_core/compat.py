@@ -27,10 +27,10 @@ def opaque(
     --------
     >>> import polars as pl
     >>> lf = pl.LazyFrame({"a": [1, 2], "b": [3, 4]})
-    >>> opaque(lf, lambda df: df.with_columns(c=df["a"] + df["b"])).select("c").collect()
+    >>> opaque(lf, lambda df: df.with_columns(a=df["a"] + df["b"])).select("a").collect()
     shape: (2, 1)
     ┌─────┐
-    │ c   │
+    │ a   │
     │ --- │
     │ i64 │
     ╞═════╡
