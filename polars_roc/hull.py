@@ -71,8 +71,7 @@ def scored_vertices(
     )
     own = convex.curve_vertices(standard, keys)
     sizes = [pl.col("_y").max().alias("_n_pos"), pl.col("_x").max().alias("_n_neg")]
-    # (Polars 1.x refuses a group_by without keys.)
-    per_curve = own.group_by(keys).agg(sizes) if keys else own.select(sizes)
+    per_curve = own.group_by(keys).agg(sizes) if keys else own.select(sizes)  # 1.x: no keyless
     totals = pl.col("_n_pos", "_n_neg").sum()
     balance = per_curve.group_by(by).agg(totals) if by else per_curve.select(totals)
     if across is None:
