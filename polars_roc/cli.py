@@ -17,6 +17,8 @@ Examples
 from __future__ import annotations
 
 import argparse
+import csv
+import glob
 import sys
 import time
 from collections.abc import Sequence
@@ -199,10 +201,16 @@ def _scan(path: str) -> pl.LazyFrame:
     if not any(char in path for char in "*?[") and not file.exists():
         msg = f"file not found: {path!r}"
         raise UsageError(msg)
+    if file.is_file() and file.stat().st_size == 0:
+        msg = f"{path!r} is empty (0 bytes): no header and no rows"
+        raise UsageError(msg)
     suffix = "".join(file.suffixes[-1:]).lower()
     kind = READERS.get(suffix)
     if kind is None and file.is_dir():
         kind = "parquet"  # a partitioned Parquet data set
+        if not any(p.is_file() and not p.name.startswith((".", "_")) for p in file.rglob("*")):
+            msg = f"directory {path!r} holds no data files (expected Parquet files)"
+            raise UsageError(msg)
     if kind is None:
         msg = (
             f"cannot read {path!r}: unknown file type {suffix!r}; "
@@ -216,6 +224,100 @@ def _scan(path: str) -> pl.LazyFrame:
     if kind == "ipc":
         return pl.scan_ipc(path)
     return pl.scan_parquet(path)
+
+
+def _refuse_overwrite(path: str, output: str) -> None:
+    """The report must not land on an input file, nor inside an input directory."""
+    target = Path(output).resolve()
+    sources = [Path(p) for p in glob.glob(path)] if any(c in path for c in "*?[") else [Path(path)]
+    for source in (s.resolve() for s in sources):
+        if target == source or (source.is_dir() and target.is_relative_to(source)):
+            msg = (
+                f"-o {output!r} would overwrite the input {path!r}; "
+                f"write the report elsewhere, e.g. -o report.html"
+            )
+            raise UsageError(msg)
+
+
+def _readable(path: str, lf: pl.LazyFrame, columns: list[str]) -> pl.Schema:
+    """
+    The file's schema, after checking it has rows and (CSV) that the used columns parse.
+
+    Polars' reading errors become one line naming the file; a ragged CSV names its line.
+    """
+    csv_file = Path(path).suffix.lower() in (".csv", ".tsv")
+    try:
+        schema = lf.collect_schema()
+        if lf.head(1).collect().height == 0:
+            if csv_file and _lines(path) > 1:
+                msg = (
+                    f"cannot read {path!r}: no row parses after the header, though the file "
+                    f"has more lines (an unclosed quote?)"
+                )
+                raise UsageError(msg)
+            header = ", ".join(schema.names())
+            msg = f"{path!r} has no rows (only a header: {header})"
+            raise UsageError(msg)
+        if csv_file:  # a CSV is checked only by reading it: one pass over the used columns
+            lf.select(pl.col(c).null_count() for c in columns if c in schema).collect()
+    except (PolarsError, OSError) as error:
+        if csv_file and _blank(path):
+            msg = f"{path!r} has no header and no rows (only blank lines)"
+            raise UsageError(msg) from None
+        where = _ragged_line(path) if csv_file else None
+        reason = where or report.one_line(error)
+        msg = f"cannot read {path!r}: {reason}"
+        raise UsageError(msg) from None
+    return schema
+
+
+def _lines(path: str) -> int:
+    """The number of non-blank lines of a text file (read only when it seems to have no rows)."""
+    with Path(path).open("rb") as handle:
+        return sum(1 for line in handle if line.strip())
+
+
+def _blank(path: str) -> bool:
+    """Whether a (small) file holds only whitespace."""
+    file = Path(path)
+    return file.is_file() and file.stat().st_size <= 1 << 16 and not file.read_bytes().strip()
+
+
+def _ragged_line(path: str) -> str | None:
+    """Where a CSV's rows stop matching its header, or None."""
+    separator = "\t" if Path(path).suffix.lower() == ".tsv" else ","
+    try:
+        with Path(path).open(newline="", encoding="utf-8") as handle:
+            reader = csv.reader(handle, delimiter=separator)
+            header = next(reader, [])
+            for row in reader:
+                if row and len(row) != len(header):
+                    return (
+                        f"line {reader.line_num} has {len(row)} fields, the header "
+                        f"{len(header)} (a ragged or malformed CSV)"
+                    )
+    except (UnicodeDecodeError, csv.Error):
+        return "not a UTF-8 text CSV"
+    return None
+
+
+def _text_in_numbers(path: str, lf: pl.LazyFrame, column: str, role: str) -> None:
+    """A CSV column read as text where numbers are expected: show the first such value."""
+    number = pl.col(column).str.strip_chars().cast(pl.Float64, strict=False)
+    bad = (
+        lf.with_row_index("line", offset=2)  # line 1 is the header
+        .filter(pl.col(column).is_not_null() & number.is_null())
+        .select("line", column)
+        .head(1)
+        .collect()
+    )
+    if bad.height:
+        line, value = bad.row(0)
+        msg = (
+            f"{role} column {column!r} has dtype String: line {line} of {path!r} reads "
+            f"{value!r}, not a number; fix the file or pass the right --{role}"
+        )
+        raise UsageError(msg)
 
 
 def _pos_label(value: str | None, dtype: pl.DataType, label: str) -> Any:
@@ -279,7 +381,12 @@ def _progress(quiet: bool) -> report.Progress:
 def _report(args: argparse.Namespace) -> int:
     _options(args)  # the flags before any data is read
     lf = _scan(args.path)
-    schema = lf.collect_schema()
+    _refuse_overwrite(args.path, args.output)
+    used = [args.score, args.label, *args.by, *([args.weight] if args.weight else [])]
+    schema = _readable(args.path, lf, used)
+    for column, role in ((args.score, "score"), (args.weight, "weight")):
+        if column is not None and schema.get(column) == pl.String:
+            _text_in_numbers(args.path, lf, column, role)
     label_dtype = validate.column(schema, args.label, "label")
     pos_label = _pos_label(args.pos_label, label_dtype, args.label)
     roles = {"score": args.score, "label": args.label, "by": args.by, "weight": args.weight}

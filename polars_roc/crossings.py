@@ -14,6 +14,7 @@ import polars as pl
 
 from polars_roc._core import convex, validate
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.compat import opaque
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.validate import By
@@ -207,7 +208,7 @@ def crossings(
         lf, score, label, by=names, across=across, weight=weight, pos_label=pos_label
     )
     schema = _crossings_schema(curves.collect_schema(), names)
-    return curves.map_batches(lambda df: _crossings_batch(df, names), schema=schema).sort(
+    return opaque(curves, lambda df: _crossings_batch(df, names), schema=schema).sort(
         [*names, "a", "b", "fpr_from"], nulls_last=True
     )
 

@@ -73,15 +73,21 @@ def stratified_folds(label: IntoExprColumn, k: int = 5, *, seed: int | None = 0)
     │ 2    ┆ 3   ┆ 1     │
     └──────┴─────┴───────┘
     """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 2:
+    if not validate.is_integer(k) or k < 2:
         msg = f"k must be an integer >= 2 (the number of folds), got {k!r}\n\nHint: k=5."
         raise ValueError(msg)
     resampling.check_seed(seed)
+    k = int(k)
     y = labels.into_expr(label)
     shuffled = pl.int_range(pl.len(), dtype=pl.Int64).shuffle(
         seed=None if seed is None else int(seed)
     )
-    dealt = pl.arg_sort_by([y, shuffled], nulls_last=True).arg_sort()
+    # Rows in (class, shuffled) order, null labels last, dealt round robin. One sort key
+    # (class rank * (n + 1) + shuffled position), not two: a two-key sort inside a window
+    # is not deterministic in Polars 1.x.
+    n = pl.len().cast(pl.Int64)
+    key = y.rank("dense").cast(pl.Int64).fill_null(n + 1) * (n + 1) + shuffled
+    dealt = key.arg_sort().arg_sort()
     return (dealt % k).cast(pl.Int64).alias("fold")
 
 
@@ -189,7 +195,7 @@ def _mean_band(column: str, level: float) -> list[pl.Expr]:
 
 
 def _check_points(points: Any) -> None:
-    if isinstance(points, bool) or not isinstance(points, int) or points < 2:
+    if not validate.is_integer(points) or points < 2:
         msg = f"points must be an integer >= 2, got {points!r}\n\nHint: points=101."
         raise ValueError(msg)
 
@@ -328,7 +334,7 @@ def average_curve(
     folds_curve = folds_curve.filter(per_group(defined, keys))
     # One integer id per (group, fold): join_asof's `by` never matches null keys, so a null
     # group or fold value would otherwise lose its curve.
-    folds = folds_curve.select(keys).unique().with_row_index("_k")
+    folds = folds_curve.select(keys).unique(maintain_order=True).with_row_index("_k")
     left = join_groups(folds, cut, names, how="inner").sort("_t")
     right = (
         folds_curve.join(folds, on=keys, how="inner", nulls_equal=True)

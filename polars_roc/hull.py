@@ -20,6 +20,7 @@ import polars as pl
 
 from polars_roc._core import convex, validate
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.compat import opaque
 from polars_roc._core.convex import Frame
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
@@ -68,9 +69,8 @@ def scored_vertices(
         _y="tp",
     )
     own = convex.curve_vertices(standard, keys)
-    per_curve = own.group_by(keys).agg(
-        pl.col("_y").max().alias("_n_pos"), pl.col("_x").max().alias("_n_neg")
-    )
+    sizes = [pl.col("_y").max().alias("_n_pos"), pl.col("_x").max().alias("_n_neg")]
+    per_curve = own.group_by(keys).agg(sizes) if keys else own.select(sizes)  # 1.x: no keyless
     totals = pl.col("_n_pos", "_n_neg").sum()
     balance = per_curve.group_by(by).agg(totals) if by else per_curve.select(totals)
     if across is None:
@@ -427,8 +427,8 @@ def dominance(
     standard = convex.standard_points(points, fpr, tpr, name, names).select(
         *names, "_name", "fpr", "tpr"
     )
-    checked = standard.map_batches(
-        lambda df: _check_unique_names(df, names), schema=standard.collect_schema()
+    checked = opaque(
+        standard, lambda df: _check_unique_names(df, names), schema=standard.collect_schema()
     )
     left = checked.rename({"_name": "a", "fpr": "_fpr_a", "tpr": "_tpr_a"})
     right = checked.rename({"_name": "b", "fpr": "_fpr_b", "tpr": "_tpr_b"})

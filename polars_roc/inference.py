@@ -40,6 +40,7 @@ import polars as pl
 from polars_roc import areas, bootstrap_tests, operating
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.compat import opaque
 from polars_roc._core.delong import delong_table
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import (
@@ -600,8 +601,8 @@ def compare(
         _null_cases=pl.col(case).is_null().sum(),
     )
     table = table.join(dup, on=[*names, "_model"], how="left", nulls_equal=True)
-    table = table.with_columns(_n=pl.col("n_pos") + pl.col("n_neg")).map_batches(
-        _check_summary(model, case)
+    table = opaque(
+        table.with_columns(_n=pl.col("n_pos") + pl.col("n_neg")), _check_summary(model, case)
     )
     side = ["_model", "auc", "n_pos", "n_neg", "_var", "_n"]
     a = table.select(*names, *(pl.col(c).alias(f"{c}_a") for c in side))
@@ -659,5 +660,5 @@ def compare(
         "paired",
         "df",
     )
-    out = out.map_batches(_check_pairs(case)) if paired is True else out
+    out = opaque(out, _check_pairs(case)) if paired is True else out
     return with_adjusted(out, adjust)

@@ -115,8 +115,10 @@ def _optimal_table(
     # a hull edge) and the first, of smallest FPR, is chosen: the edge's left end.
     tolerance = _TIE * (p * cost_fn + (1 - p) * cost_fp)
     tied = pl.col("expected_cost") <= per_group(pl.col("expected_cost").min(), by) + tolerance
-    first = tied & (per_group(tied.cast(pl.UInt32).cum_sum(), by) == 1)
     scored = table.with_columns(expected_cost=cost, accuracy=p * tpr + (1 - p) * (1 - fpr))
+    # Two steps: Polars 1.x refuses a window inside a window.
+    scored = scored.with_columns(_tied=tied)
+    first = pl.col("_tied") & (per_group(pl.col("_tied").cast(pl.UInt32).cum_sum(), by) == 1)
     chosen = scored.filter(first | fpr.is_null() | p.is_null())
     chosen = chosen.unique(subset=by, keep="first", maintain_order=True) if by else chosen.head(1)
     return chosen.select(*_visible(by, name, threshold=threshold), "expected_cost", "accuracy")
@@ -139,8 +141,10 @@ def _hybrid_table(
     keys = [*by, "_target"]
     carried = ["_name", "fpr", "tpr", "threshold"]
     # a: the highest vertex at or left of the target; b: the first vertex right of it.
-    left = pairs.filter(pl.col("fpr") <= target).group_by(keys).agg(pl.col(carried).last())
-    right = pairs.filter(pl.col("fpr") > target).group_by(keys).agg(pl.col(carried).first())
+    # The order is explicit: a cross join under an inequality filter need not keep row order.
+    along = pl.col(carried).sort_by("fpr", "tpr")
+    left = pairs.filter(pl.col("fpr") <= target).group_by(keys).agg(along.last())
+    right = pairs.filter(pl.col("fpr") > target).group_by(keys).agg(along.first())
     left = left.rename({c: f"{c}_a" for c in carried})
     right = right.rename({c: f"{c}_b" for c in carried})
     joined = frame.join(left, on=keys, how="left", nulls_equal=True).join(

@@ -10,13 +10,13 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from conftest import DATA
 from sklearn.metrics import roc_auc_score
 from test_report import tables
 
 import polars_roc as pr
 from polars_roc.cli import main
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 ASAH = DATA / "aSAH.csv"
 
 

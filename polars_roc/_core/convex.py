@@ -15,6 +15,7 @@ import polars as pl
 from polars.exceptions import SchemaError
 
 from polars_roc._core import validate
+from polars_roc._core.compat import opaque
 
 #: A frame of ROC points may be eager or lazy; results are always lazy.
 Frame = pl.LazyFrame | pl.DataFrame
@@ -144,8 +145,8 @@ def curve_vertices(curves: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
     (grouped by `keys`, thresholds descending: counts ascending), so nothing is sorted here.
     """
     schema = curves.collect_schema()
-    return curves.map_batches(
-        lambda df: _hull_batch(df, keys, corners=False, required=False), schema=schema
+    return opaque(
+        curves, lambda df: _hull_batch(df, keys, corners=False, required=False), schema=schema
     )
 
 
@@ -160,8 +161,8 @@ def vertices(points: pl.LazyFrame, by: list[str], *, required: bool) -> pl.LazyF
     order = [*by, "_x", "_y", "_name", "threshold"]
     table = points.sort(order, descending=[False] * (len(order) - 1) + [True], nulls_last=True)
     schema = table.collect_schema()
-    return table.map_batches(
-        lambda df: _hull_batch(df, by, corners=True, required=required), schema=schema
+    return opaque(
+        table, lambda df: _hull_batch(df, by, corners=True, required=required), schema=schema
     )
 
 

@@ -8,17 +8,32 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, Concatenate, ParamSpec, Protocol, cast, overload
 
 import polars as pl
 
 from polars_roc._core.names import private_by
 from polars_roc._core.policies import column_policies
+from polars_roc._core.validate import plain
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
 
 
-def same_kind(function: F) -> F:
+class SameKind(Protocol[P]):
+    """A frame function as type checkers see it: a DataFrame in gives a DataFrame out."""
+
+    @overload
+    def __call__(
+        self, frame: pl.DataFrame, /, *args: P.args, **kwargs: P.kwargs
+    ) -> pl.DataFrame: ...
+
+    @overload
+    def __call__(
+        self, frame: pl.LazyFrame, /, *args: P.args, **kwargs: P.kwargs
+    ) -> pl.LazyFrame: ...
+
+
+def same_kind(function: Callable[Concatenate[pl.LazyFrame, P], pl.LazyFrame]) -> SameKind[P]:
     """
     Make a LazyFrame function return a DataFrame when its first argument is one.
 
@@ -42,6 +57,9 @@ def same_kind(function: F) -> F:
 
     @functools.wraps(function)
     def run(frame: Any, *args: Any, **kwargs: Any) -> Any:
+        # NumPy numbers and arrays mean what Python numbers and lists do (never a Float32 lit).
+        args = tuple(plain(a) for a in args)
+        kwargs = {name: plain(value) for name, value in kwargs.items()}
         if isinstance(frame, pl.DataFrame):
             query = inner(frame.lazy(), *args, **kwargs)
             try:
@@ -50,7 +68,7 @@ def same_kind(function: F) -> F:
                 raise trimmed(error) from None
         return inner(frame, *args, **kwargs)
 
-    return cast(F, run)
+    return cast(SameKind[P], run)
 
 
 #: Where Polars starts appending the expression an error occurred in.

@@ -90,8 +90,10 @@ def group_ids(
     if not names:
         gid = pl.LazyFrame({"_gid": [0]}, schema={"_gid": pl.UInt32})
         return frame.with_columns(_gid=pl.lit(0, dtype=pl.UInt32)), gid
-    groups = source.select(names).unique().with_row_index("_gid")
-    return frame.join(groups, on=list(names), how="left", nulls_equal=True), groups
+    # maintain_order: the plan may run twice (once per join); the ids must agree.
+    groups = source.select(names).unique(maintain_order=True).with_row_index("_gid")
+    tagged = frame.join(groups, on=list(names), how="left", nulls_equal=True, maintain_order="left")
+    return tagged, groups
 
 
 def is_end(names: Sequence[str]) -> pl.Expr:

@@ -22,6 +22,7 @@ import polars as pl
 
 from polars_roc._core import groups as grouping
 from polars_roc._core.groups import group_ids, is_end, ordered, per_group
+from polars_roc._core.validate import is_integer, is_real, plain
 
 
 @dataclass(frozen=True)
@@ -71,11 +72,11 @@ def linspace(k: int) -> Linspace:
     │ 0.0       ┆ 3   ┆ 2   │
     └───────────┴─────┴─────┘
     """
-    if not isinstance(k, int) or isinstance(k, bool) or k < 2:
+    if not is_integer(k) or k < 2:
         msg = f"linspace needs an int k >= 2 (both extreme scores), got {k!r}"
         msg += "\n\nHint: pr.linspace(20)."
         raise ValueError(msg)
-    return Linspace(k)
+    return Linspace(int(k))
 
 
 _Kind = Literal["all", "quantile", "linspace", "values"]
@@ -83,6 +84,7 @@ _Kind = Literal["all", "quantile", "linspace", "values"]
 
 def scheme(thresholds: Any) -> tuple[_Kind, int, list[float]]:
     """Check a ``thresholds=`` argument: its kind, its k, its values (raised at call time)."""
+    thresholds = plain(thresholds)  # a NumPy integer or array
     if thresholds is None:
         return ("all", 0, [])
     if isinstance(thresholds, Linspace):
@@ -107,7 +109,7 @@ def scheme(thresholds: Any) -> tuple[_Kind, int, list[float]]:
         raise ValueError(msg)
     out = []
     for value in values:
-        if not isinstance(value, int | float) or isinstance(value, bool) or math.isnan(value):
+        if not is_real(value) or math.isnan(value):
             msg = f"thresholds must be numbers, got {value!r}\n\nHint: {SCHEMES}"
             raise ValueError(msg)
         out.append(float(value))
@@ -192,10 +194,14 @@ def at_thresholds(
             pl.LazyFrame({"threshold": values}, schema={"threshold": pl.Float64}), how="cross"
         )
     else:
-        targets = _linspace_targets(tagged, groups, k)
+        targets = _linspace_targets(tagged, names, k)
     evaluated = _evaluate(tagged, names, targets)
     if ends or kind == "linspace":
-        evaluated = pl.concat([grouping.ends(points, names), evaluated], how="vertical_relaxed")
+        # The ends are read off `tagged`, not `points`: a concat of two plans sharing `points`
+        # panics in Polars 1.x's common-subplan elimination.
+        columns = points.collect_schema().names()
+        first_last = grouping.ends(tagged, names).select(columns)
+        evaluated = pl.concat([first_last, evaluated], how="vertical_relaxed")
         evaluated = evaluated.unique([*names, "threshold"], keep="first", maintain_order=True)
     return ordered(evaluated, names)
 
@@ -212,12 +218,14 @@ def _negative_quantiles(points: pl.LazyFrame, names: list[str], k: int) -> pl.La
     return points.filter(keep)
 
 
-def _linspace_targets(tagged: pl.LazyFrame, groups: pl.LazyFrame, k: int) -> pl.LazyFrame:
+def _linspace_targets(tagged: pl.LazyFrame, names: list[str], k: int) -> pl.LazyFrame:
     """`k` evenly spaced thresholds per group from its highest to its lowest real score."""
     real = (pl.col("tp") + pl.col("fp") > 0) & pl.col("threshold").is_finite()
+    # The group keys ride along (rather than a join back to the ids): one use of the id table
+    # fewer keeps Polars 1.x's common-subplan elimination from panicking.
     spans = (
         tagged.filter(real)
-        .group_by("_gid")
+        .group_by("_gid", *names)
         .agg(_lo=pl.col("threshold").min(), _hi=pl.col("threshold").max())
     )
     steps = pl.LazyFrame({"_i": range(k)}, schema={"_i": pl.Int64})
@@ -229,8 +237,6 @@ def _linspace_targets(tagged: pl.LazyFrame, groups: pl.LazyFrame, k: int) -> pl.
         .then(lo)
         .otherwise(lo + (hi - lo) * (k - 1 - i) / (k - 1))
     )
-    return (
-        groups.join(spans, on="_gid")
-        .join(steps, how="cross")
-        .select(pl.exclude("_lo", "_hi", "_i"), threshold=threshold)
+    return spans.join(steps, how="cross").select(
+        pl.exclude("_lo", "_hi", "_i"), threshold=threshold
     )

@@ -4,13 +4,47 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Sequence
+import numbers
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import polars as pl
 from polars.exceptions import ColumnNotFoundError, SchemaError
 
 By = str | Sequence[str] | None
+
+
+def plain(value: Any) -> Any:
+    """
+    NumPy numbers and arrays as the Python numbers and lists they hold; the rest unchanged.
+
+    Goes into lists, tuples and mappings (keys too), so ``(np.float32(0), 0.2)`` and
+    ``{(np.int64(0), 1): 5}`` come out plain; frames and Series are left alone.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> plain(np.float32(0.5)), plain(np.array([1, 2])), plain((np.int64(3), "a"))
+    (0.5, [1, 2], (3, 'a'))
+    """
+    if isinstance(value, np.generic | np.ndarray):
+        return value.tolist()  # a NumPy scalar or 0-d array gives a Python scalar
+    if isinstance(value, list | tuple):
+        return type(value)(plain(item) for item in value)
+    if isinstance(value, Mapping):
+        return {plain(key): plain(item) for key, item in value.items()}
+    return value
+
+
+def is_integer(value: Any) -> bool:
+    """Whether `value` is an integer, Python's or NumPy's (a bool is not)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_)
+
+
+def is_real(value: Any) -> bool:
+    """Whether `value` is a real number, Python's or NumPy's (a bool is not)."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
 
 
 def as_names(by: By) -> list[str]:
@@ -137,11 +171,11 @@ def roles(
 def pos_label_fits(label: str, dtype: pl.DataType, pos_label: Any) -> None:
     textual = isinstance(dtype, pl.String | pl.Categorical | pl.Enum)
     if dtype == pl.Boolean:
-        ok = isinstance(pos_label, bool)
+        ok = isinstance(pos_label, bool | np.bool_)
     elif textual:
         ok = isinstance(pos_label, str)
     else:
-        ok = isinstance(pos_label, int | float) and not isinstance(pos_label, bool)
+        ok = is_real(pos_label)
     if not ok:
         msg = (
             f"pos_label {pos_label!r} does not fit label column {label!r} of dtype {dtype}"
@@ -152,7 +186,7 @@ def pos_label_fits(label: str, dtype: pl.DataType, pos_label: Any) -> None:
 
 def level(value: float) -> None:
     """Check a confidence level lies strictly between 0 and 1."""
-    if not isinstance(value, int | float) or not 0.0 < value < 1.0:
+    if not is_real(value) or not 0.0 < value < 1.0:
         msg = f"level must lie strictly between 0 and 1, got {value!r}\n\nHint: level=0.95."
         raise ValueError(msg)
 
@@ -160,7 +194,10 @@ def level(value: float) -> None:
 def unit_range(bounds: Any, name: str) -> tuple[float, float]:
     """Check `(lo, hi)` with 0 <= lo < hi <= 1 and return it as floats."""
     try:
-        lo, hi = (float(b) for b in bounds)
+        lo, hi = plain(bounds)
+        if not (is_real(lo) and is_real(hi)):
+            raise TypeError
+        lo, hi = float(lo), float(hi)
     except (TypeError, ValueError):
         msg = f"{name} must be a pair (lo, hi) of rates in [0, 1], got {bounds!r}"
         raise ValueError(msg) from None
@@ -172,13 +209,21 @@ def unit_range(bounds: Any, name: str) -> tuple[float, float]:
 
 def rates(values: float | Sequence[float], name: str) -> list[float]:
     """Check one rate or a list of rates, each in [0, 1], and return them as a list."""
-    items = [values] if isinstance(values, int | float) else list(values)
+    given = plain(values)
+    items: list[Any]
+    if is_real(given):
+        items = [given]
+    elif isinstance(given, Sequence | pl.Series) and not isinstance(given, str):
+        items = list(given)
+    else:
+        msg = f"{name} must be a rate in [0, 1] or a list of rates, got {given!r}"
+        raise ValueError(msg)
     if not items:
         msg = f"{name} needs at least one target rate in [0, 1], got an empty list"
         raise ValueError(msg)
     out = []
     for item in items:
-        if not isinstance(item, int | float) or not 0.0 <= float(item) <= 1.0:
+        if not is_real(item) or not 0.0 <= float(item) <= 1.0:
             msg = f"{name} targets must be rates in [0, 1], got {item!r}"
             raise ValueError(msg)
         out.append(float(item))
@@ -186,7 +231,7 @@ def rates(values: float | Sequence[float], name: str) -> list[float]:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    return is_real(value) and math.isfinite(value)
 
 
 def prevalence(value: Any) -> None:

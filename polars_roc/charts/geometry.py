@@ -145,7 +145,8 @@ def hull_chart(
     if curves is not None:
         require(curves, ["fpr", "tpr"], "the curves", "pass df.roc.curve(by=[..., across])")
         curve_by = groups(curves, CURVE_COLUMNS)
-        extra = hull.height * 3 + 2 + 2 * len(slopes) * max(1, hull.select(by).n_unique())
+        n_panels = hull.select(by).n_unique() if by else 1  # (no columns: Polars 1.x raises)
+        extra = hull.height * 3 + 2 + 2 * len(slopes) * max(1, n_panels)
         underneath = thinned_curve(
             curves.sort([*curve_by, "fpr", "tpr"]),
             curve_by,

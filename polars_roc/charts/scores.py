@@ -258,9 +258,10 @@ def score_chart(
     if bad or not kinds:
         msg = f"kind must be one of {list(KINDS)} or a list of them, got {kind!r}"
         raise ValueError(msg + '\n\nHint: kind="histogram" or kind=["density", "strip"].')
-    if not isinstance(bins, int) or bins < 1:
+    if not validate.is_integer(bins) or bins < 1:
         msg = f"bins must be a positive integer, got {bins!r}\n\nHint: bins=40."
         raise ValueError(msg)
+    bins = int(bins)
     panels = Panels(facet, row, column, columns)
     names = panels.names
     rows = coded_rows(scores, score, label, weight=weight, pos_label=pos_label, panels=names)
