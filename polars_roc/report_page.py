@@ -178,8 +178,36 @@ HEADINGS = {
 }
 
 
-def _cell(value: Any, column: str) -> str:
+#: Columns that are null when a group's curve is undefined; the cell says why.
+_EXPLAINED = {"auc", "pauc", "pauc_std", "auc_se", "auc_lower", "auc_upper"}
+
+
+def why_blank(row: dict[str, Any]) -> str | None:
+    """
+    Why a group's AUC is null, from its class counts: no positives, no negatives, NaN score.
+
+    Examples
+    --------
+    >>> why_blank({"n_pos": 0, "n_neg": 3}), why_blank({"n_pos": 2, "n_neg": 3})
+    ('no positives', 'NaN score')
+    """
+    n_pos, n_neg = row.get("n_pos"), row.get("n_neg")
+    if n_pos is None or n_neg is None:
+        return None
+    if not n_pos and not n_neg:
+        return "no rows"
+    if not n_pos:
+        return "no positives"
+    if not n_neg:
+        return "no negatives"
+    return "NaN score" if row.get("auc", row.get("pauc")) is None else None
+
+
+def _cell(value: Any, column: str, why: str | None = None) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
+        if why is not None:
+            reason = html.escape(why)
+            return f'<td class="null" title="undefined: {reason}">— ({reason})</td>'
         return '<td class="null" title="undefined">—</td>'
     if isinstance(value, bool) or not isinstance(value, int | float):
         return f"<td>{html.escape(str(value))}</td>"
@@ -202,10 +230,12 @@ def _table(frame: pl.DataFrame, key: str, names: dict[str, str] | None = None) -
     """A frame as an HTML table; nulls show as a dash (undefined)."""
     headers = {**_COLUMN_NAMES, **(names or {})}
     head = "".join(f"<th>{html.escape(headers.get(c, c))}</th>" for c in frame.columns)
-    body = "".join(
-        "<tr>" + "".join(_cell(v, c) for v, c in zip(row, frame.columns, strict=True)) + "</tr>"
-        for row in frame.iter_rows()
-    )
+    rows = []
+    for row in frame.iter_rows(named=True):
+        why = why_blank(row)
+        cells = (_cell(v, c, why if c in _EXPLAINED else None) for c, v in row.items())
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    body = "".join(rows)
     return f'<table id="{key}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
@@ -248,7 +278,8 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         (
             "auc",
             _caption(
-                f"{interval}AUC is null (—) for a group without positives or negatives; "
+                f"{interval}AUC is null (—) for a group without positives or negatives, or "
+                "holding a NaN score; the cell says which. "
                 "weighted data show weight sums as class counts."
             ),
             _table(data.auc, "auc-table", auc_names),
