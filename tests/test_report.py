@@ -248,7 +248,11 @@ def test_a_segment_with_one_class_shows_nulls_and_every_chart() -> None:
     east = [row for row in tables(page)["auc-table"] if row["segment"] == "east"]
     assert len(east) == 3
     for row in east:
-        assert (row["AUC"], row["positives"], row["95% CI lower"]) == ("— (no positives)", "0", "— (no positives)")
+        assert (row["AUC"], row["positives"], row["95% CI lower"]) == (
+            "— (no positives)",
+            "0",
+            "— (no positives)",
+        )
     west = [row for row in tables(page)["auc-table"] if row["segment"] == "west"]
     assert all(row["AUC"] != "—" for row in west)
     for key in ("roc", "thresholds"):  # no marker for the undefined cutpoints
