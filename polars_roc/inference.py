@@ -616,19 +616,22 @@ def compare(
         (pl.col("_model_a") < pl.col("_model_b")) & (pl.col("_y_a") == pl.col("_y_b"))
     )
     y = pl.col("_y_a")
+    # The paired variance from the per-case differences of placements: the same number as
+    # var_a + var_b - 2 cov, and exactly 0 for identical curves (no cancellation error).
+    gap = pl.col("_d_a") - pl.col("_d_b")
     covariances = matched.group_by(pair_keys).agg(
         _matched=pl.len(),
-        _c10=pl.cov(pl.col("_d_a").filter(y), pl.col("_d_b").filter(y), ddof=1),
-        _c01=pl.cov(pl.col("_d_a").filter(~y), pl.col("_d_b").filter(~y), ddof=1),
+        _g10=gap.filter(y).var(ddof=1),
+        _g01=gap.filter(~y).var(ddof=1),
     )
     pairs = pairs.join(covariances, on=pair_keys, how="left", nulls_equal=True)
     same_cases = (pl.col("_matched") == pl.col("_n_a")) & (pl.col("_n_a") == pl.col("_n_b"))
     is_paired = same_cases.fill_null(False) if paired is not False else pl.lit(False)
     v_a, v_b = pl.col("_var_a"), pl.col("_var_b")
-    # Placement covariances; `_d` are counts, so V10 = _d / n_neg and 1 - V01 = _d / n_pos.
+    # `_d` are counts, so V10 = _d / n_neg and 1 - V01 = _d / n_pos.
     m, n = (pl.col(c).cast(pl.Float64) for c in ("n_pos_a", "n_neg_a"))
-    covariance = pl.col("_c10") / (m * n**2) + pl.col("_c01") / (n * m**2)
-    variance = pl.when(pl.col("paired")).then(v_a + v_b - 2 * covariance).otherwise(v_a + v_b)
+    paired_variance = pl.col("_g10") / (m * n**2) + pl.col("_g01") / (n * m**2)
+    variance = pl.when(pl.col("paired")).then(paired_variance).otherwise(v_a + v_b)
     diff = pl.col("auc_a") - pl.col("auc_b")
     sd = pl.col("_sd")
     welch = (v_a + v_b) ** 2 / (v_a**2 / (pl.col("_n_a") - 1) + v_b**2 / (pl.col("_n_b") - 1))
