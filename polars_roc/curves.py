@@ -12,14 +12,7 @@ import polars as pl
 
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
-from polars_roc._core.counts import (
-    accumulate,
-    coded,
-    running,
-    tally,
-    threshold_order,
-    with_totals,
-)
+from polars_roc._core.counts import accumulate, coded, tally, with_totals
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
@@ -93,11 +86,12 @@ def counts(
     rows = coded(
         lf, score, label, names=names, weight=weight, pos_label=pos_label, label_dtype=schema[label]
     )
-    if not names and weight is None:
-        return running(rows)
     # The sort fixes the order of every running sum; the tally keeps it (and Polars' sorted
     # group-by is faster than hashing all-distinct scores), so accumulate need not re-sort.
-    return accumulate(tally(threshold_order(rows, names), names), names, in_order=True)
+    # Integer counts defer the collapse of ties to accumulate: no group-by at all.
+    integer = weight is None
+    table = tally(rows, names, ordered=True, deferred=integer)
+    return accumulate(table, names, in_order=True, tied=integer)
 
 
 @same_kind

@@ -33,6 +33,22 @@ def test_curve_matches_sklearn_roc_curve(frame: pl.DataFrame) -> None:
     np.testing.assert_array_equal(got["fpr"], fpr)
 
 
+@given(frame=scored_rows(min_size=2, max_size=60, groups=3))
+def test_grouped_curve_is_sklearn_per_group(frame: pl.DataFrame) -> None:
+    # Grouped integer counts collapse ties after the running sum (no tally group-by).
+    got = frame.roc.curve(by="group")
+    assert got["group"].is_sorted()
+    for (group,), part in frame.group_by("group"):
+        mine = got.filter(pl.col("group") == group)
+        assert mine.row(0)[1:4] == (float("inf"), 0, 0)
+        if not _two_classes(part):
+            continue
+        fpr, tpr, thresholds = roc_curve(part["label"], part["score"], drop_intermediate=False)
+        np.testing.assert_array_equal(mine["threshold"], thresholds)
+        np.testing.assert_array_equal(mine["tpr"], tpr)
+        np.testing.assert_array_equal(mine["fpr"], fpr)
+
+
 @pytest.mark.parametrize("engine", ["in-memory", "streaming"])
 def test_large_curve_is_bit_identical_to_sklearn(engine: str) -> None:
     # Large frames are split into chunks; rates must still be true divisions, never x * (1/n).

@@ -14,7 +14,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc._core import labels
+from polars_roc._core import kernels
 
 INF = float("inf")
 
@@ -50,20 +50,15 @@ def coded(
     │ 0.1       ┆ 0   ┆ 1   │
     └───────────┴─────┴─────┘
     """
-    rows = lf.select(
-        *names,
-        threshold=labels.score(score, checked=False),
-        _positive=labels.positive(label, pos_label, dtype=label_dtype),
-        _weight=pl.lit(None, dtype=pl.Float64) if weight is None else labels.weight(weight),
+    rows = kernels.coded(
+        lf, score, label, names=names, weight=weight, pos_label=pos_label, label_dtype=label_dtype
     )
-    y = pl.col("_positive")
-    w = None if weight is None else pl.col("_weight")
-    if w is None:
+    y = pl.col("_y")
+    if weight is None:
         tp, fp = y.cast(pl.Int64), (~y).cast(pl.Int64)
     else:
-        tp, fp = w * y, w * ~y
-    keep = labels.kept(pl.col("threshold"), y, w)
-    return rows.filter(keep).select(*names, "threshold", tp=tp, fp=fp)
+        tp, fp = pl.col("_w") * y, pl.col("_w") * ~y
+    return rows.select(*names, threshold=pl.col("_s"), tp=tp, fp=fp)
 
 
 def threshold_order(frame: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:
@@ -76,14 +71,23 @@ def threshold_order(frame: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:
     )
 
 
-def tally(rows: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:
+def tally(
+    rows: pl.LazyFrame, names: Sequence[str], *, ordered: bool = False, deferred: bool = False
+) -> pl.LazyFrame:
     """
     Positives and negatives per group and distinct threshold: ``*names, threshold, tp, fp``.
 
     Order-free: a plain group-by whose result does not depend on the rows' order (tied
-    scores collapse into one threshold). It keeps the order in which groups first appear,
-    so rows already sorted by :func:`threshold_order` give a tally in that order, and Polars
-    takes its faster sorted group-by.
+    scores collapse into one threshold). It keeps the order in which groups first appear;
+    `ordered` sorts the rows by :func:`threshold_order` first, so the tally comes out in
+    that order (Polars then takes its faster sorted group-by) and :func:`accumulate` in the
+    same query need not sort again.
+
+    `deferred` (with `ordered`, for integer counts) leaves the collapse of tied rows to
+    :func:`accumulate` (``tied=True``), which keeps the last running sum of each tie
+    block: the same table without the group-by over all-distinct scores. Float weight
+    sums keep the group-by: per-threshold sums first, so that every weighted table gives
+    the same bits as a tally computed elsewhere (:func:`polars_roc.from_counts`).
 
     Examples
     --------
@@ -99,21 +103,34 @@ def tally(rows: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:
     │ 0.8       ┆ 1   ┆ 1   │
     │ 0.9       ┆ 1   ┆ 0   │
     └───────────┴─────┴─────┘
+    >>> deferred = tally(rows, [], ordered=True, deferred=True)
+    >>> accumulate(deferred, [], in_order=True, tied=True).collect()["fp"].to_list()
+    [0, 0, 1]
     """
+    if ordered:
+        rows = threshold_order(rows, names)
+    if deferred:
+        if not ordered:
+            msg = "a deferred tally needs ordered=True"
+            raise ValueError(msg)
+        return rows
     keys = [*names, "threshold"]
     return rows.group_by(keys, maintain_order=True).agg(pl.col("tp").sum(), pl.col("fp").sum())
 
 
 def accumulate(
-    table: pl.LazyFrame, names: Sequence[str], *, in_order: bool = False
+    table: pl.LazyFrame, names: Sequence[str], *, in_order: bool = False, tied: bool = False
 ) -> pl.LazyFrame:
     """
     Cumulative counts per group from a tally, highest threshold first, from (0, 0).
 
-    The explicit :func:`threshold_order` sort fixes the order of every running sum;
-    `in_order` says the tally was built from rows sorted that way in the same query (see
-    :func:`tally`), so the sort is not repeated. A first row per group at
-    ``threshold=+inf`` holds (0, 0), before a real +inf score.
+    The one cumulative count of the package. The explicit :func:`threshold_order` sort
+    fixes the order of every running sum; `in_order` says the tally was built in that order
+    in the same query (``tally(..., ordered=True)``), so the sort is not repeated. `tied`
+    says the table is a deferred tally (tied rows not yet collapsed): each tie block then
+    keeps its last running sum, the same table as from a collapsed tally (the filter is
+    left out otherwise: inside a grouped aggregation it costs 1.1x). A first row per group
+    at ``threshold=+inf`` holds (0, 0), before a real +inf score.
 
     Examples
     --------
@@ -133,12 +150,21 @@ def accumulate(
     """
     ordered = table if in_order else threshold_order(table, names)
     schema = ordered.collect_schema()
+    threshold = pl.col("threshold")
+    # The last row of each tie block (within a group: the aggregation sees one group).
+    last = threshold.ne_missing(threshold.shift(-1))
+
+    def ends(expr: pl.Expr) -> pl.Expr:
+        return expr.filter(last) if tied else expr
+
+    # The start row joins inside one select: a frame concat may reorder under streaming.
     columns = {
         # Integer scores were tallied as integers (exact beyond 2**53); thresholds are Float64.
-        "threshold": pl.concat(
-            [pl.lit(INF, dtype=pl.Float64), pl.col("threshold").cast(pl.Float64)]
-        ),
-        **{c: pl.concat([pl.lit(0, dtype=schema[c]), pl.col(c).cum_sum()]) for c in ("tp", "fp")},
+        "threshold": pl.concat([pl.lit(INF, dtype=pl.Float64), ends(threshold).cast(pl.Float64)]),
+        **{
+            c: pl.concat([pl.lit(0, dtype=schema[c]), ends(pl.col(c).cum_sum())])
+            for c in ("tp", "fp")
+        },
     }
     if not names:
         return ordered.select(**columns)
@@ -146,35 +172,6 @@ def accumulate(
         ordered.group_by(list(names), maintain_order=True)
         .agg(**columns)
         .explode("threshold", "tp", "fp")
-    )
-
-
-def running(rows: pl.LazyFrame) -> pl.LazyFrame:
-    """
-    Cumulative counts of one group straight from coded rows, without a tally.
-
-    One sort by threshold (descending), running sums over the rows, and the last row of each
-    tie block: the same table as ``accumulate(tally(...))`` for integer counts, 1.3x faster
-    at 2M rows (the group-by over all-distinct scores is the cost saved). Weighted counts
-    keep the tally, whose per-threshold sums the grouped curves share bit for bit.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> rows = pl.LazyFrame({"threshold": [0.8, 0.9, 0.8], "tp": [1, 1, 0], "fp": [0, 0, 1]})
-    >>> running(rows).collect()["fp"].to_list()
-    [0, 0, 1]
-    """
-    schema = rows.collect_schema()
-    threshold = pl.col("threshold")
-    last = threshold.ne_missing(threshold.shift(-1))
-    # The start row joins inside one select: a frame concat may reorder under streaming.
-    return rows.sort("threshold", descending=True, nulls_last=True).select(
-        threshold=pl.concat([pl.lit(INF, dtype=pl.Float64), threshold.filter(last)]),
-        **{
-            c: pl.concat([pl.lit(0, dtype=schema[c]), pl.col(c).cum_sum().filter(last)])
-            for c in ("tp", "fp")
-        },
     )
 
 

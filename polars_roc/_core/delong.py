@@ -17,37 +17,11 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc._core import labels
+from polars_roc._core import kernels
 from polars_roc._core.checks import is_nan
 from polars_roc._core.distributions import normal_quantile
 from polars_roc._core.groups import per_group, summarize
 from polars_roc._core.kernels import Rows, auc_of, class_totals
-
-
-def coded_frame(
-    lf: pl.LazyFrame,
-    score: str,
-    label: str,
-    *,
-    names: list[str],
-    weight: str | None,
-    pos_label: Any,
-    extra: Sequence[str] = (),
-) -> pl.LazyFrame:
-    """
-    The rows coded: ``*names, *extra, _s, _y`` (+ ``_w``).
-
-    Rows that do not count (null score or label, zero weight) are masked to null rather than
-    filtered out, so a group whose rows all drop out still yields its row of nulls, as
-    :func:`polars_roc.areas.auc` does. Ranks, sums and windows skip the nulls.
-    """
-    s = labels.score(score, checked=False)
-    y = labels.positive(label, pos_label)
-    w = None if weight is None else labels.weight(weight)
-    columns = {"_s": s, "_y": y, **({} if w is None else {"_w": w})}
-    coded = lf.select(*names, *extra, **columns)
-    keep = labels.kept(pl.col("_s"), pl.col("_y"), None if w is None else pl.col("_w"))
-    return coded.with_columns(pl.when(keep).then(pl.col(c)).name.keep() for c in columns)
 
 
 def placements(coded: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.LazyFrame:
@@ -153,8 +127,8 @@ def delong_table(
 ) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """Placement rows and the per-group ``*names, auc, n_pos, n_neg, _var`` table."""
     weighted = weight is not None
-    coded = coded_frame(
-        lf, score, label, names=names, weight=weight, pos_label=pos_label, extra=extra
+    coded = kernels.coded(
+        lf, score, label, names=names, weight=weight, pos_label=pos_label, extra=extra, masked=True
     )
     placed = placements(coded, names, weighted=weighted)
     n_pos, n_neg = class_totals(coded_rows(weighted))

@@ -54,6 +54,50 @@ def rows(
     return Rows(drop(s), drop(y), None if w is None else drop(w))
 
 
+def coded(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    names: Sequence[str],
+    weight: str | None,
+    pos_label: Any,
+    label_dtype: pl.DataType | None = None,
+    extra: Sequence[str] = (),
+    masked: bool = False,
+) -> pl.LazyFrame:
+    """
+    The one coding of a frame's rows: ``*names, *extra, _s, _y`` (+ ``_w`` when weighted).
+
+    Every frame computation (counts, the sorted AUC, DeLong placements) codes its rows here,
+    once per query. `_s` is the score (integers and Float32 keep their type: exact ties and
+    faster sorts; other scores are Float64), `_y` the positive flag, `_w` the checked
+    weight. Rows that do not count (null score or label, null or zero weight) are dropped,
+    or with `masked` kept with all three set to null, so that every group of the input
+    still has a row out (ranks, sums and windows skip the nulls).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.LazyFrame({"s": [0.9, None, 0.1], "y": [1, 1, 0]})
+    >>> coded(df, "s", "y", names=[], weight=None, pos_label=None).collect().rows()
+    [(0.9, True), (0.1, False)]
+    >>> coded(df, "s", "y", names=[], weight=None, pos_label=None, masked=True).collect().rows()
+    [(0.9, True), (None, None), (0.1, False)]
+    """
+    dtype = lf.collect_schema()[score]
+    s = labels.score(score, checked=False, dtype=None if dtype == pl.Float32 else dtype)
+    y = labels.positive(label, pos_label, dtype=label_dtype)
+    w = None if weight is None else labels.weight(weight)
+    columns = {"_s": s, "_y": y, **({} if w is None else {"_w": w})}
+    # Coded in one select, masked in the next: the label coding runs once per row.
+    frame = lf.select(*names, *extra, **columns)
+    keep = labels.kept(pl.col("_s"), pl.col("_y"), None if w is None else pl.col("_w"))
+    if masked:
+        return frame.with_columns(pl.when(keep).then(pl.col(c)).name.keep() for c in columns)
+    return frame.filter(keep)
+
+
 def class_totals(r: Rows) -> tuple[pl.Expr, pl.Expr]:
     """
     Positives and negatives: Int64 counts, or Float64 weight sums when weighted.

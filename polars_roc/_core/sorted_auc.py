@@ -4,8 +4,9 @@ The frame-level twin of :func:`polars_roc._core.kernels.auc_of` (which must stay
 expression for ``select``, ``group_by().agg()`` and ``over()``). A frame may stage its work
 in columns, so every step below runs once:
 
-1. code the rows once: ``*names, _s, _tp, _fp`` (rows that do not count keep their group
-   with ``_tp = _fp = 0`` and a null score, so every group of the input has a row out);
+1. code the rows once (:func:`polars_roc._core.kernels.coded`); rows that do not count
+   keep their group with ``_tp = _fp = 0`` and a null score, so every group of the input
+   has a row out;
 2. sort by score alone (without groups or weights: each class's scores sorted apart and
    merged), then by group with a stable single-key sort (an ``int_range``
    between the two keeps Polars from merging them into one slower multi-key sort);
@@ -25,9 +26,8 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc._core import checks, labels
+from polars_roc._core import checks, kernels
 from polars_roc._core.groups import summarize
-from polars_roc._core.kernels import scaled
 
 
 def auc_table(
@@ -63,30 +63,32 @@ def auc_table(
     └─────┴──────┴───────┴───────┘
     """
     names = list(names)
-    schema = lf.collect_schema()
-    s = pl.col(score)
-    # Float32 scores sort faster as Float32 and compare the same; the rest as Float64.
-    s = (
-        s
-        if schema[score] == pl.Float32
-        else labels.score(score, checked=False, dtype=schema[score])
+    weighted = weight is not None
+    # Unweighted without groups, rows that do not count are dropped; otherwise masked, so
+    # that every group of the input has a row out.
+    coded = kernels.coded(
+        lf,
+        score,
+        label,
+        names=names,
+        weight=weight,
+        pos_label=pos_label,
+        label_dtype=label_dtype,
+        masked=weighted or bool(names),
     )
-    y = labels.positive(label, pos_label, dtype=label_dtype)
-    w = None if weight is None else labels.weight(weight)
-    coded = lf.select(*names, _s=s, _y=y, _w=pl.lit(None, dtype=pl.Float64) if w is None else w)
-    yy, ww = pl.col("_y"), pl.col("_w")
-    keep = labels.kept(pl.col("_s"), yy, None if w is None else ww)
-    if w is None:
+    if not weighted:
         if names:
-            return _aggregated(coded, names, keep)
-        return _summed(_merged(coded.filter(keep)), names)
+            return _aggregated(coded, names)
+        return _summed(_merged(coded), names)
+    yy, ww = pl.col("_y"), pl.col("_w")
+    keep = yy.is_not_null()
     # Each group's weights times a power of two (exact): products of weights in U neither
     # overflow nor underflow; the class totals are reported from the weights as given.
-    sw = scaled(pl.when(keep).then(ww))
+    sw = kernels.scaled(ww)
     sw = sw.over(names) if names else sw
     rows = coded.select(
         *names,
-        _s=pl.when(keep).then(pl.col("_s")),
+        "_s",
         _tp=pl.when(keep & yy).then(sw).otherwise(0.0),
         _fp=pl.when(keep & ~yy).then(sw).otherwise(0.0),
         _np=pl.when(keep & yy).then(ww).otherwise(0.0),
@@ -101,7 +103,7 @@ def auc_table(
     return _summed(rows, names)
 
 
-def _aggregated(coded: pl.LazyFrame, names: list[str], keep: pl.Expr) -> pl.LazyFrame:
+def _aggregated(coded: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     """
     Unweighted AUC per group: Mann-Whitney from average ranks in a hash group-by.
 
@@ -112,7 +114,6 @@ def _aggregated(coded: pl.LazyFrame, names: list[str], keep: pl.Expr) -> pl.Lazy
     a ``when`` evaluated per group costs more than the rank); the AUC is formed after it.
     """
     s, y = pl.col("_s"), pl.col("_y")
-    masked = coded.select(*names, _s=pl.when(keep).then(s), _y=pl.when(keep).then(y))
     measures = [
         (s.rank("average") * y).sum().alias("_ranks"),
         y.sum().cast(pl.Int64).alias("n_pos"),
@@ -123,7 +124,7 @@ def _aggregated(coded: pl.LazyFrame, names: list[str], keep: pl.Expr) -> pl.Lazy
     u = pl.col("_ranks") - n_pos * (n_pos + 1) / 2
     defined = (n_pos > 0) & (n_neg > 0) & ~pl.col("_nan")
     auc = pl.when(defined).then(u / (n_pos * n_neg)).alias("auc")
-    return summarize(masked, names, measures).select(*names, auc, "n_pos", "n_neg")
+    return summarize(coded, names, measures).select(*names, auc, "n_pos", "n_neg")
 
 
 def _merged(coded: pl.LazyFrame) -> pl.LazyFrame:
