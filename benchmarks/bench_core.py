@@ -5,7 +5,8 @@ Usage::
     python benchmarks/bench_core.py [--rows 10000000] [--groups 100000] [--repeats 3]
                                     [--parquet-rows 0] [--only single,curve,...]
 
-Prints the median wall time of each task and its ratio against scikit-learn, polars-ds,
+Prints the median wall time of each task (the tasks of a section run round-robin, so a
+shift in machine load hits them alike) and its ratio against scikit-learn, polars-ds,
 polarbearings, a naive sort + cum_sum query, a Polars sort of the score column and np.sort,
 all measured in the same run on the same data, then one line per target: "met" or
 "missed". Peers that are not installed are skipped (``pip install polars-ds
@@ -56,6 +57,17 @@ def median_time(task: Callable[[], Any], repeats: int) -> float:
     return statistics.median(times)
 
 
+def race(tasks: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
+    """Median seconds of each task, run round-robin: a shift in machine load hits all alike."""
+    times: dict[str, list[float]] = {name: [] for name in tasks}
+    for _ in range(repeats):
+        for name, task in tasks.items():
+            start = time.perf_counter()
+            task()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(seconds) for name, seconds in times.items()}
+
+
 def report(name: str, ours: float, peers: dict[str, float], note: str = "") -> None:
     print(f"\n{name}: polars_roc {ours:.3f}s {note}", flush=True)
     for peer, seconds in peers.items():
@@ -83,27 +95,27 @@ def naive_curve(df: pl.DataFrame) -> pl.DataFrame:
 
 
 def single(df: pl.DataFrame, y: Any, s: Any, repeats: int) -> None:
-    expr = median_time(lambda: df.select(pr.auc("score", "label")).item(), repeats)
-    frame = median_time(lambda: df.roc.auc()["auc"].item(), repeats)
-    sk = median_time(lambda: roc_auc_score(y, s), repeats)
-    col_sort = median_time(lambda: df.select(pl.col("score").sort()), repeats)
-    frame_sort = median_time(lambda: df.lazy().select("score", "label").sort("score").collect(), 1)
-    np_sort = median_time(lambda: np.sort(s), repeats)
-    peers = {
-        "df.roc.auc() (frame method)": frame,
-        "sklearn roc_auc_score": sk,
-        "Polars sort of the score column": col_sort,
-        "Polars frame sort by score (score, label)": frame_sort,
-        "np.sort(score)": np_sort,
+    tasks: dict[str, Callable[[], Any]] = {
+        "expr": lambda: df.select(pr.auc("score", "label")).item(),
+        "df.roc.auc() (frame method)": lambda: df.roc.auc()["auc"].item(),
+        "sklearn roc_auc_score": lambda: roc_auc_score(y, s),
+        "Polars sort of the score column": lambda: df.select(pl.col("score").sort()),
+        "Polars frame sort by score (score, label)": lambda: (
+            df.lazy().select("score", "label").sort("score").collect()
+        ),
+        "np.sort(score)": lambda: np.sort(s),
     }
     if pb is not None:
-        peers["polarbearings roc_auc"] = median_time(
-            lambda: df.select(pb.roc_auc("y", "score")).item(), repeats
-        )
+        tasks["polarbearings roc_auc"] = lambda: df.select(pb.roc_auc("y", "score")).item()
     if pds is not None:
-        peers["polars-ds query_roc_auc"] = median_time(
-            lambda: df.select(pds.query_roc_auc("y", "score")).item(), repeats
-        )
+        tasks["polars-ds query_roc_auc"] = lambda: df.select(pds.query_roc_auc("y", "score")).item()
+    peers = race(tasks, repeats)
+    expr, frame, sk = (
+        peers.pop("expr"),
+        peers["df.roc.auc() (frame method)"],
+        peers["sklearn roc_auc_score"],
+    )
+    col_sort = peers["Polars sort of the score column"]
     report("single AUC (df.select(pr.auc(...)))", expr, peers)
     best = min(expr, frame)
     print(f"  fastest of expression and frame method: {best:.3f}s")
@@ -115,28 +127,36 @@ def single(df: pl.DataFrame, y: Any, s: Any, repeats: int) -> None:
 
 
 def curve(df: pl.DataFrame, y: Any, s: Any, repeats: int) -> None:
-    ours = median_time(lambda: df.roc.curve(), repeats)
-    sk = median_time(lambda: roc_curve(y, s, drop_intermediate=False), repeats)
-    naive = median_time(lambda: naive_curve(df), repeats)
-    peers = {"sklearn roc_curve(drop_intermediate=False)": sk, "naive sort + cum_sum": naive}
+    tasks: dict[str, Callable[[], Any]] = {
+        "ours": lambda: df.roc.curve(),
+        "sklearn roc_curve(drop_intermediate=False)": lambda: roc_curve(
+            y, s, drop_intermediate=False
+        ),
+        "naive sort + cum_sum": lambda: naive_curve(df),
+    }
     if pb is not None:
-        peers["polarbearings roc_curve"] = median_time(
-            lambda: pb.roc_curve(df, "y", "score").collect(), repeats
-        )
+        tasks["polarbearings roc_curve"] = lambda: pb.roc_curve(df, "y", "score").collect()
+    peers = race(tasks, repeats)
+    ours = peers.pop("ours")
     report("full ROC curve (df.roc.curve())", ours, peers)
+    sk, naive = peers["sklearn roc_curve(drop_intermediate=False)"], peers["naive sort + cum_sum"]
     at_least("2. full curve vs scikit-learn", sk / ours, 5)
     at_most("2. full curve / naive sort + cum_sum", ours / naive, 1.5)
 
 
 def weighted(df: pl.DataFrame, y: Any, s: Any, w: Any, repeats: int) -> None:
-    expr = median_time(lambda: df.select(pr.auc("score", "label", weight="w")).item(), repeats)
-    frame = median_time(lambda: df.roc.auc(weight="w")["auc"].item(), repeats)
-    sk = median_time(lambda: roc_auc_score(y, s, sample_weight=w), repeats)
-    peers = {"df.roc.auc(weight=...) (frame method)": frame, "sklearn (sample_weight)": sk}
+    tasks: dict[str, Callable[[], Any]] = {
+        "expr": lambda: df.select(pr.auc("score", "label", weight="w")).item(),
+        "df.roc.auc(weight=...) (frame method)": lambda: df.roc.auc(weight="w")["auc"].item(),
+        "sklearn (sample_weight)": lambda: roc_auc_score(y, s, sample_weight=w),
+    }
     if pb is not None:
-        peers["polarbearings roc_auc(weight)"] = median_time(
-            lambda: df.select(pb.roc_auc("y", "score", weight="w")).item(), repeats
-        )
+        tasks["polarbearings roc_auc(weight)"] = lambda: df.select(
+            pb.roc_auc("y", "score", weight="w")
+        ).item()
+    peers = race(tasks, repeats)
+    expr, frame = peers.pop("expr"), peers["df.roc.auc(weight=...) (frame method)"]
+    sk = peers["sklearn (sample_weight)"]
     report("weighted AUC (df.select(pr.auc(..., weight=...)))", expr, peers)
     best = min(expr, frame)
     print(f"  fastest of expression and frame method: {best:.3f}s")
@@ -148,8 +168,6 @@ def weighted(df: pl.DataFrame, y: Any, s: Any, w: Any, repeats: int) -> None:
 
 
 def grouped(df: pl.DataFrame, k: int, repeats: int, sklearn_groups: int) -> None:
-    ours = median_time(lambda: df.roc.auc(by="g"), repeats)
-    expr = median_time(lambda: df.group_by("g").agg(pr.auc("score", "label")), repeats)
     parts = df.select("g", "score", "y").partition_by("g", as_dict=False)[:sklearn_groups]
 
     def sklearn_loop() -> None:
@@ -158,15 +176,19 @@ def grouped(df: pl.DataFrame, k: int, repeats: int, sklearn_groups: int) -> None
             if 0 < labels.sum() < len(labels):
                 roc_auc_score(labels, part["score"].to_numpy())
 
-    loop = median_time(sklearn_loop, 1) * k / len(parts)
-    peers = {
-        "df.group_by(g).agg(pr.auc(...))": expr,
-        f"sklearn loop (x{k // len(parts)} extrapolated)": loop,
+    n = df.height
+    tiny = df.with_columns(g=pl.int_range(n) // 2)
+    tasks: dict[str, Callable[[], Any]] = {
+        "ours": lambda: df.roc.auc(by="g"),
+        "df.group_by(g).agg(pr.auc(...))": lambda: df.group_by("g").agg(pr.auc("score", "label")),
+        "tiny": lambda: tiny.roc.auc(by="g"),
     }
     if pb is not None:
-        peers["polarbearings group_by.agg"] = median_time(
-            lambda: df.group_by("g").agg(pb.roc_auc("y", "score")), repeats
-        )
+        tasks["polarbearings group_by.agg"] = lambda: df.group_by("g").agg(pb.roc_auc("y", "score"))
+    peers = race(tasks, repeats)
+    ours, small = peers.pop("ours"), peers.pop("tiny")
+    loop = median_time(sklearn_loop, 1) * k / len(parts)
+    peers[f"sklearn loop (x{k // len(parts)} extrapolated)"] = loop
     if pds is not None:
         peers["polars-ds group_by.agg (1 run: slow)"] = median_time(
             lambda: df.group_by("g").agg(pds.query_roc_auc("y", "score")), 1
@@ -175,22 +197,19 @@ def grouped(df: pl.DataFrame, k: int, repeats: int, sklearn_groups: int) -> None
     at_least("4. grouped AUC vs scikit-learn loop", loop / ours, 200)
     if pb is not None:
         at_least("4. grouped AUC vs polarbearings", peers["polarbearings group_by.agg"] / ours, 1.5)
-    n = df.height
-    tiny = df.with_columns(g=pl.int_range(n) // 2)
-    small = median_time(lambda: tiny.roc.auc(by="g"), repeats)
     print(f"  {n // 2:,} groups of 2 rows: {small:.3f}s ({small / ours:.2f}x the {k:,} groups)")
     at_most("4. per-row cost of 2-row groups / 100-row groups", small / ours, 2)
 
 
 def geometry(df: pl.DataFrame, k: int, repeats: int) -> None:
-    ours = median_time(lambda: df.roc.curve(by="g"), repeats)
-    peers = {
-        "df.roc.hull(by=g)": median_time(lambda: df.roc.hull(by="g"), repeats),
-        "df.roc.optimal(by=g)": median_time(lambda: df.roc.optimal(by="g"), repeats),
-        "df.roc.operating_ranges(by=g)": median_time(
-            lambda: df.roc.operating_ranges(by="g"), repeats
-        ),
+    tasks: dict[str, Callable[[], Any]] = {
+        "ours": lambda: df.roc.curve(by="g"),
+        "df.roc.hull(by=g)": lambda: df.roc.hull(by="g"),
+        "df.roc.optimal(by=g)": lambda: df.roc.optimal(by="g"),
+        "df.roc.operating_ranges(by=g)": lambda: df.roc.operating_ranges(by="g"),
     }
+    peers = race(tasks, repeats)
+    ours = peers.pop("ours")
     report(f"curve over {k:,} groups (df.roc.curve(by=...))", ours, peers)
     for name, seconds in peers.items():
         at_most(f"6. {name} / curve", seconds / ours, 3)

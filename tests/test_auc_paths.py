@@ -97,3 +97,34 @@ def test_frame_auc_float32_nan_and_pos_label(weight: str | None, by: str | None)
     assert got["auc"][0] == pytest.approx(expected, abs=1e-12)
     assert got["auc"][1] is None
     assert not any(isinstance(v, float) and math.isnan(v) for v in got["auc"].to_list())
+
+
+@given(
+    scores=st.lists(st.sampled_from([-0.0, 0.0, 1.0, -1.0, 2.5]), min_size=2, max_size=30),
+    data=st.data(),
+)
+def test_single_auc_counts_signed_zeros_as_ties(scores: list[float], data: st.DataObject) -> None:
+    # The single unweighted frame AUC searches sorted positives among sorted negatives.
+    labels = data.draw(st.lists(st.booleans(), min_size=len(scores), max_size=len(scores)))
+    frame = pl.DataFrame({"score": scores, "label": labels})
+    auc = pairwise_auc(np.array(labels), np.array(scores), np.ones(len(scores)))
+    got = frame.roc.auc()["auc"].item()
+    assert got == (None if auc is None else pytest.approx(auc, abs=1e-15))
+
+
+@given(
+    offsets=st.lists(st.integers(0, 3), min_size=2, max_size=30),
+    data=st.data(),
+)
+def test_single_auc_of_large_integer_scores_is_exact(
+    offsets: list[int], data: st.DataObject
+) -> None:
+    # Integer scores beyond 2**53 are distinct: they must not tie as Float64 would make them.
+    labels = data.draw(st.lists(st.booleans(), min_size=len(offsets), max_size=len(offsets)))
+    scores = [2**60 + k for k in offsets]
+    frame = pl.DataFrame(
+        {"score": scores, "label": labels}, schema={"score": pl.Int64, "label": pl.Boolean}
+    )
+    auc = pairwise_auc(np.array(labels), np.array(offsets, dtype=float), np.ones(len(offsets)))
+    got = frame.roc.auc()["auc"].item()
+    assert got == (None if auc is None else pytest.approx(auc, abs=1e-15))
