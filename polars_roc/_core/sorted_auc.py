@@ -17,7 +17,9 @@ in columns, so every step below runs once:
    plus the tied ones, i.e. ``2 U`` of Mann-Whitney with ties counting one half;
 5. one aggregation per group (sorted keys: Polars' sorted group-by).
 
-Unweighted counts are Int64, so ``2 U`` is exact; weighted counts are Float64 sums.
+Steps 3-5 run for weighted rows (Float64 sums); unweighted rows take the class sorts and
+searches without groups, and ranks in a hash group-by with them (exact Int64 or half-integer
+sums).
 """
 
 from __future__ import annotations
@@ -82,12 +84,21 @@ def auc_table(
             return _aggregated(coded, names)
         return _searched(coded)
     yy, ww = pl.col("_y"), pl.col("_w")
-    keep = yy.is_not_null()
     # Each group's weights times a power of two (exact): products of weights in U neither
     # overflow nor underflow; the class totals are reported from the weights as given.
     sw = kernels.scaled(ww)
     sw = sw.over(names) if names else sw
-    rows = coded.select(
+    # The sorts carry the coded columns and the scaled weight; the four sums are formed
+    # after them (1.8x
+    # faster without groups, 1.6x with, than sorting the four formed columns; 2M rows).
+    rows = coded.select(*names, "_s", "_y", "_w", _sw=sw).sort("_s", nulls_last=True)
+    if names:
+        # The index keeps the two sorts apart (see the module docstring).
+        rows = rows.with_columns(_i=pl.int_range(pl.len(), dtype=pl.UInt32)).sort(
+            names, nulls_last=True, maintain_order=True
+        )
+    keep, sw = yy.is_not_null(), pl.col("_sw")
+    rows = rows.select(
         *names,
         "_s",
         _tp=pl.when(keep & yy).then(sw).otherwise(0.0),
@@ -95,12 +106,6 @@ def auc_table(
         _np=pl.when(keep & yy).then(ww).otherwise(0.0),
         _nn=pl.when(keep & ~yy).then(ww).otherwise(0.0),
     )
-    rows = rows.sort("_s", nulls_last=True)
-    if names:
-        # The index keeps the two sorts apart (see the module docstring).
-        rows = rows.with_columns(_i=pl.int_range(pl.len(), dtype=pl.UInt32)).sort(
-            names, nulls_last=True, maintain_order=True
-        )
     return _summed(rows, names)
 
 
@@ -162,7 +167,7 @@ def _changed(columns: Sequence[str]) -> pl.Expr:
 
 
 def _summed(rows: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
-    """From rows sorted by group then score: the per-group sums and the AUC."""
+    """From weighted rows sorted by group then score: the per-group sums and the AUC."""
     fp, tp = pl.col("_fp"), pl.col("_tp")
     block = _changed([*names, "_s"])
     rows = rows.with_columns(_c=fp.cum_sum(), _block=block)
@@ -176,13 +181,12 @@ def _summed(rows: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     else:
         twice_u = tp * (before + after)
     rows = rows.with_columns(_u=twice_u)
-    weighted = "_np" in rows.collect_schema()
     measures = [
         pl.col("_u").sum().alias("_u"),
         tp.sum().alias("_ps"),
         fp.sum().alias("_ns"),
-        (pl.col("_np") if weighted else tp).sum().alias("n_pos"),
-        (pl.col("_nn") if weighted else fp).sum().alias("n_neg"),
+        pl.col("_np").sum().alias("n_pos"),
+        pl.col("_nn").sum().alias("n_neg"),
         checks.is_nan(pl.col("_s")).any().alias("_nan"),
     ]
     if names:
