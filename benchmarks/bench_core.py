@@ -213,6 +213,13 @@ def geometry(df: pl.DataFrame, k: int, repeats: int) -> None:
     report(f"curve over {k:,} groups (df.roc.curve(by=...))", ours, peers)
     for name, seconds in peers.items():
         at_most(f"6. {name} / curve", seconds / ours, 3)
+    # The target also asks for Polars expressions: the hull kernel (_core/convex.py) is
+    # still a numpy batch callback per query.
+    callbacks = sum(
+        "map_batches" in (Path(pr.__file__).parent / module).read_text()
+        for module in ("_core/convex.py", "hull.py", "iso.py")
+    )
+    TARGETS.append(("6. hull, optimal, operating ranges with no Python callback", -callbacks, 0.0))
 
 
 def parquet(rows: int) -> None:
@@ -248,7 +255,7 @@ def parquet(rows: int) -> None:
     print(f"  {seconds:.1f}s, peak RSS {peak_gb:.2f} GB")
     scale = 100_000_000 / rows
     at_most(f"7. Parquet AUC seconds (x{scale:g} rows extrapolated) / 30s", seconds * scale / 30, 1)
-    TARGETS.append((f"7. peak RSS at {rows:,} rows <= 4 GB", peak_gb, -4.0))
+    TARGETS.append((f"7. peak RSS (x{scale:g} rows extrapolated) <= 4 GB", peak_gb * scale, -4.0))
 
 
 def main() -> None:
@@ -288,7 +295,7 @@ def main() -> None:
         parquet(args.parquet_rows)
     print("\nTargets (issue 16), measured in this run:")
     for name, value, bound in TARGETS:
-        met = value >= bound if bound > 0 else value <= -bound
+        met = value >= bound if bound >= 0 else value <= -bound
         print(f"  {'met   ' if met else 'MISSED'} {name:<62} {value:8.2f}")
 
 
