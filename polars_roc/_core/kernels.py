@@ -43,15 +43,29 @@ def rows(
     the cost of a filter per group (about a third of a grouped AUC's time). `label_dtype`,
     when the caller knows it from the schema, lets Boolean labels skip the coding check.
     """
-    s = labels.score(score, checked=checked, nan_policy=nan_policy)
-    y = labels.positive(label, pos_label, dtype=label_dtype)
-    w = None if weight is None else labels.weight(weight)
+    s, y, w = _coding(score, label, weight, pos_label, label_dtype, checked, nan_policy)
     keep = labels.kept(s, y, w)
 
     def drop(expr: pl.Expr) -> pl.Expr:
         return pl.when(keep).then(expr) if masked else expr.filter(keep)
 
     return Rows(drop(s), drop(y), None if w is None else drop(w))
+
+
+def _coding(
+    score: IntoExprColumn,
+    label: IntoExprColumn,
+    weight: IntoExprColumn | None,
+    pos_label: Any,
+    label_dtype: pl.DataType | None,
+    checked: bool,
+    nan_policy: NanPolicy,
+    score_dtype: pl.DataType | None = None,
+) -> tuple[pl.Expr, pl.Expr, pl.Expr | None]:
+    """The one coding of score, label and weight, staged by :func:`rows` and :func:`coded`."""
+    s = labels.score(score, checked=checked, nan_policy=nan_policy, dtype=score_dtype)
+    y = labels.positive(label, pos_label, dtype=label_dtype)
+    return s, y, None if weight is None else labels.weight(weight)
 
 
 def coded(
@@ -67,14 +81,15 @@ def coded(
     masked: bool = False,
 ) -> pl.LazyFrame:
     """
-    The one coding of a frame's rows: ``*names, *extra, _s, _y`` (+ ``_w`` when weighted).
+    A frame's rows coded once: ``*names, *extra, _s, _y`` (+ ``_w`` when weighted).
 
     Every frame computation (counts, the sorted AUC, DeLong placements) codes its rows here,
-    once per query. `_s` is the score (integers and Float32 keep their type: exact ties and
-    faster sorts; other scores are Float64), `_y` the positive flag, `_w` the checked
-    weight. Rows that do not count (null score or label, null or zero weight) are dropped,
-    or with `masked` kept with all three set to null, so that every group of the input
-    still has a row out (ranks, sums and windows skip the nulls).
+    once per query, with the same coding as the expressions' :func:`rows`. `_s` is the
+    score (integers and Float32 keep their type: exact ties and faster sorts; other scores
+    are Float64), `_y` the positive flag, `_w` the checked weight. Rows that do not count
+    (null score or label, null or zero weight) are dropped, or with `masked` kept with all
+    three set to null, so that every group of the input still has a row out (ranks, sums
+    and windows skip the nulls).
 
     Examples
     --------
@@ -86,9 +101,16 @@ def coded(
     [(0.9, True), (None, None), (0.1, False)]
     """
     dtype = lf.collect_schema()[score]
-    s = labels.score(score, checked=False, dtype=None if dtype == pl.Float32 else dtype)
-    y = labels.positive(label, pos_label, dtype=label_dtype)
-    w = None if weight is None else labels.weight(weight)
+    s, y, w = _coding(
+        score,
+        label,
+        weight,
+        pos_label,
+        label_dtype,
+        checked=False,
+        nan_policy="propagate",
+        score_dtype=None if dtype == pl.Float32 else dtype,
+    )
     columns = {"_s": s, "_y": y, **({} if w is None else {"_w": w})}
     # Coded in one select, masked in the next: the label coding runs once per row.
     frame = lf.select(*names, *extra, **columns)
