@@ -26,15 +26,26 @@ are gathered into one long frame with a replicate number, and the expressions ru
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 import polars as pl
 
 from polars_roc._core import validate
 from polars_roc._core.frames import same_kind
 from polars_roc._core.validate import By
-from polars_roc.resampling import FloatArray, IntArray, check_n_boot, check_seed, group_rng
+from polars_roc.exprs import auc
+from polars_roc.metrics import EPS, brier_score, log_loss
+from polars_roc.precision_recall import average_precision
+from polars_roc.resampling import (
+    FloatArray,
+    IntArray,
+    auc_statistic,
+    check_n_boot,
+    check_seed,
+    group_rng,
+)
 
 #: Rows gathered per chunk of replicates.
 CHUNK_ROWS = 1 << 21
@@ -75,6 +86,181 @@ def strata(labels: pl.Series) -> list[IntArray]:
     return [np.flatnonzero(labels.eq_missing(value).to_numpy()) for value in values]
 
 
+def _sort_key(schema: pl.Schema, exprs: dict[str, pl.Expr], skip: set[str]) -> str | None:
+    """The first numeric column the metrics read (not `skip`): replicates are laid out by it."""
+    for expr in exprs.values():
+        for name in expr.meta.root_names():
+            if name not in skip and name in schema and schema[name].is_numeric():
+                return name
+    return None
+
+
+class Known(NamedTuple):
+    """One of our metrics, recognised: its kind and its score and label columns."""
+
+    kind: str
+    score: str
+    label: str
+
+
+#: Our metrics whose replicates are computed from count matrices, with their builders.
+KNOWN = {
+    "auc": auc,
+    "average_precision": average_precision,
+    "brier_score": brier_score,
+    "log_loss": log_loss,
+}
+
+#: Score dtypes the count path reads exactly as Float64 (wider integers keep the query).
+EXACT_SCORES = (pl.Float64, pl.Float32, pl.Int8, pl.Int16, pl.Int32, pl.UInt8, pl.UInt16, pl.UInt32)
+
+
+def recognise(expr: pl.Expr, schema: pl.Schema) -> Known | None:
+    """
+    `expr` if it is exactly ``builder(score, label)`` for one of :data:`KNOWN` (else None).
+
+    Two expressions built by the same calls print the same tree, so the printed trees are
+    compared: any other argument (a weight, pos_label, direction, an alias or cast on top)
+    prints differently and leaves the expression to the query.
+    """
+    roots = list(dict.fromkeys(expr.meta.root_names()))
+    if len(roots) != 2 or any(name not in schema for name in roots):
+        return None
+    text = str(expr)
+    for kind, builder in KNOWN.items():
+        for score, label in (roots, roots[::-1]):
+            if str(builder(score, label)) == text:
+                return Known(kind, score, label)
+    return None
+
+
+def _positives(labels: pl.Series) -> npt.NDArray[np.bool_] | None:
+    """Boolean or 0/1 labels without nulls as a Boolean array; None otherwise."""
+    if labels.null_count() or not (labels.dtype == pl.Boolean or labels.dtype.is_integer()):
+        return None
+    if labels.dtype != pl.Boolean and not labels.is_in([0, 1]).all():
+        return None
+    return np.asarray(labels.cast(pl.Boolean).to_numpy(), dtype=np.bool_)
+
+
+class Counted(NamedTuple):
+    """A recognised metric on a group's laid-out rows, ready for count matrices."""
+
+    kind: str
+    pair: tuple[str, str]  # (score, label): metrics on the same pair share their sums
+    order: IntArray | None  # the laid-out rows sorted by score (None: they already are)
+    starts: IntArray  # the first sorted row of each distinct score
+    levels: FloatArray  # the distinct scores, ascending
+    positive: npt.NDArray[np.bool_]  # sorted rows
+    loss: FloatArray  # per laid-out row: squared error (Brier) or log loss
+
+
+def _counted(known: Known, df: pl.DataFrame, key: str | None) -> Counted | None:
+    """The precomputed arrays of a recognised metric, or None where the query must run it."""
+    scores, labels = df[known.score], df[known.label]
+    positive = _positives(labels)
+    if positive is None or scores.null_count() or scores.dtype not in EXACT_SCORES:
+        return None
+    s = np.asarray(scores.cast(pl.Float64).to_numpy(), dtype=np.float64)
+    if np.isnan(s).any():
+        return None
+    y = positive.astype(np.float64)
+    if known.kind == "brier_score":
+        loss = (s - y) ** 2
+    else:
+        loss = -np.log(np.clip(np.where(positive, s, 1 - s), EPS, 1 - EPS))
+    order = None if known.score == key else np.argsort(s, kind="stable")
+    sorted_s = s if order is None else s[order]
+    starts = np.flatnonzero(np.r_[True, sorted_s[1:] != sorted_s[:-1]])
+    sorted_y = positive if order is None else positive[order]
+    pair = (known.score, known.label)
+    return Counted(known.kind, pair, order, starts, sorted_s[starts], sorted_y, loss)
+
+
+class Ranked(NamedTuple):
+    """Per replicate, for distinct scores: positives' counts and their running totals."""
+
+    counts: FloatArray  # (reps, positives): copies of each positive row
+    below: FloatArray  # (reps, positives): rows up to and including it (all classes)
+    positives_below: FloatArray  # (reps, positives): positive rows up to and including it
+    n_pos: FloatArray  # (reps,)
+
+
+def _ranked(metric: Counted, counts: FloatArray) -> Ranked:
+    """The running totals of one (score, label) pair, scores all distinct."""
+    c = counts if metric.order is None else counts[:, metric.order]
+    columns = np.flatnonzero(metric.positive)
+    on_positives = c[:, columns]
+    below = np.cumsum(c, axis=1)[:, columns]
+    positives_below = np.cumsum(on_positives, axis=1)
+    return Ranked(on_positives, below, positives_below, positives_below[:, -1])
+
+
+def _ranked_value(kind: str, r: Ranked, n: int) -> FloatArray:
+    """AUC (Mann-Whitney from average ranks) or average precision, scores all distinct."""
+    c, n_pos = r.counts, r.n_pos
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if kind == "auc":  # the copies of a row take ranks below - c + 1 .. below
+            ranks = (c * (r.below - (c - 1) / 2)).sum(axis=1)
+            return np.asarray((ranks - n_pos * (n_pos + 1) / 2) / (n_pos * (n - n_pos)))
+        # Precision at a positive row's score: rows at or above it that are positive.
+        tp = n_pos[:, None] - r.positives_below + c
+        at_or_above = np.maximum(n - r.below + c, 1.0)
+        return np.asarray((c * tp / at_or_above).sum(axis=1) / n_pos, dtype=np.float64)
+
+
+def _tied_value(metric: Counted, counts: FloatArray) -> FloatArray:
+    """AUC or average precision from per-score class counts (tied scores)."""
+    c = counts if metric.order is None else counts[:, metric.order]
+    pos = np.add.reduceat(c * metric.positive, metric.starts, axis=1)
+    neg = np.add.reduceat(c * ~metric.positive, metric.starts, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if metric.kind == "auc":
+            return auc_statistic(pos, neg, metric.levels)[:, 0]
+        tp = np.cumsum(pos[:, ::-1], axis=1)
+        fp = np.cumsum(neg[:, ::-1], axis=1)
+        gained = np.where(pos[:, ::-1] > 0, pos[:, ::-1] * tp / (tp + fp), 0.0)
+        return np.asarray(gained.sum(axis=1) / tp[:, -1], dtype=np.float64)
+
+
+def _from_counts(counted: dict[int, Counted], counts: FloatArray) -> dict[int, FloatArray]:
+    """Each recognised metric's replicate values from the row counts ``(reps, rows)``."""
+    n = counts.shape[1]
+    shared: dict[tuple[str, str], Ranked] = {}
+    values: dict[int, FloatArray] = {}
+    for j, metric in counted.items():
+        if metric.kind in ("brier_score", "log_loss"):
+            values[j] = np.asarray(counts @ metric.loss / n, dtype=np.float64)
+        elif len(metric.starts) < n:
+            values[j] = _tied_value(metric, counts)
+        else:
+            if metric.pair not in shared:
+                shared[metric.pair] = _ranked(metric, counts)
+            values[j] = _ranked_value(metric.kind, shared[metric.pair], n)
+    return values
+
+
+def _read(exprs: Mapping[str, pl.Expr], columns: list[str]) -> list[str]:
+    """
+    The columns the expressions read: all of them where one uses a selector or wildcard.
+
+    A printed expression shows a selector (``pl.all()``, a regex, ``pl.col(a, b)``, a dtype)
+    as ``cs.``; the others read their root names only.
+    """
+    if any("cs." in str(expr) for expr in exprs.values()):
+        return columns
+    roots = {name for expr in exprs.values() for name in expr.meta.root_names()}
+    return [name for name in columns if name in roots]
+
+
+def _layout(df: pl.DataFrame, key: str | None) -> IntArray:
+    """Canonical positions in the order a replicate's rows are laid out (by `key`, stable)."""
+    if key is None:
+        return np.arange(df.height)
+    order = df.select(pl.arg_sort_by(key, nulls_last=True, maintain_order=True)).to_series()
+    return np.asarray(order.to_numpy(), dtype=np.intp)
+
+
 def _values(
     df: pl.DataFrame,
     exprs: dict[str, pl.Expr],
@@ -82,28 +268,62 @@ def _values(
     *,
     n_boot: int,
     rng: np.random.Generator,
+    key: str | None = None,
+    known: dict[str, Known] | None = None,
 ) -> FloatArray:
-    """``(n_boot, metrics)``: each metric on each stratified resample (NaN where null)."""
+    """
+    ``(n_boot, metrics)``: each metric on each stratified resample (NaN where null).
+
+    The draws are the documented ones (canonical positions, stratum by stratum, a chunk at a
+    time); a replicate is the multiset of its drawn rows, held as one count per row
+    (``bincount``). Recognised metrics (`known`) are computed from the counts matrix with
+    numpy. The others run in one query per chunk: each replicate's rows are laid out sorted
+    by `key` (canonical order among ties) by expanding the counts with ``repeat``, so sorts
+    and ranks inside the metrics meet sorted data, and the replicate column is flagged
+    sorted, so the group-by cuts each replicate as a contiguous slice, in parallel.
+    """
     n = df.height
     replicate = "_replicate"
     while replicate in df.columns:
         replicate += "_"
     chunk = max(1, min(n_boot, CHUNK_ROWS // max(n, 1)))
+    order = _layout(df, key)
+    rank = np.empty(n, dtype=np.intp)
+    rank[order] = np.arange(n)
+    laid_out = df[order]
+    counted: dict[int, Counted] = {}
+    for j, name in enumerate(exprs):
+        found = (known or {}).get(name)
+        metric = None if found is None else _counted(found, laid_out, key)
+        if metric is not None:
+            counted[j] = metric
+    queried = {
+        name: e.cast(pl.Float64) for j, (name, e) in enumerate(exprs.items()) if j not in counted
+    }
+    read = _read(queried, laid_out.columns)
+    placed = [rank[rows] for rows in groups]  # each stratum's rows, as laid-out positions
+    tiled = np.tile(np.arange(n, dtype=np.intp), chunk)
+    numbers = np.repeat(np.arange(chunk, dtype=np.int64), n)
+    offsets = (np.arange(chunk, dtype=np.intp) * n)[:, None]
     out = np.empty((n_boot, len(exprs)), dtype=np.float64)
     for start in range(0, n_boot, chunk):
         reps = min(chunk, n_boot - start)
-        drawn = [rows[rng.integers(0, len(rows), size=(reps, len(rows)))] for rows in groups]
-        positions = np.concatenate(drawn, axis=1).ravel()
-        long = df[positions].with_columns(
-            pl.Series(replicate, np.repeat(np.arange(reps, dtype=np.int64), n))
-        )
-        measured = (
-            long.group_by(replicate)
-            .agg(**{name: expr.cast(pl.Float64) for name, expr in exprs.items()})
-            .sort(replicate)
-        )
-        block = measured.select(list(exprs)).fill_null(np.nan).to_numpy()
-        out[start : start + reps] = block.astype(np.float64)
+        drawn = [rows[rng.integers(0, len(rows), size=(reps, len(rows)))] for rows in placed]
+        cells = (np.concatenate(drawn, axis=1) + offsets[:reps]).ravel()
+        counts = np.bincount(cells, minlength=reps * n)
+        if counted:
+            matrix = counts.reshape(reps, n).astype(np.float64)
+            for j, column in _from_counts(counted, matrix).items():
+                out[start : start + reps, j] = column
+        if not queried:
+            continue
+        positions = np.repeat(tiled[: reps * n], counts)
+        ids = pl.Series(replicate, numbers[: reps * n]).set_sorted()
+        long = laid_out.select(read)[positions].with_columns(ids)
+        measured = long.group_by(replicate, maintain_order=True).agg(**queried)
+        block = measured.select(list(queried)).fill_null(np.nan).to_numpy()
+        rest = [j for j in range(len(exprs)) if j not in counted]
+        out[start : start + reps, rest] = block.astype(np.float64)
     return out
 
 
@@ -210,6 +430,8 @@ def bootstrap(
     columns["metric"] = pl.String()
     columns.update(dict.fromkeys(COLUMNS[1:], pl.Float64()))
     out_schema = pl.Schema(columns)
+    layout = _sort_key(schema, exprs, {label, *names})
+    known = {name: k for name, expr in exprs.items() if (k := recognise(expr, schema))}
 
     def run(df: pl.DataFrame) -> pl.DataFrame:
         key = [df[name][0] for name in names] if df.height else [None] * len(names)
@@ -223,7 +445,8 @@ def bootstrap(
             raise ValueError(msg)
         groups = strata(df[label])
         if df.height:
-            values = _values(df, exprs, groups, n_boot=n_boot, rng=group_rng(seed, key))
+            rng = group_rng(seed, key)
+            values = _values(df, exprs, groups, n_boot=n_boot, rng=rng, key=layout, known=known)
             summary = _summary(values, level)
         else:
             summary = [(None, None, None)] * len(exprs)
