@@ -18,14 +18,31 @@ The resampling scheme, fixed so that results are reproducible (and checkable):
   ``(replicates, stratum size)`` matrix of positions with ``rng.integers``; a chunk holds
   ``max(1, 2**21 // rows)`` replicates (all of them when that is at least `n_boot`).
 
-Replicates are evaluated together, without a Python loop over them: the chunk's drawn rows
-are gathered into one long frame with a replicate number, and the expressions run once as
-``group_by(replicate).agg(...)``.
+Replicates are evaluated together, without a Python loop over them. A replicate is the
+multiset of its drawn rows, held as one count per row (a ``bincount`` of the chunk's draws):
+
+* our AUC, average precision, Brier score and log loss, when given exactly as
+  ``pr.auc(score, label)`` (and the like, with no other argument) on a group whose score is
+  a float or small integer column without nulls or NaN and whose label is Boolean or 0/1
+  without nulls, are computed from the ``(replicates, rows)`` counts matrix with numpy:
+  running totals over the rows sorted by score, or per distinct score where scores tie
+  (the same formulas as the expressions: Mann-Whitney from average ranks, precision at each
+  distinct score); the data were checked once, by the estimate on the group itself;
+* any other expression runs once per chunk as ``group_by(replicate).agg(...)`` over the
+  drawn rows gathered into one long frame. Each replicate's rows reach it sorted by the
+  first numeric column the metrics read (ties in canonical order), so sorts and ranks in
+  the expressions meet sorted data, and the replicate column is flagged sorted, so the
+  group-by cuts contiguous slices and runs them in parallel. Only the columns the
+  expressions read are gathered.
+
+The two paths give the same numbers up to the rounding of sums (both are checked against
+scikit-learn on explicitly drawn resamples in the tests). A chunk is at most ``2**21`` rows,
+a memory budget of about 16 MiB per gathered column and for the counts matrix.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -49,6 +66,9 @@ from polars_roc.resampling import (
 
 #: Rows gathered per chunk of replicates.
 CHUNK_ROWS = 1 << 21
+
+#: Words of a printed expression that sorts its rows (replicates then reach it sorted).
+SORTING = ("sort", "rank", "top_k", "bottom_k", "quantile", "median", "unique", "mode", "search")
 
 #: Output columns after the `by` columns.
 COLUMNS = ("metric", "estimate", "se", "lower", "upper")
@@ -104,7 +124,7 @@ class Known(NamedTuple):
 
 
 #: Our metrics whose replicates are computed from count matrices, with their builders.
-KNOWN = {
+KNOWN: dict[str, Callable[[str, str], pl.Expr]] = {
     "auc": auc,
     "average_precision": average_precision,
     "brier_score": brier_score,
@@ -200,13 +220,16 @@ def _ranked_value(kind: str, r: Ranked, n: int) -> FloatArray:
     """AUC (Mann-Whitney from average ranks) or average precision, scores all distinct."""
     c, n_pos = r.counts, r.n_pos
     with np.errstate(divide="ignore", invalid="ignore"):
-        if kind == "auc":  # the copies of a row take ranks below - c + 1 .. below
-            ranks = (c * (r.below - (c - 1) / 2)).sum(axis=1)
+        if kind == "auc":  # the c copies of a row take the ranks below - c + 1 .. below
+            ranks = np.einsum("ij,ij->i", c, r.below) - (np.einsum("ij,ij->i", c, c) - n_pos) / 2
             return np.asarray((ranks - n_pos * (n_pos + 1) / 2) / (n_pos * (n - n_pos)))
-        # Precision at a positive row's score: rows at or above it that are positive.
-        tp = n_pos[:, None] - r.positives_below + c
-        at_or_above = np.maximum(n - r.below + c, 1.0)
-        return np.asarray((c * tp / at_or_above).sum(axis=1) / n_pos, dtype=np.float64)
+        # Precision at a positive row's score: positives over all rows at or above it.
+        tp = c - r.positives_below
+        tp += n_pos[:, None]
+        at_or_above = c - r.below
+        at_or_above += n
+        tp /= np.maximum(at_or_above, 1.0, out=at_or_above)
+        return np.asarray(np.einsum("ij,ij->i", c, tp) / n_pos, dtype=np.float64)
 
 
 def _tied_value(metric: Counted, counts: FloatArray) -> FloatArray:
@@ -301,25 +324,33 @@ def _values(
         name: e.cast(pl.Float64) for j, (name, e) in enumerate(exprs.items()) if j not in counted
     }
     read = _read(queried, laid_out.columns)
-    placed = [rank[rows] for rows in groups]  # each stratum's rows, as laid-out positions
-    tiled = np.tile(np.arange(n, dtype=np.intp), chunk)
-    numbers = np.repeat(np.arange(chunk, dtype=np.int64), n)
+    # Sorting expressions get each replicate's rows sorted by `key`; others the drawn order.
+    ordered = any(word in str(e) for e in queried.values() for word in SORTING)
+    placed = [rank[rows].astype(np.uint32) for rows in groups]  # strata, laid-out positions
+    edges = np.cumsum([0, *(len(rows) for rows in placed)])
+    # Polars gathers by UInt32 positions without a copy.
+    tiled = np.tile(np.arange(n, dtype=np.uint32), chunk if ordered else 0)
+    numbers = np.repeat(np.arange(chunk, dtype=np.uint32), n)
     offsets = (np.arange(chunk, dtype=np.intp) * n)[:, None]
+    drawn = np.empty((chunk, n), dtype=np.uint32)
     out = np.empty((n_boot, len(exprs)), dtype=np.float64)
     for start in range(0, n_boot, chunk):
         reps = min(chunk, n_boot - start)
-        drawn = [rows[rng.integers(0, len(rows), size=(reps, len(rows)))] for rows in placed]
-        cells = (np.concatenate(drawn, axis=1) + offsets[:reps]).ravel()
-        counts = np.bincount(cells, minlength=reps * n)
+        for rows, lo, hi in zip(placed, edges[:-1], edges[1:], strict=True):
+            drawn[:reps, lo:hi] = rows[rng.integers(0, len(rows), size=(reps, len(rows)))]
+        if counted or (queried and ordered):
+            cells = (drawn[:reps] + offsets[:reps]).ravel()
+            counts = np.bincount(cells, minlength=reps * n)
         if counted:
             matrix = counts.reshape(reps, n).astype(np.float64)
             for j, column in _from_counts(counted, matrix).items():
                 out[start : start + reps, j] = column
         if not queried:
             continue
-        positions = np.repeat(tiled[: reps * n], counts)
+        positions = np.repeat(tiled[: reps * n], counts) if ordered else drawn[:reps].ravel()
         ids = pl.Series(replicate, numbers[: reps * n]).set_sorted()
-        long = laid_out.select(read)[positions].with_columns(ids)
+        gathered = laid_out.select(read)[pl.Series(positions)] if read else pl.DataFrame()
+        long = gathered.with_columns(ids)
         measured = long.group_by(replicate, maintain_order=True).agg(**queried)
         block = measured.select(list(queried)).fill_null(np.nan).to_numpy()
         rest = [j for j in range(len(exprs)) if j not in counted]
