@@ -67,9 +67,6 @@ from polars_roc.resampling import (
 #: Rows gathered per chunk of replicates.
 CHUNK_ROWS = 1 << 21
 
-#: Words of a printed expression that sorts its rows (replicates then reach it sorted).
-SORTING = ("sort", "rank", "top_k", "bottom_k", "quantile", "median", "unique", "mode", "search")
-
 #: Output columns after the `by` columns.
 COLUMNS = ("metric", "estimate", "se", "lower", "upper")
 
@@ -251,10 +248,15 @@ def _from_counts(counted: dict[int, Counted], counts: FloatArray) -> dict[int, F
     n = counts.shape[1]
     shared: dict[tuple[str, str], Ranked] = {}
     values: dict[int, FloatArray] = {}
+    mean = [j for j, metric in counted.items() if metric.kind in ("brier_score", "log_loss")]
+    if mean:  # every mean loss in one pass over the counts
+        losses = np.stack([counted[j].loss for j in mean], axis=1)
+        sums = counts @ losses / n
+        values.update({j: sums[:, k] for k, j in enumerate(mean)})
     for j, metric in counted.items():
-        if metric.kind in ("brier_score", "log_loss"):
-            values[j] = np.asarray(counts @ metric.loss / n, dtype=np.float64)
-        elif len(metric.starts) < n:
+        if j in values:
+            continue
+        if len(metric.starts) < n:
             values[j] = _tied_value(metric, counts)
         else:
             if metric.pair not in shared:
@@ -324,32 +326,29 @@ def _values(
         name: e.cast(pl.Float64) for j, (name, e) in enumerate(exprs.items()) if j not in counted
     }
     read = _read(queried, laid_out.columns)
-    # Sorting expressions get each replicate's rows sorted by `key`; others the drawn order.
-    ordered = any(word in str(e) for e in queried.values() for word in SORTING)
-    placed = [rank[rows].astype(np.uint32) for rows in groups]  # strata, laid-out positions
+    placed = [rank[rows] for rows in groups]  # each stratum's rows, as laid-out positions
     edges = np.cumsum([0, *(len(rows) for rows in placed)])
     # Polars gathers by UInt32 positions without a copy.
-    tiled = np.tile(np.arange(n, dtype=np.uint32), chunk if ordered else 0)
-    numbers = np.repeat(np.arange(chunk, dtype=np.uint32), n)
+    tiled = np.tile(np.arange(n, dtype=np.uint32), chunk if queried else 0)
+    numbers = np.repeat(np.arange(chunk, dtype=np.uint32), n if queried else 0)
     offsets = (np.arange(chunk, dtype=np.intp) * n)[:, None]
-    drawn = np.empty((chunk, n), dtype=np.uint32)
+    cells = np.empty((chunk, n), dtype=np.intp)  # replicate * n + laid-out position
     out = np.empty((n_boot, len(exprs)), dtype=np.float64)
     for start in range(0, n_boot, chunk):
         reps = min(chunk, n_boot - start)
         for rows, lo, hi in zip(placed, edges[:-1], edges[1:], strict=True):
-            drawn[:reps, lo:hi] = rows[rng.integers(0, len(rows), size=(reps, len(rows)))]
-        if counted or (queried and ordered):
-            cells = (drawn[:reps] + offsets[:reps]).ravel()
-            counts = np.bincount(cells, minlength=reps * n)
+            drawn = rows[rng.integers(0, len(rows), size=(reps, len(rows)))]
+            np.add(drawn, offsets[:reps], out=cells[:reps, lo:hi])
+        counts = np.bincount(cells[:reps].ravel(), minlength=reps * n)
         if counted:
             matrix = counts.reshape(reps, n).astype(np.float64)
             for j, column in _from_counts(counted, matrix).items():
                 out[start : start + reps, j] = column
         if not queried:
             continue
-        positions = np.repeat(tiled[: reps * n], counts) if ordered else drawn[:reps].ravel()
+        positions = pl.Series(np.repeat(tiled[: reps * n], counts))
         ids = pl.Series(replicate, numbers[: reps * n]).set_sorted()
-        gathered = laid_out.select(read)[pl.Series(positions)] if read else pl.DataFrame()
+        gathered = laid_out.select(read)[positions] if read else pl.DataFrame()
         long = gathered.with_columns(ids)
         measured = long.group_by(replicate, maintain_order=True).agg(**queried)
         block = measured.select(list(queried)).fill_null(np.nan).to_numpy()
