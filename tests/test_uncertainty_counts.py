@@ -90,3 +90,31 @@ def test_count_and_query_paths_match_resamples_scored_by_sklearn(
         for j, (name, estimate) in enumerate(zip(metrics(score), scorers(y, p), strict=True)):
             check(rows[f"{score}/{name}"], values[:, j], estimate)
             check(rows[f"{score}/{name}/hidden"], values[:, j], estimate)
+
+
+def test_expressions_reading_no_column_or_a_selector_see_the_same_resamples() -> None:
+    rng = np.random.default_rng(3)
+    n = 40
+    label = rng.random(n) < 0.4
+    df = pl.DataFrame({"first": rng.random(n), "second": rng.random(n), "label": label})
+    exprs = {
+        "rows": pl.len(),
+        "both": pl.sum_horizontal(pl.col("first", "second")).mean(),
+        "median": pl.col("second").median(),  # a sorting expression
+    }
+    got = df.roc.bootstrap(exprs, n_boot=60, seed=4)
+    canonical = df.sort(df.columns, maintain_order=True)
+    labels = canonical["label"].to_numpy()
+    strata = [np.flatnonzero(labels == v) for v in np.unique(labels)]
+    draw = group_rng(4, [])
+    drawn = [rows[draw.integers(0, len(rows), size=(60, len(rows)))] for rows in strata]
+    first, second = canonical["first"].to_numpy(), canonical["second"].to_numpy()
+    values = np.array(
+        [
+            [len(rows), (first[rows] + second[rows]).mean(), np.median(second[rows])]
+            for rows in np.concatenate(drawn, axis=1)
+        ]
+    )
+    estimates = [n, (first + second).mean(), np.median(second)]
+    for j, row in enumerate(got.iter_rows(named=True)):
+        check(row, values[:, j], estimates[j])
