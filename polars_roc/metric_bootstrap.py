@@ -67,6 +67,12 @@ from polars_roc.resampling import (
 #: Rows gathered per chunk of replicates.
 CHUNK_ROWS = 1 << 21
 
+#: Words of a printed expression that sorts its rows (replicates then reach it sorted).
+SORTING = ("sort", "rank", "top_k", "bottom_k", "quantile", "median", "unique", "mode", "search")
+
+#: Count-matrix cells per block of replicates: the numpy passes over a block stay in cache.
+BLOCK_CELLS = 1 << 17
+
 #: Output columns after the `by` columns.
 COLUMNS = ("metric", "estimate", "se", "lower", "upper")
 
@@ -328,32 +334,49 @@ def _values(
     read = _read(queried, laid_out.columns)
     placed = [rank[rows] for rows in groups]  # each stratum's rows, as laid-out positions
     edges = np.cumsum([0, *(len(rows) for rows in placed)])
+    block = max(1, min(chunk, BLOCK_CELLS // max(n, 1)))
+    # Expressions that sort get each replicate's rows sorted by `key`; others the drawn order.
+    ordered = any(word in str(e) for e in queried.values() for word in SORTING)
     # Polars gathers by UInt32 positions without a copy.
-    tiled = np.tile(np.arange(n, dtype=np.uint32), chunk if queried else 0)
+    tiled = np.tile(np.arange(n, dtype=np.uint32), block if ordered else 0)
+    unsorted = np.empty((chunk if queried and not ordered else 0, n), dtype=np.uint32)
     numbers = np.repeat(np.arange(chunk, dtype=np.uint32), n if queried else 0)
-    offsets = (np.arange(chunk, dtype=np.intp) * n)[:, None]
-    cells = np.empty((chunk, n), dtype=np.intp)  # replicate * n + laid-out position
+    offsets = (np.arange(block, dtype=np.intp) * n)[:, None]
+    cells = np.empty((block, n), dtype=np.intp)  # replicate * n + laid-out position
     out = np.empty((n_boot, len(exprs)), dtype=np.float64)
     for start in range(0, n_boot, chunk):
         reps = min(chunk, n_boot - start)
-        for rows, lo, hi in zip(placed, edges[:-1], edges[1:], strict=True):
-            drawn = rows[rng.integers(0, len(rows), size=(reps, len(rows)))]
-            np.add(drawn, offsets[:reps], out=cells[:reps, lo:hi])
-        counts = np.bincount(cells[:reps].ravel(), minlength=reps * n)
-        if counted:
-            matrix = counts.reshape(reps, n).astype(np.float64)
-            for j, column in _from_counts(counted, matrix).items():
-                out[start : start + reps, j] = column
+        draws = [rng.integers(0, len(rows), size=(reps, len(rows))) for rows in placed]
+        expanded: list[npt.NDArray[np.uint32]] = []
+        for first in range(0, reps, block):  # a block of replicates at a time, in cache
+            size = min(block, reps - first)
+            for rows, drawn, lo, hi in zip(placed, draws, edges[:-1], edges[1:], strict=True):
+                picked = rows[drawn[first : first + size]]
+                if len(unsorted):
+                    unsorted[first : first + size, lo:hi] = picked
+                if not counted and not ordered:
+                    continue
+                np.add(picked, offsets[:size], out=cells[:size, lo:hi])
+            if not counted and not ordered:
+                continue
+            counts = np.bincount(cells[:size].ravel(), minlength=size * n)
+            if counted:
+                matrix = counts.reshape(size, n).astype(np.float64)
+                at = start + first
+                for j, column in _from_counts(counted, matrix).items():
+                    out[at : at + size, j] = column
+            if ordered:
+                expanded.append(np.repeat(tiled[: size * n], counts))
         if not queried:
             continue
-        positions = pl.Series(np.repeat(tiled[: reps * n], counts))
+        positions = pl.Series(np.concatenate(expanded) if ordered else unsorted[:reps].ravel())
         ids = pl.Series(replicate, numbers[: reps * n]).set_sorted()
         gathered = laid_out.select(read)[positions] if read else pl.DataFrame()
         long = gathered.with_columns(ids)
         measured = long.group_by(replicate, maintain_order=True).agg(**queried)
-        block = measured.select(list(queried)).fill_null(np.nan).to_numpy()
+        table = measured.select(list(queried)).fill_null(np.nan).to_numpy()
         rest = [j for j in range(len(exprs)) if j not in counted]
-        out[start : start + reps, rest] = block.astype(np.float64)
+        out[start : start + reps, rest] = table.astype(np.float64)
     return out
 
 
