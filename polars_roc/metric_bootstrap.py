@@ -29,15 +29,16 @@ multiset of its drawn rows, held as one count per row (a ``bincount`` of the chu
   (the same formulas as the expressions: Mann-Whitney from average ranks, precision at each
   distinct score); the data were checked once, by the estimate on the group itself;
 * any other expression runs once per chunk as ``group_by(replicate).agg(...)`` over the
-  drawn rows gathered into one long frame. Each replicate's rows reach it sorted by the
-  first numeric column the metrics read (ties in canonical order), so sorts and ranks in
-  the expressions meet sorted data, and the replicate column is flagged sorted, so the
-  group-by cuts contiguous slices and runs them in parallel. Only the columns the
-  expressions read are gathered.
+  drawn rows gathered into one long frame (only the columns the expressions read). The
+  replicate column is flagged sorted, so the group-by cuts contiguous slices and runs them
+  in parallel. Where an expression sorts (``sort``, ``rank``, ``median``, ... in its printed
+  tree), each replicate's rows reach it sorted by the first numeric column the metrics read
+  (ties in canonical order): the counts expanded with ``repeat``, no sort per replicate.
 
 The two paths give the same numbers up to the rounding of sums (both are checked against
-scikit-learn on explicitly drawn resamples in the tests). A chunk is at most ``2**21`` rows,
-a memory budget of about 16 MiB per gathered column and for the counts matrix.
+scikit-learn on explicitly drawn resamples in the tests). Memory: a chunk of draws is at
+most ``2**21`` rows (16 MiB of positions, and as much per gathered column); the counts are
+taken a block of about ``2**17`` cells at a time, so their numpy passes stay in cache.
 """
 
 from __future__ import annotations
@@ -306,12 +307,10 @@ def _values(
     ``(n_boot, metrics)``: each metric on each stratified resample (NaN where null).
 
     The draws are the documented ones (canonical positions, stratum by stratum, a chunk at a
-    time); a replicate is the multiset of its drawn rows, held as one count per row
-    (``bincount``). Recognised metrics (`known`) are computed from the counts matrix with
-    numpy. The others run in one query per chunk: each replicate's rows are laid out sorted
-    by `key` (canonical order among ties) by expanding the counts with ``repeat``, so sorts
-    and ranks inside the metrics meet sorted data, and the replicate column is flagged
-    sorted, so the group-by cuts each replicate as a contiguous slice, in parallel.
+    time), taken as positions in the laid-out rows (sorted by `key`). Recognised metrics
+    (`known`) come from the row counts of each block of replicates (``bincount``); the others
+    run in one query per chunk over the drawn rows, sorted by `key` within each replicate
+    where an expression sorts (see the module docstring).
     """
     n = df.height
     replicate = "_replicate"
