@@ -150,11 +150,14 @@ def recognise(expr: pl.Expr, schema: pl.Schema) -> Known | None:
     roots = list(dict.fromkeys(expr.meta.root_names()))
     if len(roots) != 2 or any(name not in schema for name in roots):
         return None
+    kind = expr.meta.output_name(raise_if_undetermined=False)
+    builder = KNOWN.get(kind or "")
+    if kind is None or builder is None:  # each of ours is named for its kind
+        return None
     text = str(expr)
-    for kind, builder in KNOWN.items():
-        for score, label in (roots, roots[::-1]):
-            if str(builder(score, label)) == text:
-                return Known(kind, score, label)
+    for score, label in (roots, roots[::-1]):
+        if str(builder(score, label)) == text:
+            return Known(kind, score, label)
     return None
 
 
