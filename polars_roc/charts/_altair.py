@@ -182,11 +182,28 @@ class Panels:
         """The columns that split the chart into panels."""
         return [name for name in (self.facet, self.row, self.column) if name is not None]
 
+    def ragged(self, data: Any) -> bool:
+        """
+        Whether the wrapped panels leave cells of their last row empty.
+
+        Vega-Lite draws a shared x-axis under every column of a wrapped facet, empty cells
+        included; a ragged grid gives each panel its own x-axis instead, so empty cells stay
+        blank.
+        """
+        if self.facet is None or self.columns is None or not isinstance(data, pl.DataFrame):
+            return False
+        if self.facet not in data.columns:
+            return False
+        n_panels = data.get_column(self.facet).n_unique()
+        return n_panels > self.columns and n_panels % self.columns != 0
+
     def apply(self, alt_: Any, chart: Any) -> alt.LayerChart | alt.FacetChart:
         """Facet `chart` (whose data sits at the top level) by the panel roles, if any."""
         if self.facet is not None:
             columns = alt_.Undefined if self.columns is None else self.columns
             chart = chart.facet(facet=nominal(alt_, "Facet", self.facet), columns=columns)
+            if self.ragged(chart.data):  # each panel draws its own FPR axis
+                chart = chart.resolve_axis(x="independent")
         else:
             roles = {}
             if self.row is not None:
