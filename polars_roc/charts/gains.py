@@ -10,6 +10,7 @@ from polars_roc.charts._altair import (
     Panels,
     altair,
     check_roles,
+    color_scale,
     combine,
     detail,
     field,
@@ -129,7 +130,8 @@ def gain_chart(
         or a frame with ``*by, n_pos, n_neg`` such as ``df.roc.auc(by=...)``. A gains table
         carries it already; for a gain curve without it, the perfect-model line is left out.
     color
-        Group column told apart by colour.
+        Group column told apart by colour, each group in its colour of every chart (the
+        colour scale's domain is the sorted group values).
     facet, row, column, columns
         Group columns splitting the chart into panels (wrapped, or a grid).
     size
@@ -184,7 +186,8 @@ def gain_chart(
     y = quantitative(alt_, "Y", "_y", title=title)
     if not lift:
         y = y.scale(domain=[0, 1])
-    hue = {} if color is None else {"color": nominal(alt_, "Color", color)}
+    scale = {} if color is None else {"scale": color_scale(alt_, gains, color)}
+    hue = {} if color is None else {"color": nominal(alt_, "Color", color, **scale)}
     apart = detail(alt_, [name for name in by if name != color and name not in panels.names])
     order = alt_.Order(field="depth", type="quantitative")
     reference = alt_.Chart().transform_filter(is_mark("chance"))

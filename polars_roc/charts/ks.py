@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from polars_roc.charts._altair import (
+    Panels,
     altair,
     check_roles,
     combine,
@@ -30,6 +31,8 @@ def ks_chart(
     curve: pl.DataFrame,
     *,
     facet: str | None = None,
+    row: str | None = None,
+    column: str | None = None,
     columns: int | None = None,
     size: int = 300,
     max_points: int = 4000,
@@ -46,10 +49,12 @@ def ks_chart(
     ----------
     curve
         The frame ``df.roc.curve(...)`` returns: ``*by, threshold, ..., tpr, fpr``.
-    facet
-        Group column splitting the chart into panels; other group columns are drawn apart.
+    facet, row, column
+        Group columns splitting the chart into panels: `facet` wraps them into rows of
+        `columns`; `row` / `column` make a grid (e.g. one row per model, one column per
+        segment). Other group columns are drawn apart in the same panel.
     columns
-        Panels per row when faceted.
+        Panels per row with `facet`.
     size
         Width and height of each panel, in pixels.
     max_points
@@ -59,7 +64,7 @@ def ks_chart(
     Returns
     -------
     alt.LayerChart or alt.FacetChart
-        Untitled; faceted when `facet` is given.
+        Untitled; faceted when a panel role is given.
 
     Examples
     --------
@@ -75,7 +80,8 @@ def ks_chart(
     alt_ = altair()
     require(curve, ["threshold", "tpr", "fpr"], "the ROC curve", HINT)
     by = [name for name in curve.columns if name not in CURVE_COLUMNS and not name.startswith("_")]
-    check_roles(by, "curve", facet=facet)
+    panels = Panels(facet, row, column, columns)
+    check_roles(by, "curve", facet=facet, row=row, column=column)
     finite = curve.filter(pl.col("threshold").is_finite())
     long = finite.unpivot(["tpr", "fpr"], index=[*by, "threshold"], variable_name="_class")
     long = long.with_columns(
@@ -102,7 +108,7 @@ def ks_chart(
     y = quantitative(alt_, "Y", "value", title="Share of the class scoring ≥ t")
     y = y.scale(domain=[0, 1])
     hue = nominal(alt_, "Color", "_class", title="class")
-    apart = detail(alt_, [name for name in by if name != facet])
+    apart = detail(alt_, [name for name in by if name not in panels.names])
     tips = [alt_.Tooltip(field=field(name), type="nominal") for name in [*by, "_class"]]
     tips += [
         alt_.Tooltip(field="threshold", type="quantitative", format=".6~g"),
@@ -128,7 +134,4 @@ def ks_chart(
         ),
     ]
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
-    if facet is not None:
-        wrap = alt_.Undefined if columns is None else columns
-        chart = chart.facet(facet=nominal(alt_, "Facet", facet), columns=wrap)
-    return cast("alt.LayerChart | alt.FacetChart", chart)
+    return panels.apply(alt_, chart)
