@@ -39,7 +39,16 @@ COLUMNS = 3
 ZOOM_ABOVE = 0.95
 ZOOM_FPR = 0.2
 #: Room a chart needs beside its panels (axis, legend), in pixels.
-_MARGIN = {"roc": 230, "pauc": 230, "thresholds": 190, "scores": 170, "explorer": 210}
+_MARGIN = {
+    "roc": 230,
+    "pauc": 230,
+    "thresholds": 190,
+    "scores": 170,
+    "explorer": 210,
+    "gains": 200,
+    "ks": 230,
+    "calibration": 200,
+}
 _GAP = 20
 
 
@@ -129,12 +138,14 @@ def builders(
     best: pl.DataFrame,
     table: pl.DataFrame,
     roles: dict[str, Any],
+    band: pl.DataFrame | None = None,
 ) -> dict[str, Callable[[], Any]]:
     """
     How each chart of the page is drawn: figure key to a function building its chart.
 
     The frames are those of :class:`polars_roc.report.ReportData` with their groups merged
-    (:func:`merge_groups`); `roles` its ``roles``.
+    (:func:`merge_groups`); `roles` its ``roles``; `band` the bootstrap band of the ROC
+    panels (``tpr_at_fpr(..., ci="bootstrap")``), if any.
     """
     kept = list(roles["by"][:2])
     color = kept[0] if kept else None
@@ -168,6 +179,7 @@ def builders(
             points=best,
             size=size,
             zoom=zoom,
+            band=band,
         ),
         "pauc": lambda: charts.partial_auc_chart(
             curve,

@@ -28,9 +28,10 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc import report_business
 from polars_roc.charts.style import rate_text, threshold_text
 from polars_roc.report_data import CI_NAMES, ReportData
-from polars_roc.report_figures import ZOOM_ABOVE, fpr_zoom
+from polars_roc.report_figures import ZOOM_ABOVE, fpr_zoom, merge_groups
 
 JsMode = Literal["auto", "inline", "cdn"]
 
@@ -175,6 +176,7 @@ HEADINGS = {
     "thresholds": "Best cutpoints",
     "scores": "Score distributions",
     "explorer": "Threshold explorer",
+    **report_business.HEADINGS,
 }
 
 
@@ -335,6 +337,15 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         heading = HEADINGS[key]
         html_ = f'<section id="{key}"><h2>{html.escape(heading)}</h2>{"".join(parts)}</section>'
         out.append((key, heading, html_))
+    business = report_business.sections(
+        table=None if data.gains is None else merge_groups(data.gains, names),
+        calibration_bins=roles.get("calibration_bins"),
+        skip=roles.get("calibration_skipped"),
+        names=names[:2],
+        chart=lambda key: _chart(key, drawn),
+    )
+    at = next(i for i, (key, _, _) in enumerate(out) if key == "scores")
+    out[at:at] = business
     return out
 
 
@@ -357,6 +368,9 @@ th, td { padding: 3px 10px; border-bottom: 1px solid #eee; text-align: left; }
 th { background: #f5f5f5; font-weight: 600; }
 td.num { text-align: right; }
 td.null { color: #999; text-align: center; }
+details { margin: 4px 0; }
+summary { cursor: pointer; color: #1f5fa8; }
+table.gains { margin: 4px 0 10px; }
 tbody tr:hover { background: #f8fbff; }
 .chart { margin: 8px 0 16px; overflow-x: auto; }
 .chart.error { color: #b00020; white-space: pre-wrap; }

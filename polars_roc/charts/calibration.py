@@ -44,7 +44,8 @@ def calibration_chart(
     A well-calibrated score lies on the dashed diagonal: among rows scored about p, a share
     p is positive. Points above the diagonal mean the score under-predicts, below it
     over-predicts. Beneath, a bar per bin shows how many rows (or how much weight) it
-    holds, at its mean score: sparse bins are noisy.
+    holds, at its mean score (a line per group when several share the panel): sparse bins
+    are noisy.
 
     Parameters
     ----------
@@ -146,15 +147,21 @@ def _panel(
     ).properties(width=size, height=size)
     if not histogram:
         return cast("alt.LayerChart", diagram)
+    counts = alt_.Chart(data).transform_filter(is_mark("bins"))
+    # One group: bars. Several: a line with points per group (bars would hide each other).
+    several = bins.select(by).n_unique() > 1 if by else False
     counts = (
-        alt_.Chart(data)
-        .transform_filter(is_mark("bins"))
-        .mark_bar(size=max(2, size // 40), opacity=0.7)
+        (
+            counts.mark_line(point=True, strokeWidth=1.5)
+            if several
+            else counts.mark_bar(size=max(2, size // 40), opacity=0.7)
+        )
         .encode(
             quantitative(alt_, "X", "mean_score", title="Mean predicted probability", scale=unit),
             quantitative(alt_, "Y", "n", title="Rows in bin"),
             tooltip=tips,
             **hue,
+            **(apart if several else {}),
         )
         .properties(width=size, height=histogram_height)
     )

@@ -18,6 +18,7 @@ from polars_roc.charts._altair import (
     quantitative,
     require,
 )
+from polars_roc.charts.style import threshold_text
 
 if TYPE_CHECKING:
     import altair as alt
@@ -73,9 +74,9 @@ def ks_chart(
     >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
     >>> spec = pr.charts.ks_chart(df.roc.curve()).to_dict()
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
-    ['line', 'rule', 'text']
+    ['line', 'rule', 'text', 'text']
     >>> [row["_text"] for row in spec["datasets"][spec["data"]["name"]] if row["_mark"] == "gap"]
-    ['KS 0.667 at 0.8']
+    ['KS 0.667 at 0.8000']
     """
     alt_ = altair()
     require(curve, ["threshold", "tpr", "fpr"], "the ROC curve", HINT)
@@ -94,10 +95,14 @@ def ks_chart(
     ranked = ranked.sort([*by, "_gap", "threshold"], nulls_last=True, maintain_order=True)
     best = ranked.group_by(by, maintain_order=True).last() if by else ranked.tail(1)
     texts = [
-        f"KS {value:.3f} at {cut:.4g}"
+        f"KS {value:.3f} at {threshold_text(cut)}"
         for value, cut in zip(best["_gap"].to_list(), best["threshold"].to_list(), strict=True)
     ]
     marked = best.select(*by, "threshold", "tpr", "fpr", _text=pl.Series(texts, dtype=pl.String))
+    # The label goes on the side of the rule with more room (the panels share the x scale).
+    lo, hi = finite["threshold"].min(), finite["threshold"].max()
+    middle = (lo + hi) / 2 if lo is not None and hi is not None else 0.0  # type: ignore[operator]
+    marked = marked.with_columns(_right=pl.col("threshold") > middle)
     if long.height > max_points:  # thin evenly for drawing, keeping each line's ends
         step = long.height // max_points + 1
         position = pl.int_range(pl.len())
@@ -126,12 +131,16 @@ def ks_chart(
             alt_.Y2(field="tpr"),
             **apart,
         ),
-        marks.mark_text(align="left", dx=5, fontSize=11).encode(
-            x,
-            quantitative(alt_, "Y", "tpr").scale(domain=[0, 1]),
-            text=alt_.Text(field="_text", type="nominal"),
-            **apart,
-        ),
     ]
+    for align, dx, test in (("left", 5, "!datum._right"), ("right", -5, "datum._right")):
+        side = marks.transform_filter(test).mark_text(align=align, dx=dx, fontSize=11)
+        layers.append(
+            side.encode(
+                x,
+                quantitative(alt_, "Y", "tpr").scale(domain=[0, 1]),
+                text=alt_.Text(field="_text", type="nominal"),
+                **apart,
+            )
+        )
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
     return panels.apply(alt_, chart)
