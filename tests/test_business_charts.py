@@ -66,8 +66,12 @@ def test_calibration_chart_layers_and_histogram() -> None:
     spec = pr.charts.calibration_chart(table, color="m").to_dict()
     top, bottom = spec["vconcat"]
     assert [layer["mark"]["type"] for layer in top["layer"]] == ["line", "line"]
-    assert bottom["mark"]["type"] == "bar"
+    # Two groups share the panel: their counts are lines with points (bars would hide
+    # each other); one group alone gets bars.
+    assert bottom["mark"]["type"] == "line"
     assert bottom["encoding"]["y"]["field"] == "n"
+    one = pr.charts.calibration_chart(table.filter(pl.col("m") == "a"), color="m").to_dict()
+    assert one["vconcat"][1]["mark"]["type"] == "bar"
     alone = pr.charts.calibration_chart(table, color="m", histogram=False).to_dict()
     assert "vconcat" not in alone
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="calibration"):
