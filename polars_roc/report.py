@@ -253,6 +253,7 @@ def compute(
         "range": (kind, bounds),
         **({"costs": (costs["cost_fp"], costs["cost_fn"], prevalence)} if method == "cost" else {}),
         **({"n_boot": n_boot, "seed": seed} if ci == "bootstrap" else {}),
+        "gains_bins": gains_bins,
         "calibration_bins": calibration_bins,
         "calibration_skipped": skip,
         "fpr_scale": fpr_scale,

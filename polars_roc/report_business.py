@@ -252,6 +252,7 @@ def gains_tables(table: pl.DataFrame, names: Sequence[str]) -> str:
 def sections(
     *,
     table: pl.DataFrame | None,
+    gains_bins: int,
     calibration_bins: int | None,
     skip: str | None,
     names: Sequence[str],
@@ -262,9 +263,8 @@ def sections(
     per = f", one panel per {names[1]}" if len(names) > 1 else ""
     out = []
     if table is not None:
-        n_bins = table["bin"].max() if table.height else 0
         caption = (
-            f"Rows ranked by score, highest first, cut into {n_bins} bins of equal size "
+            f"Rows ranked by score, highest first, cut into {gains_bins} bins of equal size "
             "(ties never split across bins, so a bin may hold more or fewer rows). Gain is "
             "the share of positives reached down to the bin; lift the bin's response rate "
             "over the overall rate; KS the gap between the classes' cumulative shares. The "

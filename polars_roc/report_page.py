@@ -339,6 +339,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         out.append((key, heading, html_))
     business = report_business.sections(
         table=None if data.gains is None else merge_groups(data.gains, names),
+        gains_bins=roles.get("gains_bins", report_business.GAINS_BINS),
         calibration_bins=roles.get("calibration_bins"),
         skip=roles.get("calibration_skipped"),
         names=names[:2],

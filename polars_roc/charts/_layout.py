@@ -17,6 +17,7 @@ Two kinds of text:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -72,16 +73,24 @@ class Plot:
     height: float
     x_domain: tuple[float, float] = (0.0, 1.0)
     y_domain: tuple[float, float] = (0.0, 1.0)
+    #: A log x axis (its domain above 0; x below the domain is drawn at its left edge).
+    x_log: bool = False
 
     def to_pixels(self, x: float, y: float) -> tuple[float, float]:
         """Data units to pixels (origin top left)."""
         (x0, x1), (y0, y1) = self.x_domain, self.y_domain
-        return (x - x0) / (x1 - x0) * self.width, (y1 - y) / (y1 - y0) * self.height
+        if self.x_log:
+            share = math.log10(max(x, x0) / x0) / math.log10(x1 / x0)
+        else:
+            share = (x - x0) / (x1 - x0)
+        return share * self.width, (y1 - y) / (y1 - y0) * self.height
 
     def to_data(self, px: float, py: float) -> tuple[float, float]:
         """Pixels (origin top left) to data units."""
         (x0, x1), (y0, y1) = self.x_domain, self.y_domain
-        return x0 + px / self.width * (x1 - x0), y1 - py / self.height * (y1 - y0)
+        share = px / self.width
+        x = x0 * (x1 / x0) ** share if self.x_log else x0 + share * (x1 - x0)
+        return x, y1 - py / self.height * (y1 - y0)
 
     def inside(self, box: Box) -> bool:
         """Whether a box lies inside the plot, `PAD` pixels from its edges."""

@@ -28,13 +28,8 @@ from polars_roc.charts._altair import (
     row_order,
     tooltips,
 )
-from polars_roc.charts.roc import (
-    chance_rows,
-    ordered_curve,
-    thinned_curve,
-    unit_axes,
-    zoom_range,
-)
+from polars_roc.charts._axes import unit_axes, zoom_range
+from polars_roc.charts.roc import chance_rows, ordered_curve, thinned_curve
 from polars_roc.charts.style import COUNT_FORMAT, RATE_FORMAT, THRESHOLD_DIGITS, THRESHOLD_FORMAT
 
 if TYPE_CHECKING:
