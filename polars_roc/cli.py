@@ -95,7 +95,8 @@ def _parser() -> argparse.ArgumentParser:
         "--ci",
         choices=["delong", "bootstrap", "none"],
         default="delong",
-        help="AUC interval method (default: %(default)s)",
+        help="AUC interval method; bootstrap also shades each ROC curve's confidence band "
+        "(default: %(default)s)",
     )
     options.add_argument(
         "--level", type=float, default=0.95, help="interval confidence level (default: 0.95)"
@@ -136,7 +137,8 @@ def _parser() -> argparse.ArgumentParser:
         "--n-boot",
         type=int,
         metavar="N",
-        help="bootstrap replicates, for --ci bootstrap (default: 2000)",
+        help="bootstrap replicates of the AUC intervals and the ROC band, for --ci bootstrap "
+        "(default: 2000)",
     )
     options.add_argument(
         "--seed",
@@ -144,6 +146,7 @@ def _parser() -> argparse.ArgumentParser:
         default=0,
         help="random seed of the bootstrap (and of the demo's simulated data) (default: 0)",
     )
+    _panel_flags(options)
     options.add_argument("--title", help="page title")
     options.add_argument(
         "--js",
@@ -180,6 +183,36 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--rows", type=int, default=20_000, help="cases (default: %(default)s)")
     demo.set_defaults(run=_demo)
     return parser
+
+
+def _panel_flags(options: argparse.ArgumentParser) -> None:
+    """The flags of the gains, calibration and log-FPR panels."""
+    options.add_argument(
+        "--gains-bins",
+        type=int,
+        default=10,
+        metavar="N",
+        help="bins of the gains tables, highest scores first (default: %(default)s, deciles)",
+    )
+    calibration = options.add_mutually_exclusive_group()
+    calibration.add_argument(
+        "--calibration-bins",
+        type=int,
+        default=10,
+        metavar="N",
+        help="equal-width bins of the calibration panel, drawn when every score lies in "
+        "[0, 1] (default: %(default)s)",
+    )
+    calibration.add_argument(
+        "--no-calibration", action="store_true", help="leave out the calibration panel"
+    )
+    options.add_argument(
+        "--fpr-scale",
+        choices=["linear", "log"],
+        default="linear",
+        help="FPR axis of the ROC and partial-AUC panels: log shows small FPRs, from the "
+        "power of ten at or below the smallest non-zero FPR (default: %(default)s)",
+    )
 
 
 def _range(text: str) -> tuple[float, float]:
@@ -448,7 +481,21 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
         "prevalence": args.prevalence,
         "n_boot": 2000 if args.n_boot is None else args.n_boot,
         "seed": args.seed,
+        "gains_bins": _at_least_one(args.gains_bins, "--gains-bins"),
+        "calibration_bins": (
+            None
+            if args.no_calibration
+            else _at_least_one(args.calibration_bins, "--calibration-bins")
+        ),
+        "fpr_scale": args.fpr_scale,
     }
+
+
+def _at_least_one(value: int, flag: str) -> int:
+    if value < 1:
+        msg = f"{flag} must be at least 1, got {value}"
+        raise UsageError(msg)
+    return value
 
 
 def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:

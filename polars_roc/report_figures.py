@@ -10,7 +10,10 @@ chart builder draws each figure, with which roles and sizes:
 * panels wrap into at most :data:`COLUMNS` per row, sized so every chart stays within
   :data:`PAGE_WIDTH` pixels (a 1,024-pixel window less the page's margins);
 * when every AUC is above :data:`ZOOM_ABOVE`, the ROC and partial-AUC panels show only FPR 0
-  to :data:`ZOOM_FPR` (:func:`fpr_zoom`): strong models otherwise hug the top-left corner.
+  to :data:`ZOOM_FPR` (:func:`fpr_zoom`): strong models otherwise hug the top-left corner;
+  with ``roles["fpr_scale"] == "log"`` they draw a log FPR axis instead (the threshold
+  explorer stays linear);
+* with bootstrap intervals the ROC panels shade each curve's confidence band.
 
 Examples
 --------
@@ -154,7 +157,8 @@ def builders(
     across = min(n_panels, COLUMNS)
     size = panel_size("roc", across, 340)
     kind, bounds = roles["range"]
-    zoom = fpr_zoom(auc)
+    scale = roles.get("fpr_scale", "linear")
+    zoom = fpr_zoom(auc) if scale == "linear" else None
     pauc_zoom = _pauc_zoom(zoom, kind, bounds)
     wrap, row, column = panel_roles(kept)
     grid: dict[str, Any] = {"facet": wrap, "row": row, "column": column}
@@ -180,6 +184,7 @@ def builders(
             size=size,
             zoom=zoom,
             band=band,
+            fpr_scale=scale,
         ),
         "pauc": lambda: charts.partial_auc_chart(
             curve,
@@ -191,6 +196,7 @@ def builders(
             pauc=pauc,
             size=size,
             zoom=pauc_zoom,
+            fpr_scale=scale if kind == "fpr" else "linear",
         ),
         "thresholds": lambda: charts.threshold_chart(
             table,

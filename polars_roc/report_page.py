@@ -276,6 +276,17 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         if zoom is not None
         else ""
     )
+    if roles.get("fpr_scale") == "log":
+        zoomed = (
+            " The FPR axis is on a log scale; it starts at the power of ten at or below the "
+            "smallest non-zero FPR, where points with FPR = 0 are drawn."
+        )
+    if data.band is not None:
+        zoomed += (
+            f" The shaded band around each curve is its {level} bootstrap confidence band "
+            f"of TPR at each FPR ({roles.get('n_boot', 0):,} replicates, seed "
+            f"{roles.get('seed')})."
+        )
     body = [
         (
             "auc",
