@@ -569,13 +569,15 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
         )
     )
     figures = []
-    for key, build in builders.items():
+    for key in HEADINGS:  # in page order
+        if key == "scores" and data.score_chart is not None:
+            figures.append(_Figure("scores", data.score_chart))
+        if key not in builders:
+            continue
         try:
-            figures.append(_Figure(key, build().to_dict()))
+            figures.append(_Figure(key, builders[key]().to_dict()))
         except Exception as error:  # one failed chart must not cost the reader the rest
             note = f"The {HEADINGS[key]} chart could not be drawn: {one_line(error)}"
             notes.append(note)
             say(f"warning: {note}")
-    if data.score_chart is not None:
-        figures.insert(4, _Figure("scores", data.score_chart))
     return figures

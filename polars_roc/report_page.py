@@ -169,14 +169,15 @@ _CUTPOINT_COLUMNS = (
     "youden",
 )
 
+#: Every section's heading, in page order.
 HEADINGS = {
     "auc": "AUC by group",
     "roc": "ROC curves",
     "pauc": "Partial AUC",
     "thresholds": "Best cutpoints",
+    **report_business.HEADINGS,
     "scores": "Score distributions",
     "explorer": "Threshold explorer",
-    **report_business.HEADINGS,
 }
 
 

@@ -132,7 +132,10 @@ def ks_chart(
             **apart,
         ),
     ]
+    sides = set(marked["_right"].to_list())  # (a layer with no rows makes Vega warn)
     for align, dx, test in (("left", 5, "!datum._right"), ("right", -5, "datum._right")):
+        if (align == "right") not in sides:
+            continue
         side = marks.transform_filter(test).mark_text(align=align, dx=dx, fontSize=11)
         layers.append(
             side.encode(
