@@ -25,7 +25,9 @@ from polars_roc.charts import (
     auc_interval_chart,
     average_curve_chart,
     det_chart,
+    gain_chart,
     hull_chart,
+    ks_chart,
     partial_auc_chart,
     pr_chart,
     roc_chart,
@@ -168,13 +170,23 @@ def builders(good: pl.DataFrame) -> dict[str, Any]:
             good.roc.average_curve(by="model", fold="fold"), color="model"
         ),
         "hull": hull_chart(good.roc.hull(across="model"), across="model", curves=curve),
+        "roc_log": roc_chart(curve, color="model", points="youden", fpr_scale="log"),
+        "pauc_log": partial_auc_chart(curve, fpr=(0.0, 0.1), color="model", fpr_scale="log"),
+        "gains": gain_chart(
+            good.roc.gains_table(by=["model", "fold"]),
+            color="model",
+            facet="fold",
+            columns=3,
+            size=200,
+        ),
+        "ks": ks_chart(folds.filter(pl.col("fold") < 2), row="model", column="fold", size=180),
     }
 
 
 def test_no_text_overlaps_or_leaves_its_plot(good: pl.DataFrame) -> None:
     for name, chart in builders(good).items():
         shown = check_texts(chart)
-        if name in ("roc", "roc_frames", "roc_zoom"):
+        if name in ("roc", "roc_frames", "roc_zoom", "roc_log"):
             assert sum(text.startswith("t=") for text in shown) == 3, (name, shown)
         if name in ("roc_plain", "pauc_plain", "pr_plain"):
             assert len(shown) >= 3, (name, shown)  # a line per model in the panel
@@ -201,7 +213,7 @@ def colours(spec: Any) -> list[dict[str, Any]]:
 def test_a_group_keeps_its_colour_in_every_chart(good: pl.DataFrame) -> None:
     models = sorted(good["model"].unique())
     for name, chart in builders(good).items():
-        if name.startswith(("thresholds", "roc_plain", "pauc_plain", "pr_plain", "pauc_tpr")):
+        if name.startswith(("thresholds", "roc_plain", "pauc_plain", "pr_plain", "pauc_tpr", "ks")):
             continue  # colour there is the measure, or nothing
         by_model = [c for c in colours(chart.to_dict()) if c.get("field") == "model"]
         assert by_model, name

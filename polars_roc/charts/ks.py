@@ -44,7 +44,8 @@ def ks_chart(
     Two step lines over the score: ``tpr`` (positives at or above the threshold) and
     ``fpr`` (negatives). The Kolmogorov-Smirnov statistic is the largest vertical gap
     ``tpr - fpr``; a rule marks it at its threshold (the highest on ties, as
-    :func:`polars_roc.gains.ks` reports it), labelled with its value.
+    :func:`polars_roc.gains.ks` reports it), labelled with its value and threshold beside the
+    middle of the gap, on the side with more room.
 
     Parameters
     ----------
@@ -74,9 +75,9 @@ def ks_chart(
     >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
     >>> spec = pr.charts.ks_chart(df.roc.curve()).to_dict()
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
-    ['line', 'rule', 'text', 'text']
+    ['line', 'rule', 'text']
     >>> [row["_text"] for row in spec["datasets"][spec["data"]["name"]] if row["_mark"] == "gap"]
-    ['KS 0.667 at 0.8000']
+    ['KS 0.667\\nat 0.8000']
     """
     alt_ = altair()
     require(curve, ["threshold", "tpr", "fpr"], "the ROC curve", HINT)
@@ -95,14 +96,16 @@ def ks_chart(
     ranked = ranked.sort([*by, "_gap", "threshold"], nulls_last=True, maintain_order=True)
     best = ranked.group_by(by, maintain_order=True).last() if by else ranked.tail(1)
     texts = [
-        f"KS {value:.3f} at {threshold_text(cut)}"
+        f"KS {value:.3f}\nat {threshold_text(cut)}"
         for value, cut in zip(best["_gap"].to_list(), best["threshold"].to_list(), strict=True)
     ]
     marked = best.select(*by, "threshold", "tpr", "fpr", _text=pl.Series(texts, dtype=pl.String))
     # The label goes on the side of the rule with more room (the panels share the x scale).
     lo, hi = finite["threshold"].min(), finite["threshold"].max()
     middle = (lo + hi) / 2 if lo is not None and hi is not None else 0.0  # type: ignore[operator]
-    marked = marked.with_columns(_right=pl.col("threshold") > middle)
+    marked = marked.with_columns(
+        _right=pl.col("threshold") > middle, _middle=(pl.col("tpr") + pl.col("fpr")) / 2
+    )
     if long.height > max_points:  # thin evenly for drawing, keeping each line's ends
         step = long.height // max_points + 1
         position = pl.int_range(pl.len())
@@ -136,11 +139,13 @@ def ks_chart(
     for align, dx, test in (("left", 5, "!datum._right"), ("right", -5, "datum._right")):
         if (align == "right") not in sides:
             continue
-        side = marks.transform_filter(test).mark_text(align=align, dx=dx, fontSize=11)
+        side = marks.transform_filter(test).mark_text(
+            align=align, dx=dx, fontSize=11, lineBreak="\n", baseline="middle"
+        )
         layers.append(
             side.encode(
                 x,
-                quantitative(alt_, "Y", "tpr").scale(domain=[0, 1]),
+                quantitative(alt_, "Y", "_middle").scale(domain=[0, 1]),
                 text=alt_.Text(field="_text", type="nominal"),
                 **apart,
             )
