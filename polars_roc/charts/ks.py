@@ -38,7 +38,7 @@ def ks_chart(
     size: int = 300,
     max_points: int = 4000,
 ) -> alt.LayerChart | alt.FacetChart:
-    """
+    r"""
     The share of positives and of negatives scoring at or above each threshold, and the KS gap.
 
     Two step lines over the score: ``tpr`` (positives at or above the threshold) and
@@ -77,7 +77,7 @@ def ks_chart(
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
     ['line', 'rule', 'text']
     >>> [row["_text"] for row in spec["datasets"][spec["data"]["name"]] if row["_mark"] == "gap"]
-    ['KS 0.667\\nat 0.8000']
+    ['KS 0.667\nat 0.8000']
     """
     alt_ = altair()
     require(curve, ["threshold", "tpr", "fpr"], "the ROC curve", HINT)
