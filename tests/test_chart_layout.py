@@ -387,3 +387,43 @@ def test_threshold_chart_of_a_million_rows_is_fast() -> None:
     line = drawn.filter(pl.col("measure") == "tpr").sort("threshold")
     got = np.interp(full["threshold"], line["threshold"], line["value"])
     assert np.abs(got - full["tpr"].to_numpy()).max() <= 0.01
+
+
+# --- facets and axes -------------------------------------------------------------------------
+
+
+def x_axes(chart: Any) -> list[str]:
+    """The aria labels of the rendered chart's x-axes."""
+    svg = vlc.vegalite_to_svg(chart.to_dict(), vl_version=VL_VERSION)
+    return re.findall(r'aria-label="(X-axis[^"]*)"', svg)
+
+
+def test_a_ragged_facet_grid_draws_no_axis_under_empty_cells(good: pl.DataFrame) -> None:
+    folds = good.roc.curve(by=["model", "fold"])  # five folds: 3 + 2 panels
+    ragged = roc_chart(folds, color="model", facet="fold", columns=3, size=150)
+    assert len(x_axes(ragged)) == 5  # one per panel, none under the empty cell
+    full = roc_chart(
+        folds.filter(pl.col("fold") < 3), color="model", facet="fold", columns=3, size=150
+    )
+    assert "resolve" not in full.to_dict()  # a full row keeps the shared axis
+    assert len(x_axes(full)) == 3
+
+
+def test_log_fpr_axis_starts_at_the_decade_below_the_smallest_fpr(good: pl.DataFrame) -> None:
+    curve = good.roc.curve(by="model")
+    negatives = (~good.filter(pl.col("model") == "logit")["label"]).sum()
+    floor = 10.0 ** np.floor(np.log10(1 / negatives))  # the smallest FPR is 1 / negatives
+    for chart in (
+        roc_chart(curve, color="model", fpr_scale="log"),
+        partial_auc_chart(curve, fpr=(0.0, 0.1), color="model", fpr_scale="log"),
+    ):
+        (axis,) = x_axes(chart)
+        assert "log scale" in axis
+        assert f"values from {floor:g} to 1" in axis
+        svg = vlc.vegalite_to_svg(chart.to_dict(), vl_version=VL_VERSION)
+        ticks = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+        assert {"0.001", "0.01", "0.1", "1"} <= set(ticks)
+    zoomed = roc_chart(curve, color="model", fpr_scale="log", zoom=(0.01, 0.5)).to_dict()
+    assert zoomed["layer"][0]["encoding"]["x"]["scale"]["domain"] == [0.01, 0.5]
+    with pytest.raises(ValueError, match="fpr_scale must be"):
+        roc_chart(curve, fpr_scale="logit")  # type: ignore[arg-type]
