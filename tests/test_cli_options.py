@@ -112,3 +112,44 @@ def test_delong_is_spelled_right(scores: Path, tmp_path: Path) -> None:
     page = out.read_text()
     assert "DeLong 95%" in page
     assert "Delong" not in page
+
+
+def test_panel_flags(scores: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "panels.html"
+    assert report(scores, out, "--gains-bins", "5", "--fpr-scale", "log") == 0
+    page = out.read_text()
+    gains = tables(page)["gains-table"]  # one group column: one table
+    assert sorted({int(row["bin"]) for row in gains}) == [1, 2, 3, 4, 5]
+    assert sum(int(row["rows"]) for row in gains) == pl.read_parquet(scores).height
+    assert '"type":"log"' in page
+    assert '<section id="calibration">' in page
+    assert report(scores, out, "--no-calibration") == 0
+    assert '<section id="calibration">' not in out.read_text()
+    capsys.readouterr()
+
+
+def test_bad_panel_flags_are_an_error(
+    scores: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert report(scores, tmp_path / "x.html", "--gains-bins", "0") == 2
+    assert "--gains-bins must be at least 1, got 0" in capsys.readouterr().err
+    assert report(scores, tmp_path / "x.html", "--calibration-bins", "-1") == 2
+    assert "--calibration-bins must be at least 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:
+        report(scores, tmp_path / "x.html", "--no-calibration", "--calibration-bins", "5")
+    assert stopped.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_help_names_the_panel_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for text in (
+        "--gains-bins N bins of the gains tables",
+        "--no-calibration leave out the calibration panel",
+        "--fpr-scale {linear,log}",
+        "bootstrap also shades each ROC curve's confidence band",
+    ):
+        assert text in out
