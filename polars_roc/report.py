@@ -49,7 +49,7 @@ from polars_roc._core import validate
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
 from polars_roc.report_data import CI_NAMES, Progress, ReportData
-from polars_roc.report_figures import merge_groups, panel_roles
+from polars_roc.report_figures import COLUMNS, merge_groups, panel_roles
 from polars_roc.report_page import HEADINGS, JsMode
 
 __all__ = ["JsMode", "Progress", "ReportData", "compute", "one_line", "render", "to_html"]
@@ -186,8 +186,9 @@ def compute(
     begin("counting rows and distinct scores")
     points = pl.struct(*names, score).hash(seed=0).approx_n_unique()
     ranges = report_business.score_range(score)
-    counted = lf.select(pl.len(), points.alias("points"), *ranges).collect()
-    n_rows, n_points, score_lo, score_hi = counted.row(0)
+    segments = pl.struct(names[1:]).n_unique() if len(names) > 1 else pl.lit(1)
+    counted = lf.select(pl.len(), points.alias("points"), *ranges, segments.alias("s")).collect()
+    n_rows, n_points, score_lo, score_hi, n_segments = counted.row(0)
     skip = report_business.why_not_calibrated(score_lo, score_hi)
     resolution: int | None = None
     if n_points > MAX_CURVE_POINTS:
@@ -224,7 +225,7 @@ def compute(
     best = cutpoints.best_threshold(lf, score, label, method=method, **chosen, **common).collect()
 
     begin("score distributions")
-    chart = _score_chart(lf, score, label, names, weight, pos_label, notes)
+    chart = _score_chart(lf, score, label, names, weight, pos_label, notes, n_segments)
     if chart is None:
         say(f"warning: {notes[-1]}")
 
@@ -336,10 +337,24 @@ def _score_chart(
     weight: str | None,
     pos_label: Any,
     notes: list[str],
+    n_segments: int = 1,
 ) -> dict[str, Any] | None:
-    """Per-class score histograms in one panel per group, drawn from every scored row."""
+    """
+    Per-class score histograms in one panel per group, drawn from every scored row.
+
+    Two group columns make a grid (a row per model, a column per segment) up to
+    ``COLUMNS + 1`` segments; past that the panels wrap, one per (model, segment) pair.
+    """
     rows = merge_groups(lf, names)
     facet, row, column = panel_roles(names)
+    across = COLUMNS
+    if row is not None and column is not None and n_segments > COLUMNS + 1:
+        pair = f"{row} · {column}"
+        both = pl.concat_str(
+            [pl.col(row).cast(pl.String), pl.col(column).cast(pl.String)], separator=" · "
+        )
+        rows = rows.with_columns(both.fill_null("null").alias(pair)).drop(row, column)
+        facet, row, column, across = pair, None, None, COLUMNS + 1
     try:
         chart = charts.score_chart(
             rows,
@@ -354,6 +369,7 @@ def _score_chart(
             facet=facet,
             row=row,
             column=column,
+            **({"columns": across} if facet is not None else {}),
         )
         spec: dict[str, Any] = chart.to_dict()
     except Exception as error:  # a chart must not cost the reader the report's tables

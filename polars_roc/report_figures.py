@@ -50,7 +50,7 @@ _MARGIN = {
     "explorer": 210,
     "gains": 200,
     "ks": 230,
-    "calibration": 200,
+    "calibration": 380,
 }
 _GAP = 20
 

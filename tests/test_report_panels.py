@@ -119,6 +119,9 @@ def test_many_segments_show_the_first_six_with_a_note() -> None:
     assert shown == set(names[:6])
     assert {row["segment"] for row in rows_of(found["ks"], "line")} == set(names[:4])
     assert len(tables(page)["auc-table"]) == 18  # the AUC table keeps every segment
+    # the score histograms wrap one panel per (model, segment) pair instead of a 9-wide grid
+    assert found["scores"]["facet"]["field"] == "model · segment"
+    assert found["scores"]["columns"] == 4
 
 
 def test_bootstrap_band_is_drawn_and_follows_n_boot_and_seed(scored: pl.DataFrame) -> None:
