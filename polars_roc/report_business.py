@@ -181,7 +181,7 @@ def builders(
     else:
         ks_across, ks_grid = 1, {}
     ks_size = panel_size("ks", ks_across, 260)
-    out["ks"] = lambda: charts.ks_chart(ks_rows, size=ks_size, **ks_grid)
+    out["ks"] = lambda: charts.ks_chart(ks_rows, size=ks_size, max_points=2000, **ks_grid)
     if calibration is not None:
         bins = shown(calibration, segment, MAX_SEGMENTS)
         cal_across = min(bins[segment].n_unique(), COLUMNS) if segment else 1
