@@ -164,7 +164,16 @@ def _parser() -> argparse.ArgumentParser:
         description="Scan a scored file lazily and write an HTML ROC report.",
     )
     rep.add_argument("path", help="scored rows: .csv, .tsv, .parquet or .arrow/.ipc/.feather")
-    rep.add_argument("--score", required=True, help="score column (higher = more positive)")
+    scored = rep.add_mutually_exclusive_group(required=True)
+    scored.add_argument("--score", help="score column (higher = more positive)")
+    scored.add_argument(
+        "--class-scores",
+        type=_names,
+        metavar="COLS",
+        help="wide multiclass scores instead: a score column per class, comma-separated, "
+        "each named for its class or given as CLASS=COLUMN; the report shows each class "
+        "against the rest",
+    )
     rep.add_argument("--label", required=True, help="class column")
     rep.add_argument("--by", type=_names, default=[], help="group columns, comma-separated")
     rep.add_argument("--weight", help="case-weight column")
@@ -413,6 +422,8 @@ def _progress(quiet: bool) -> report.Progress:
 
 def _report(args: argparse.Namespace) -> int:
     _options(args)  # the flags before any data is read
+    if args.class_scores:
+        return _class_report(args)
     lf = _scan(args.path)
     _refuse_overwrite(args.path, args.output)
     used = [args.score, args.label, *args.by, *([args.weight] if args.weight else [])]
@@ -438,6 +449,25 @@ def _report(args: argparse.Namespace) -> int:
         title=title,
         source=args.path,
     )
+
+
+def _class_report(args: argparse.Namespace) -> int:
+    """The report of wide multiclass scores: each class against the rest."""
+    if args.pos_label is not None:
+        msg = "--pos-label does not apply with --class-scores (each class is positive in turn)"
+        raise UsageError(msg)
+    pairs = [item.partition("=") for item in args.class_scores]
+    scores = {name: column or name for name, _, column in pairs}
+    lf = _scan(args.path)
+    _refuse_overwrite(args.path, args.output)
+    used = [*scores.values(), args.label, *args.by, *([args.weight] if args.weight else [])]
+    schema = _readable(args.path, lf, used)
+    for column in scores.values():
+        if schema.get(column) == pl.String:
+            _text_in_numbers(args.path, lf, column, "score")
+    stacked, roles = report.one_vs_rest(lf, scores, args.label, by=args.by, weight=args.weight)
+    title = args.title or f"ROC report: {Path(args.path).name} (each class against the rest)"
+    return _write(stacked, args, **roles, title=title, source=args.path)
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -50,9 +50,19 @@ from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
 from polars_roc.report_data import CI_NAMES, Progress, ReportData
 from polars_roc.report_figures import COLUMNS, merge_groups, panel_roles
+from polars_roc.report_multiclass import one_vs_rest
 from polars_roc.report_page import HEADINGS, JsMode
 
-__all__ = ["JsMode", "Progress", "ReportData", "compute", "one_line", "render", "to_html"]
+__all__ = [
+    "JsMode",
+    "Progress",
+    "ReportData",
+    "compute",
+    "one_line",
+    "one_vs_rest",
+    "render",
+    "to_html",
+]
 
 #: Above this many distinct (group, score) pairs, curves are drawn from quantile thresholds.
 MAX_CURVE_POINTS = 200_000

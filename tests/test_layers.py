@@ -51,6 +51,7 @@ LAYERS: dict[str, int] = {
     "report_figures": 6,
     "report_page": 6,
     "report_business": 6,
+    "report_multiclass": 6,
     "cli": 7,
     "__main__": 8,
     "__init__": 9,

@@ -12,7 +12,7 @@ import numpy as np
 import polars as pl
 import pytest
 from sklearn.calibration import calibration_curve
-from sklearn.metrics import roc_curve
+from sklearn.metrics import roc_auc_score, roc_curve
 from test_report import notes, specs, tables
 
 import polars_roc as pr
@@ -173,3 +173,47 @@ def test_bin_arguments_are_checked_before_reading(scored: pl.DataFrame) -> None:
         report.compute(scored.lazy(), gains_bins=0)
     with pytest.raises(ValueError, match="calibration_bins"):
         report.compute(scored.lazy(), calibration_bins=True)  # type: ignore[arg-type]
+
+
+def softmax_scores(n: int, seed: int) -> pl.DataFrame:
+    """Three classes with noisy class probabilities, two segments."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    logits = rng.normal(size=(n, 3)) + 1.5 * np.eye(3)[y]
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    return pl.DataFrame(
+        {
+            "y": y,
+            "segment": np.where(rng.random(n) < 0.5, "east", "west"),
+            **{f"p{c}": proba[:, c] for c in range(3)},
+        }
+    )
+
+
+def test_wide_multiclass_scores_show_each_class_against_the_rest() -> None:
+    frame = softmax_scores(900, seed=4)
+    scores = {0: "p0", 1: "p1", 2: "p2"}
+    rows, roles = report.one_vs_rest(frame.lazy(), scores, "y", by="segment")
+    assert roles["by"] == ["class", "segment"]
+    data = report.compute(rows, **roles, ci=None)
+    for segment, part in frame.group_by("segment"):
+        proba = part.select("p0", "p1", "p2").to_numpy()
+        expected = roc_auc_score(part["y"], proba, multi_class="ovr", average=None)
+        mine = data.auc.filter(pl.col("segment") == segment[0]).sort("class")["auc"]
+        np.testing.assert_allclose(mine, expected, atol=1e-12)
+    page = report.render(data, js="cdn")
+    assert notes(page)[1:] == []
+    assert set(specs(page)) >= {"roc", "gains", "ks", "calibration"}
+    # string classes naming integer labels, and names that collide with the input's
+    clash = frame.rename({"segment": "class"})
+    rows, roles = report.one_vs_rest(clash.lazy(), ["p0", "p1"], "y", by="class")
+    assert roles["by"] == ["class_", "class"]
+    assert rows.collect().filter(pl.col("class_") == "p0")["label"].sum() == 0
+    rows, roles = report.one_vs_rest(clash.lazy(), {"0": "p0", "1": "p1"}, "y")
+    assert roles["by"] == ["class"]
+    positives = rows.collect().group_by("class").agg(pl.col("label").sum()).sort("class")
+    assert positives["label"].to_list() == [(frame["y"] == 0).sum(), (frame["y"] == 1).sum()]
+    with pytest.raises(ValueError, match="at least 2"):
+        report.one_vs_rest(frame.lazy(), ["p0"], "y")
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match="p9"):
+        report.one_vs_rest(frame.lazy(), ["p0", "p9"], "y")
