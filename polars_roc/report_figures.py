@@ -11,8 +11,8 @@ chart builder draws each figure, with which roles and sizes:
   :data:`PAGE_WIDTH` pixels (a 1,024-pixel window less the page's margins);
 * when every AUC is above :data:`ZOOM_ABOVE`, the ROC and partial-AUC panels show only FPR 0
   to :data:`ZOOM_FPR` (:func:`fpr_zoom`): strong models otherwise hug the top-left corner;
-  with ``roles["fpr_scale"] == "log"`` they draw a log FPR axis instead (the threshold
-  explorer stays linear);
+  with ``roles["fpr_scale"] == "log"`` they (and the threshold explorer) draw a log FPR
+  axis instead;
 * with bootstrap intervals the ROC panels shade each curve's confidence band.
 
 Examples
@@ -212,5 +212,6 @@ def builders(
             columns=COLUMNS,
             zoom=zoom,
             size=panel_size("explorer", across, 300),
+            fpr_scale=scale,
         ),
     }

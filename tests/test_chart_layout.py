@@ -423,6 +423,9 @@ def test_log_fpr_axis_starts_at_the_decade_below_the_smallest_fpr(good: pl.DataF
         svg = vlc.vegalite_to_svg(chart.to_dict(), vl_version=VL_VERSION)
         ticks = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
         assert {"0.001", "0.01", "0.1", "1"} <= set(ticks)
+    explorer = threshold_explorer(good.roc.thresholds(by="model"), color="model", fpr_scale="log")
+    (axis,) = [axis for axis in x_axes(explorer) if "False positive" in axis]
+    assert f"log scale with values from {floor:g} to 1" in axis
     zoomed = roc_chart(curve, color="model", fpr_scale="log", zoom=(0.01, 0.5)).to_dict()
     assert zoomed["layer"][0]["encoding"]["x"]["scale"]["domain"] == [0.01, 0.5]
     with pytest.raises(ValueError, match="fpr_scale must be"):
