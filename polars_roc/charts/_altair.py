@@ -332,6 +332,7 @@ def place_labels(
     align: str = "right",
     span: tuple[float, float] | None = None,
     points: pl.DataFrame | None = None,
+    top: bool = False,
 ) -> Labels:
     """
     Lay out the per-group texts of `summary` and the point labels of `points`, never overlapping.
@@ -342,6 +343,7 @@ def place_labels(
     When a panel's lines do not all fit, that panel shows none (the legend, the tooltips and
     the tables still give the numbers). `points` (``*by``, the two `fields`, ``_text``) get
     their text next to the point, or as a stacked line, or none when neither has room.
+    With `top` the lines stack down from the panel's top instead of up from its bottom.
     """
     legend = order = None
     stacked = summary is not None
@@ -351,7 +353,7 @@ def place_labels(
         legend, order = legend_labels(labels), values
         stacked = False
     keys = list(panels)
-    room = Panel(plot, align=align, span=span).room
+    room = Panel(plot, align=align, span=span, top=top).room
     lines = (
         _split(summary.with_columns(_text=_fitting_text(summary, by, panels, room)), keys)
         if stacked and summary is not None
@@ -363,14 +365,15 @@ def place_labels(
     told = {color, *panels} if color is not None else set(panels)
     unnamed = [name for name in by if name not in told]
     for key in dict.fromkeys([*lines, *marked]):
-        panel = Panel(plot, align=align, span=span)
+        panel = Panel(plot, align=align, span=span, top=top)
         mine = marked.get(key)
         if mine is not None:
             panel.keep_clear(list(mine.select(x_name, y_name).iter_rows()))
         group_texts = lines.get(key)
         if group_texts is not None:
-            # Stacked upwards, so the best (first) line is on top.
-            rows = list(group_texts.iter_rows(named=True))[::-1]
+            # Stacked upwards (downwards from the top), so the best (first) line is on top.
+            rows = list(group_texts.iter_rows(named=True))
+            rows = rows if top else rows[::-1]
             spots = [panel.stack(i, row["_text"]) for i, row in enumerate(rows)]
             placed = [spot for spot in spots if spot is not None]
             if len(placed) == len(rows):
@@ -379,7 +382,7 @@ def place_labels(
                     for row, spot in zip(rows, placed, strict=True)
                 ]
             else:  # not every line fits: none, rather than some groups only
-                panel = Panel(plot, align=align, span=span)
+                panel = Panel(plot, align=align, span=span, top=top)
                 if mine is not None:
                     panel.keep_clear(list(mine.select(x_name, y_name).iter_rows()))
         if mine is None or mine.height > MAX_POINT_LABELS:

@@ -8,7 +8,8 @@ never takes more room than its box.
 Two kinds of text:
 
 * **stacked lines** (AUC, pAUC, AP per group): right- or left-aligned lines at the bottom of
-  the panel, one line per group, :data:`LINE` pixels apart;
+  the panel (or at its top, where a log FPR axis leaves room), one line per group,
+  :data:`LINE` pixels apart;
 * **point labels** (a threshold next to its operating point): the first free place of eight
   around the point (right-below, right-above, left-below, left-above, ...) that stays inside
   the plot and overlaps no other text or marked point; a label with no free place joins the
@@ -116,10 +117,16 @@ class Panel:
     """The texts placed so far in one panel."""
 
     def __init__(
-        self, plot: Plot, *, align: str = "right", span: tuple[float, float] | None = None
+        self,
+        plot: Plot,
+        *,
+        align: str = "right",
+        span: tuple[float, float] | None = None,
+        top: bool = False,
     ):
         self.plot = plot
         self.align = align
+        self.top = top
         left, right = span if span is not None else (0.0, plot.width)
         self.left, self.right = left + PAD, right - PAD
         self.taken: list[Box] = []
@@ -135,13 +142,16 @@ class Panel:
         return self.plot.inside(box) and not any(overlaps(box, other) for other in self.taken)
 
     def stack(self, index: int, text: str) -> Placed | None:
-        """The next stacked line from the bottom, or None when the stack is full."""
+        """The next stacked line from the bottom (or the top), or None when the stack is full."""
         width = min(text_width(text), self.room)
-        bottom = self.plot.height - PAD - self.lines * LINE
         if self.lines * LINE + LINE > STACK_SHARE * self.plot.height:
             return None
         x0 = self.right - width if self.align == "right" else self.left
-        box = (x0, bottom - LINE + 1, x0 + width, bottom)
+        if self.top:
+            bottom = float(PAD + self.lines * LINE + LINE - 1)
+        else:
+            bottom = self.plot.height - PAD - self.lines * LINE
+        box: Box = (x0, bottom - LINE + 1, x0 + width, bottom)
         if any(overlaps(box, other) for other in self.taken):
             return None
         self.lines += 1

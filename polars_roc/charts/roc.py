@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 CURVE_HINT = (
     "pass the frame df.roc.curve(...) returns (columns *by, threshold, tp, fp, tn, fn, tpr, fpr)"
 )
+#: Where the lines of text go on a log FPR axis: the top left, which the curves leave free.
+LOG_LINES: dict[str, Any] = {"align": "left", "top": True}
 #: Style of the range bounds of a partial AUC.
 BOUND = {"color": "black", "strokeDash": [2, 3], "strokeWidth": 1}
 
@@ -342,6 +344,7 @@ def roc_chart(
         plot=axis.plot(size),
         fields=("fpr", "tpr"),
         points=None if marked is None else marked.select(*by, "fpr", "tpr", "_text"),
+        **LOG_LINES if axis.log else {},
     )
     chance = chance_rows(curve, panels, axis)
     shaded = None if band is None else band_rows(band, by)
@@ -498,7 +501,9 @@ def partial_auc_chart(
     plot = axis.plot(size)
     summary = None if pauc is False else pauc_summary(ordered, by, along, (lo, hi), pauc)
     align, span = "right", None
-    if along == "fpr":  # the lines of text go beside the shaded range, on its wider side
+    if axis.log:  # a log axis leaves the top left free (curves are low at small FPRs)
+        align = "left"
+    elif along == "fpr":  # the lines of text go beside the shaded range, on its wider side
         left, right = plot.to_pixels(lo, 0)[0], plot.to_pixels(hi, 0)[0]
         if max(left, 0) > size - min(right, size):
             align, span = "left", (0.0, max(left, 0.0))
@@ -513,6 +518,7 @@ def partial_auc_chart(
         fields=("fpr", "tpr"),
         align=align,
         span=span,
+        top=axis.log,
     )
     chance = chance_rows(curve, panels, axis)
     bounds = per_panel(pl.DataFrame({along: [lo, hi]}), curve, panels.names)
