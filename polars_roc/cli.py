@@ -95,7 +95,8 @@ def _parser() -> argparse.ArgumentParser:
         "--ci",
         choices=["delong", "bootstrap", "none"],
         default="delong",
-        help="AUC interval method (default: %(default)s)",
+        help="AUC interval method; bootstrap also shades each ROC curve's confidence band "
+        "(default: %(default)s)",
     )
     options.add_argument(
         "--level", type=float, default=0.95, help="interval confidence level (default: 0.95)"
@@ -136,7 +137,8 @@ def _parser() -> argparse.ArgumentParser:
         "--n-boot",
         type=int,
         metavar="N",
-        help="bootstrap replicates, for --ci bootstrap (default: 2000)",
+        help="bootstrap replicates of the AUC intervals and the ROC band, for --ci bootstrap "
+        "(default: 2000)",
     )
     options.add_argument(
         "--seed",
@@ -144,6 +146,7 @@ def _parser() -> argparse.ArgumentParser:
         default=0,
         help="random seed of the bootstrap (and of the demo's simulated data) (default: 0)",
     )
+    _panel_flags(options)
     options.add_argument("--title", help="page title")
     options.add_argument(
         "--js",
@@ -161,7 +164,16 @@ def _parser() -> argparse.ArgumentParser:
         description="Scan a scored file lazily and write an HTML ROC report.",
     )
     rep.add_argument("path", help="scored rows: .csv, .tsv, .parquet or .arrow/.ipc/.feather")
-    rep.add_argument("--score", required=True, help="score column (higher = more positive)")
+    scored = rep.add_mutually_exclusive_group(required=True)
+    scored.add_argument("--score", help="score column (higher = more positive)")
+    scored.add_argument(
+        "--class-scores",
+        type=_names,
+        metavar="COLS",
+        help="wide multiclass scores instead: a score column per class, comma-separated, "
+        "each named for its class or given as CLASS=COLUMN; the report shows each class "
+        "against the rest",
+    )
     rep.add_argument("--label", required=True, help="class column")
     rep.add_argument("--by", type=_names, default=[], help="group columns, comma-separated")
     rep.add_argument("--weight", help="case-weight column")
@@ -180,6 +192,36 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--rows", type=int, default=20_000, help="cases (default: %(default)s)")
     demo.set_defaults(run=_demo)
     return parser
+
+
+def _panel_flags(options: argparse.ArgumentParser) -> None:
+    """The flags of the gains, calibration and log-FPR panels."""
+    options.add_argument(
+        "--gains-bins",
+        type=int,
+        default=10,
+        metavar="N",
+        help="bins of the gains tables, highest scores first (default: %(default)s, deciles)",
+    )
+    calibration = options.add_mutually_exclusive_group()
+    calibration.add_argument(
+        "--calibration-bins",
+        type=int,
+        default=10,
+        metavar="N",
+        help="equal-width bins of the calibration panel, drawn when every score lies in "
+        "[0, 1] (default: %(default)s)",
+    )
+    calibration.add_argument(
+        "--no-calibration", action="store_true", help="leave out the calibration panel"
+    )
+    options.add_argument(
+        "--fpr-scale",
+        choices=["linear", "log"],
+        default="linear",
+        help="FPR axis of the ROC and partial-AUC panels: log shows small FPRs, from the "
+        "power of ten at or below the smallest non-zero FPR (default: %(default)s)",
+    )
 
 
 def _range(text: str) -> tuple[float, float]:
@@ -380,6 +422,8 @@ def _progress(quiet: bool) -> report.Progress:
 
 def _report(args: argparse.Namespace) -> int:
     _options(args)  # the flags before any data is read
+    if args.class_scores:
+        return _class_report(args)
     lf = _scan(args.path)
     _refuse_overwrite(args.path, args.output)
     used = [args.score, args.label, *args.by, *([args.weight] if args.weight else [])]
@@ -405,6 +449,25 @@ def _report(args: argparse.Namespace) -> int:
         title=title,
         source=args.path,
     )
+
+
+def _class_report(args: argparse.Namespace) -> int:
+    """The report of wide multiclass scores: each class against the rest."""
+    if args.pos_label is not None:
+        msg = "--pos-label does not apply with --class-scores (each class is positive in turn)"
+        raise UsageError(msg)
+    pairs = [item.partition("=") for item in args.class_scores]
+    scores = {name: column or name for name, _, column in pairs}
+    lf = _scan(args.path)
+    _refuse_overwrite(args.path, args.output)
+    used = [*scores.values(), args.label, *args.by, *([args.weight] if args.weight else [])]
+    schema = _readable(args.path, lf, used)
+    for column in scores.values():
+        if schema.get(column) == pl.String:
+            _text_in_numbers(args.path, lf, column, "score")
+    stacked, roles = report.one_vs_rest(lf, scores, args.label, by=args.by, weight=args.weight)
+    title = args.title or f"ROC report: {Path(args.path).name} (each class against the rest)"
+    return _write(stacked, args, **roles, title=title, source=args.path)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -448,7 +511,21 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
         "prevalence": args.prevalence,
         "n_boot": 2000 if args.n_boot is None else args.n_boot,
         "seed": args.seed,
+        "gains_bins": _at_least_one(args.gains_bins, "--gains-bins"),
+        "calibration_bins": (
+            None
+            if args.no_calibration
+            else _at_least_one(args.calibration_bins, "--calibration-bins")
+        ),
+        "fpr_scale": args.fpr_scale,
     }
+
+
+def _at_least_one(value: int, flag: str) -> int:
+    if value < 1:
+        msg = f"{flag} must be at least 1, got {value}"
+        raise UsageError(msg)
+    return value
 
 
 def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:

@@ -35,16 +35,34 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc import areas, charts, curves, report_figures, report_page
+from polars_roc import (
+    areas,
+    charts,
+    curves,
+    operating,
+    report_business,
+    report_figures,
+    report_page,
+)
 from polars_roc import thresholds as cutpoints
 from polars_roc._core import validate
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
 from polars_roc.report_data import CI_NAMES, Progress, ReportData
-from polars_roc.report_figures import merge_groups, panel_roles
+from polars_roc.report_figures import COLUMNS, merge_groups, panel_roles
+from polars_roc.report_multiclass import one_vs_rest
 from polars_roc.report_page import HEADINGS, JsMode
 
-__all__ = ["JsMode", "Progress", "ReportData", "compute", "one_line", "render", "to_html"]
+__all__ = [
+    "JsMode",
+    "Progress",
+    "ReportData",
+    "compute",
+    "one_line",
+    "one_vs_rest",
+    "render",
+    "to_html",
+]
 
 #: Above this many distinct (group, score) pairs, curves are drawn from quantile thresholds.
 MAX_CURVE_POINTS = 200_000
@@ -74,6 +92,9 @@ def compute(
     prevalence: float | None = None,
     n_boot: int = 2000,
     seed: int | None = 0,
+    gains_bins: int = report_business.GAINS_BINS,
+    calibration_bins: int | None = report_business.CALIBRATION_BINS,
+    fpr_scale: Literal["linear", "log"] = "linear",
     progress: Progress | None = None,
 ) -> ReportData:
     """
@@ -102,7 +123,17 @@ def compute(
         The costs of a false positive and a false negative and the prevalence to weigh them
         by (default the data's), for ``method="cost"``.
     n_boot, seed
-        Bootstrap replicates and random seed, for ``ci="bootstrap"``.
+        Bootstrap replicates and random seed, for ``ci="bootstrap"``: the AUC intervals and
+        the ROC panels' confidence band (TPR at a grid of FPRs, :data:`BAND_GRID`).
+    gains_bins
+        Bins of the gains table per group (10: deciles).
+    calibration_bins
+        Equal-width bins of the calibration panel, drawn when every score lies in [0, 1]
+        (else the page says why not); None leaves the panel out.
+    fpr_scale
+        ``"log"`` draws the ROC panels' FPR axis on a log scale (see
+        :func:`polars_roc.charts.roc_chart`); ``"linear"`` zooms it to FPR 0 to 0.2 when
+        every AUC is above 0.95.
     progress
         Called with a one-line message as each step starts.
 
@@ -140,6 +171,12 @@ def compute(
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 2:
         msg = f"n_boot must be an integer of at least 2, got {n_boot!r}\n\nHint: n_boot=2000."
         raise ValueError(msg)
+    _bins(gains_bins, "gains_bins")
+    if calibration_bins is not None:
+        _bins(calibration_bins, "calibration_bins")
+    if fpr_scale not in ("linear", "log"):
+        msg = f"fpr_scale must be 'linear' or 'log', got {fpr_scale!r}\n\nHint: fpr_scale='log'."
+        raise ValueError(msg)
     if tpr is not None:
         kind, bounds = "tpr", validate.unit_range(tpr, "tpr")
     elif fpr is not None:
@@ -150,9 +187,19 @@ def compute(
     common: dict[str, Any] = {"by": names or None, "weight": weight, "pos_label": pos_label}
     notes: list[str] = []
 
-    say("[1/6] counting rows and distinct scores")
+    total = 8 if ci == "bootstrap" else 7
+    step = iter(range(1, total + 1))
+
+    def begin(message: str) -> None:
+        say(f"[{next(step)}/{total}] {message}")
+
+    begin("counting rows and distinct scores")
     points = pl.struct(*names, score).hash(seed=0).approx_n_unique()
-    n_rows, n_points = lf.select(pl.len(), points.alias("points")).collect().row(0)
+    ranges = report_business.score_range(score)
+    segments = pl.struct(names[1:]).n_unique() if len(names) > 1 else pl.lit(1)
+    counted = lf.select(pl.len(), points.alias("points"), *ranges, segments.alias("s")).collect()
+    n_rows, n_points, score_lo, score_hi, n_segments = counted.row(0)
+    skip = report_business.why_not_calibrated(score_lo, score_hi)
     resolution: int | None = None
     if n_points > MAX_CURVE_POINTS:
         resolution = CURVE_QUANTILES
@@ -163,18 +210,18 @@ def compute(
             "every row."
         )
 
-    say("[2/6] AUC by group" + (f" with {CI_NAMES[ci]} intervals" if ci else ""))
+    begin("AUC by group" + (f" with {CI_NAMES[ci]} intervals" if ci else ""))
     resampling = {"n_boot": n_boot, "seed": seed} if ci == "bootstrap" else {}
     auc = _auc_table(lf, score, label, {**common, **resampling}, ci, level, notes)
 
-    say("[3/6] ROC curves and threshold table")
+    begin("ROC curves and threshold table")
     curve = curves.curve(lf, score, label, thresholds=resolution, **common).collect()
     # The threshold table is the curve's rows with the measures added (what
     # `thresholds.thresholds` computes from the same curve), so the curve is computed once.
     measured = curve.with_columns(cutpoints.measures())
     table = measured.select(*names, *cutpoints.COLUMNS)
 
-    say(f"[4/6] partial AUC over {kind.upper()} {bounds[0]:g} to {bounds[1]:g}")
+    begin(f"partial AUC over {kind.upper()} {bounds[0]:g} to {bounds[1]:g}")
     fpr_range, tpr_range = (bounds, None) if kind == "fpr" else (None, bounds)
     # The full curve is at hand: read the area off it instead of counting the rows again.
     pauc = (
@@ -183,14 +230,27 @@ def compute(
         else areas.partial_auc_of_curve(curve.lazy(), fpr=fpr_range, tpr=tpr_range, by=names)
     ).collect()
 
-    say(f"[5/6] best cutpoints ({method})")
+    begin(f"best cutpoints ({method})")
     chosen: dict[str, Any] = {**costs, "prevalence": prevalence} if method == "cost" else {}
     best = cutpoints.best_threshold(lf, score, label, method=method, **chosen, **common).collect()
 
-    say("[6/6] score distributions")
-    chart = _score_chart(lf, score, label, names, weight, pos_label, notes)
+    begin("score distributions")
+    chart = _score_chart(lf, score, label, names, weight, pos_label, notes, n_segments)
     if chart is None:
         say(f"warning: {notes[-1]}")
+
+    begin(f"gains tables ({gains_bins} bins)" + ("" if skip else " and calibration"))
+    gains_table, calibrated = report_business.compute(
+        lf, score, label, common, gains_bins=gains_bins, calibration_bins=calibration_bins,
+        skip=skip,
+    )  # fmt: skip
+    many = report_business.segments_note(gains_table, names[1] if len(names) > 1 else None)
+    if many is not None:
+        notes.append(many)
+    band = None
+    if ci == "bootstrap":
+        begin(f"ROC confidence band ({n_boot:,} bootstrap replicates)")
+        band = _band(lf, score, label, common, level, n_boot, seed, notes)
 
     roles = {
         "score": score,
@@ -204,6 +264,10 @@ def compute(
         "range": (kind, bounds),
         **({"costs": (costs["cost_fp"], costs["cost_fn"], prevalence)} if method == "cost" else {}),
         **({"n_boot": n_boot, "seed": seed} if ci == "bootstrap" else {}),
+        "gains_bins": gains_bins,
+        "calibration_bins": calibration_bins,
+        "calibration_skipped": skip,
+        "fpr_scale": fpr_scale,
     }
     return ReportData(
         auc=auc,
@@ -215,7 +279,46 @@ def compute(
         n_rows=n_rows,
         roles=roles,
         notes=notes,
+        gains=gains_table,
+        calibration=calibrated,
+        band=band,
     )
+
+
+#: The FPRs at which the report's bootstrap band is computed: every 0.02, every 0.005 up
+#: to 0.2 (where a zoomed or log axis looks), and every decade from 1e-4 up.
+BAND_GRID = sorted(
+    {round(i / 50, 4) for i in range(51)}
+    | {round(i / 200, 4) for i in range(41)}
+    | {10.0**-k for k in range(1, 5)}
+)
+
+
+def _bins(value: Any, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        msg = f"{name} must be an integer of at least 1, got {value!r}\n\nHint: {name}=10."
+        raise ValueError(msg)
+
+
+def _band(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    common: dict[str, Any],
+    level: float,
+    n_boot: int,
+    seed: int | None,
+    notes: list[str],
+) -> pl.DataFrame | None:
+    """The bootstrap band of TPR at :data:`BAND_GRID` per group (None, with a note, if not)."""
+    try:
+        return operating.tpr_at_fpr(
+            lf, BAND_GRID, score, label, ci="bootstrap", level=level, n_boot=n_boot,
+            seed=seed, **common,
+        ).collect()  # fmt: skip
+    except (ImportError, NotImplementedError, ValueError) as error:
+        notes.append(f"The ROC confidence band is not available: {one_line(error)}")
+        return None
 
 
 def _auc_table(
@@ -244,10 +347,24 @@ def _score_chart(
     weight: str | None,
     pos_label: Any,
     notes: list[str],
+    n_segments: int = 1,
 ) -> dict[str, Any] | None:
-    """Per-class score histograms in one panel per group, drawn from every scored row."""
+    """
+    Per-class score histograms in one panel per group, drawn from every scored row.
+
+    Two group columns make a grid (a row per model, a column per segment) up to
+    ``COLUMNS + 1`` segments; past that the panels wrap, one per (model, segment) pair.
+    """
     rows = merge_groups(lf, names)
     facet, row, column = panel_roles(names)
+    across = COLUMNS
+    if row is not None and column is not None and n_segments > COLUMNS + 1:
+        pair = f"{row} · {column}"
+        both = pl.concat_str(
+            [pl.col(row).cast(pl.String), pl.col(column).cast(pl.String)], separator=" · "
+        )
+        rows = rows.with_columns(both.fill_null("null").alias(pair)).drop(row, column)
+        facet, row, column, across = pair, None, None, COLUMNS + 1
     try:
         chart = charts.score_chart(
             rows,
@@ -262,6 +379,7 @@ def _score_chart(
             facet=facet,
             row=row,
             column=column,
+            **({"columns": across} if facet is not None else {}),
         )
         spec: dict[str, Any] = chart.to_dict()
     except Exception as error:  # a chart must not cost the reader the report's tables
@@ -393,6 +511,9 @@ def to_html(
     prevalence: float | None = None,
     n_boot: int = 2000,
     seed: int | None = 0,
+    gains_bins: int = report_business.GAINS_BINS,
+    calibration_bins: int | None = report_business.CALIBRATION_BINS,
+    fpr_scale: Literal["linear", "log"] = "linear",
     title: str = "ROC report",
     source: str | None = None,
     js: JsMode = "auto",
@@ -412,7 +533,7 @@ def to_html(
         Scored rows, e.g. ``pl.scan_csv(path)``.
     score, label, by, weight, pos_label, ci, level, fpr, tpr, method, progress
         As in :func:`compute`.
-    cost_fp, cost_fn, prevalence, n_boot, seed
+    cost_fp, cost_fn, prevalence, n_boot, seed, gains_bins, calibration_bins, fpr_scale
         As in :func:`compute`.
     title, source, js
         As in :func:`render`.
@@ -429,7 +550,7 @@ def to_html(
     >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.3, 0.2], "label": [1, 0, 1, 0, 0]})
     >>> page = pr.report.to_html(df.lazy(), ci=None, js="cdn")
     >>> page.count('<div class="chart"')
-    6
+    9
     """
     data = compute(
         lf,
@@ -448,6 +569,9 @@ def to_html(
         prevalence=prevalence,
         n_boot=n_boot,
         seed=seed,
+        gains_bins=gains_bins,
+        calibration_bins=calibration_bins,
+        fpr_scale=fpr_scale,
         progress=progress,
     )
     return render(data, title=title, source=source, js=js, progress=progress)
@@ -460,17 +584,26 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
         merge_groups(frame, names)
         for frame in (data.auc, data.curve, data.partial_auc, data.best_threshold, data.thresholds)
     )
+    band = None if data.band is None else merge_groups(data.band, names)
     builders = report_figures.builders(
-        auc=auc, curve=curve, pauc=pauc, best=best, table=table, roles=data.roles
+        auc=auc, curve=curve, pauc=pauc, best=best, table=table, roles=data.roles, band=band
+    )
+    merged = [None if f is None else merge_groups(f, names) for f in (data.gains, data.calibration)]
+    builders.update(
+        report_business.builders(
+            table=merged[0], curve=curve, calibration=merged[1], names=names[:2]
+        )
     )
     figures = []
-    for key, build in builders.items():
+    for key in HEADINGS:  # in page order
+        if key == "scores" and data.score_chart is not None:
+            figures.append(_Figure("scores", data.score_chart))
+        if key not in builders:
+            continue
         try:
-            figures.append(_Figure(key, build().to_dict()))
+            figures.append(_Figure(key, builders[key]().to_dict()))
         except Exception as error:  # one failed chart must not cost the reader the rest
             note = f"The {HEADINGS[key]} chart could not be drawn: {one_line(error)}"
             notes.append(note)
             say(f"warning: {note}")
-    if data.score_chart is not None:
-        figures.insert(4, _Figure("scores", data.score_chart))
     return figures

@@ -52,6 +52,15 @@ class ReportData:
         range``), for the page's header.
     notes
         What the reader must know: intervals not available, approximations, failures.
+    gains
+        The gains table per group (``gains_table`` columns), or None.
+    calibration
+        The calibration curve per group (``calibration`` columns), or None when the scores
+        are not probabilities in [0, 1] (``roles["calibration_skipped"]`` says why) or the
+        panel was not asked for.
+    band
+        The bootstrap band of the ROC panels (``tpr_at_fpr(..., ci="bootstrap")`` at a grid
+        of FPRs), or None without bootstrap intervals.
     """
 
     auc: pl.DataFrame
@@ -63,3 +72,6 @@ class ReportData:
     n_rows: int
     roles: dict[str, Any]
     notes: list[str] = field(default_factory=list)
+    gains: pl.DataFrame | None = None
+    calibration: pl.DataFrame | None = None
+    band: pl.DataFrame | None = None

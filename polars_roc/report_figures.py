@@ -10,7 +10,10 @@ chart builder draws each figure, with which roles and sizes:
 * panels wrap into at most :data:`COLUMNS` per row, sized so every chart stays within
   :data:`PAGE_WIDTH` pixels (a 1,024-pixel window less the page's margins);
 * when every AUC is above :data:`ZOOM_ABOVE`, the ROC and partial-AUC panels show only FPR 0
-  to :data:`ZOOM_FPR` (:func:`fpr_zoom`): strong models otherwise hug the top-left corner.
+  to :data:`ZOOM_FPR` (:func:`fpr_zoom`): strong models otherwise hug the top-left corner;
+  with ``roles["fpr_scale"] == "log"`` they (and the threshold explorer) draw a log FPR
+  axis instead;
+* with bootstrap intervals the ROC panels shade each curve's confidence band.
 
 Examples
 --------
@@ -39,7 +42,16 @@ COLUMNS = 3
 ZOOM_ABOVE = 0.95
 ZOOM_FPR = 0.2
 #: Room a chart needs beside its panels (axis, legend), in pixels.
-_MARGIN = {"roc": 230, "pauc": 230, "thresholds": 190, "scores": 170, "explorer": 210}
+_MARGIN = {
+    "roc": 230,
+    "pauc": 230,
+    "thresholds": 190,
+    "scores": 170,
+    "explorer": 210,
+    "gains": 200,
+    "ks": 230,
+    "calibration": 380,
+}
 _GAP = 20
 
 
@@ -129,12 +141,14 @@ def builders(
     best: pl.DataFrame,
     table: pl.DataFrame,
     roles: dict[str, Any],
+    band: pl.DataFrame | None = None,
 ) -> dict[str, Callable[[], Any]]:
     """
     How each chart of the page is drawn: figure key to a function building its chart.
 
     The frames are those of :class:`polars_roc.report.ReportData` with their groups merged
-    (:func:`merge_groups`); `roles` its ``roles``.
+    (:func:`merge_groups`); `roles` its ``roles``; `band` the bootstrap band of the ROC
+    panels (``tpr_at_fpr(..., ci="bootstrap")``), if any.
     """
     kept = list(roles["by"][:2])
     color = kept[0] if kept else None
@@ -143,7 +157,8 @@ def builders(
     across = min(n_panels, COLUMNS)
     size = panel_size("roc", across, 340)
     kind, bounds = roles["range"]
-    zoom = fpr_zoom(auc)
+    scale = roles.get("fpr_scale", "linear")
+    zoom = fpr_zoom(auc) if scale == "linear" else None
     pauc_zoom = _pauc_zoom(zoom, kind, bounds)
     wrap, row, column = panel_roles(kept)
     grid: dict[str, Any] = {"facet": wrap, "row": row, "column": column}
@@ -168,6 +183,8 @@ def builders(
             points=best,
             size=size,
             zoom=zoom,
+            band=band,
+            fpr_scale=scale,
         ),
         "pauc": lambda: charts.partial_auc_chart(
             curve,
@@ -179,6 +196,7 @@ def builders(
             pauc=pauc,
             size=size,
             zoom=pauc_zoom,
+            fpr_scale=scale if kind == "fpr" else "linear",
         ),
         "thresholds": lambda: charts.threshold_chart(
             table,
@@ -194,5 +212,6 @@ def builders(
             columns=COLUMNS,
             zoom=zoom,
             size=panel_size("explorer", across, 300),
+            fpr_scale=scale,
         ),
     }

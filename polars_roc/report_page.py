@@ -28,9 +28,10 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc import report_business
 from polars_roc.charts.style import rate_text, threshold_text
 from polars_roc.report_data import CI_NAMES, ReportData
-from polars_roc.report_figures import ZOOM_ABOVE, fpr_zoom
+from polars_roc.report_figures import ZOOM_ABOVE, fpr_zoom, merge_groups
 
 JsMode = Literal["auto", "inline", "cdn"]
 
@@ -168,11 +169,13 @@ _CUTPOINT_COLUMNS = (
     "youden",
 )
 
+#: Every section's heading, in page order.
 HEADINGS = {
     "auc": "AUC by group",
     "roc": "ROC curves",
     "pauc": "Partial AUC",
     "thresholds": "Best cutpoints",
+    **report_business.HEADINGS,
     "scores": "Score distributions",
     "explorer": "Threshold explorer",
 }
@@ -274,6 +277,17 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         if zoom is not None
         else ""
     )
+    if roles.get("fpr_scale") == "log":
+        zoomed = (
+            " The FPR axis is on a log scale; it starts at the power of ten at or below the "
+            "smallest non-zero FPR, where points with FPR = 0 are drawn."
+        )
+    if data.band is not None:
+        zoomed += (
+            f" The shaded band around each curve is its {level} bootstrap confidence band "
+            f"of TPR at each FPR ({roles.get('n_boot', 0):,} replicates, seed "
+            f"{roles.get('seed')})."
+        )
     body = [
         (
             "auc",
@@ -335,6 +349,16 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         heading = HEADINGS[key]
         html_ = f'<section id="{key}"><h2>{html.escape(heading)}</h2>{"".join(parts)}</section>'
         out.append((key, heading, html_))
+    business = report_business.sections(
+        table=None if data.gains is None else merge_groups(data.gains, names),
+        gains_bins=roles.get("gains_bins", report_business.GAINS_BINS),
+        calibration_bins=roles.get("calibration_bins"),
+        skip=roles.get("calibration_skipped"),
+        names=names[:2],
+        chart=lambda key: _chart(key, drawn),
+    )
+    at = next(i for i, (key, _, _) in enumerate(out) if key == "scores")
+    out[at:at] = business
     return out
 
 
@@ -357,6 +381,9 @@ th, td { padding: 3px 10px; border-bottom: 1px solid #eee; text-align: left; }
 th { background: #f5f5f5; font-weight: 600; }
 td.num { text-align: right; }
 td.null { color: #999; text-align: center; }
+details { margin: 4px 0; }
+summary { cursor: pointer; color: #1f5fa8; }
+table.gains { margin: 4px 0 10px; }
 tbody tr:hover { background: #f8fbff; }
 .chart { margin: 8px 0 16px; overflow-x: auto; }
 .chart.error { color: #b00020; white-space: pre-wrap; }

@@ -23,12 +23,24 @@ def test_gain_chart_draws_random_and_perfect_lines(scored: pl.DataFrame) -> None
     spec = pr.charts.gain_chart(curve, color="model", prevalence=scored.roc.auc(by="model"))
     spec = spec.to_dict()
     assert [(row["depth"], row["_y"]) for row in rows_of(spec, "chance")] == [(0, 0), (1, 1)]
-    perfect = [row for row in rows_of(spec, "perfect") if row["model"] == "logit"]
+    # Every model scores the same rows: one grey perfect-model line for them all.
+    perfect = rows_of(spec, "perfect")
+    assert all(row.get("model") is None for row in perfect)
     assert [(row["depth"], row["_y"]) for row in perfect] == [
         (0, 0),
         (pytest.approx(prevalence), 1),
         (1, 1),
     ]
+    assert spec["layer"][1]["mark"]["color"] == "gray"
+    # Groups of different prevalence keep one perfect line each, in their colours.
+    fewer = scored.filter(
+        (pl.col("model") != "gbm") | (pl.col("label") | (pl.col("case") % 2 == 0))
+    )
+    spec = pr.charts.gain_chart(
+        fewer.roc.gain_curve(by="model"), color="model", prevalence=fewer.roc.auc(by="model")
+    ).to_dict()
+    assert {row["model"] for row in rows_of(spec, "perfect")} == {"baseline", "gbm", "logit"}
+    assert "color" in spec["layer"][1]["encoding"]
     model = rows_of(spec, "model")
     assert all(row["_y"] is not None for row in model)
     assert all(row["threshold"] is None or row["threshold"] < 2 for row in model)  # no Infinity
@@ -66,8 +78,12 @@ def test_calibration_chart_layers_and_histogram() -> None:
     spec = pr.charts.calibration_chart(table, color="m").to_dict()
     top, bottom = spec["vconcat"]
     assert [layer["mark"]["type"] for layer in top["layer"]] == ["line", "line"]
-    assert bottom["mark"]["type"] == "bar"
+    # Two groups share the panel: their counts are lines with points (bars would hide
+    # each other); one group alone gets bars.
+    assert bottom["mark"]["type"] == "line"
     assert bottom["encoding"]["y"]["field"] == "n"
+    one = pr.charts.calibration_chart(table.filter(pl.col("m") == "a"), color="m").to_dict()
+    assert one["vconcat"][1]["mark"]["type"] == "bar"
     alone = pr.charts.calibration_chart(table, color="m", histogram=False).to_dict()
     assert "vconcat" not in alone
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="calibration"):

@@ -25,7 +25,9 @@ from polars_roc.charts import (
     auc_interval_chart,
     average_curve_chart,
     det_chart,
+    gain_chart,
     hull_chart,
+    ks_chart,
     partial_auc_chart,
     pr_chart,
     roc_chart,
@@ -168,13 +170,41 @@ def builders(good: pl.DataFrame) -> dict[str, Any]:
             good.roc.average_curve(by="model", fold="fold"), color="model"
         ),
         "hull": hull_chart(good.roc.hull(across="model"), across="model", curves=curve),
+        "roc_log": roc_chart(curve, color="model", points="youden", fpr_scale="log"),
+        "roc_log_facets": roc_chart(
+            folds,
+            color="model",
+            facet="fold",
+            columns=3,
+            points="youden",
+            size=220,
+            fpr_scale="log",
+        ),
+        "pauc_log_facets": partial_auc_chart(
+            folds,
+            fpr=(0.0, 0.2),
+            color="model",
+            facet="fold",
+            columns=3,
+            size=220,
+            fpr_scale="log",
+        ),
+        "pauc_log": partial_auc_chart(curve, fpr=(0.0, 0.1), color="model", fpr_scale="log"),
+        "gains": gain_chart(
+            good.roc.gains_table(by=["model", "fold"]),
+            color="model",
+            facet="fold",
+            columns=3,
+            size=200,
+        ),
+        "ks": ks_chart(folds.filter(pl.col("fold") < 2), row="model", column="fold", size=180),
     }
 
 
 def test_no_text_overlaps_or_leaves_its_plot(good: pl.DataFrame) -> None:
     for name, chart in builders(good).items():
         shown = check_texts(chart)
-        if name in ("roc", "roc_frames", "roc_zoom"):
+        if name in ("roc", "roc_frames", "roc_zoom", "roc_log"):
             assert sum(text.startswith("t=") for text in shown) == 3, (name, shown)
         if name in ("roc_plain", "pauc_plain", "pr_plain"):
             assert len(shown) >= 3, (name, shown)  # a line per model in the panel
@@ -201,7 +231,7 @@ def colours(spec: Any) -> list[dict[str, Any]]:
 def test_a_group_keeps_its_colour_in_every_chart(good: pl.DataFrame) -> None:
     models = sorted(good["model"].unique())
     for name, chart in builders(good).items():
-        if name.startswith(("thresholds", "roc_plain", "pauc_plain", "pr_plain", "pauc_tpr")):
+        if name.startswith(("thresholds", "roc_plain", "pauc_plain", "pr_plain", "pauc_tpr", "ks")):
             continue  # colour there is the measure, or nothing
         by_model = [c for c in colours(chart.to_dict()) if c.get("field") == "model"]
         assert by_model, name
@@ -375,3 +405,46 @@ def test_threshold_chart_of_a_million_rows_is_fast() -> None:
     line = drawn.filter(pl.col("measure") == "tpr").sort("threshold")
     got = np.interp(full["threshold"], line["threshold"], line["value"])
     assert np.abs(got - full["tpr"].to_numpy()).max() <= 0.01
+
+
+# --- facets and axes -------------------------------------------------------------------------
+
+
+def x_axes(chart: Any) -> list[str]:
+    """The aria labels of the rendered chart's x-axes."""
+    svg = vlc.vegalite_to_svg(chart.to_dict(), vl_version=VL_VERSION)
+    return re.findall(r'aria-label="(X-axis[^"]*)"', svg)
+
+
+def test_a_ragged_facet_grid_draws_no_axis_under_empty_cells(good: pl.DataFrame) -> None:
+    folds = good.roc.curve(by=["model", "fold"])  # five folds: 3 + 2 panels
+    ragged = roc_chart(folds, color="model", facet="fold", columns=3, size=150)
+    assert len(x_axes(ragged)) == 5  # one per panel, none under the empty cell
+    full = roc_chart(
+        folds.filter(pl.col("fold") < 3), color="model", facet="fold", columns=3, size=150
+    )
+    assert "resolve" not in full.to_dict()  # a full row keeps the shared axis
+    assert len(x_axes(full)) == 3
+
+
+def test_log_fpr_axis_starts_at_the_decade_below_the_smallest_fpr(good: pl.DataFrame) -> None:
+    curve = good.roc.curve(by="model")
+    negatives = (~good.filter(pl.col("model") == "logit")["label"]).sum()
+    floor = 10.0 ** np.floor(np.log10(1 / negatives))  # the smallest FPR is 1 / negatives
+    for chart in (
+        roc_chart(curve, color="model", fpr_scale="log"),
+        partial_auc_chart(curve, fpr=(0.0, 0.1), color="model", fpr_scale="log"),
+    ):
+        (axis,) = x_axes(chart)
+        assert "log scale" in axis
+        assert f"values from {floor:g} to 1" in axis
+        svg = vlc.vegalite_to_svg(chart.to_dict(), vl_version=VL_VERSION)
+        ticks = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+        assert {"0.001", "0.01", "0.1", "1"} <= set(ticks)
+    explorer = threshold_explorer(good.roc.thresholds(by="model"), color="model", fpr_scale="log")
+    (axis,) = [axis for axis in x_axes(explorer) if "False positive" in axis]
+    assert f"log scale with values from {floor:g} to 1" in axis
+    zoomed = roc_chart(curve, color="model", fpr_scale="log", zoom=(0.01, 0.5)).to_dict()
+    assert zoomed["layer"][0]["encoding"]["x"]["scale"]["domain"] == [0.01, 0.5]
+    with pytest.raises(ValueError, match="fpr_scale must be"):
+        roc_chart(curve, fpr_scale="logit")  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from sklearn.metrics import roc_auc_score
 from test_report import tables
 
 import polars_roc as pr
@@ -112,3 +113,70 @@ def test_delong_is_spelled_right(scores: Path, tmp_path: Path) -> None:
     page = out.read_text()
     assert "DeLong 95%" in page
     assert "Delong" not in page
+
+
+def test_panel_flags(scores: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "panels.html"
+    assert report(scores, out, "--gains-bins", "5", "--fpr-scale", "log") == 0
+    page = out.read_text()
+    gains = tables(page)["gains-table"]  # one group column: one table
+    assert sorted({int(row["bin"]) for row in gains}) == [1, 2, 3, 4, 5]
+    assert sum(int(row["rows"]) for row in gains) == pl.read_parquet(scores).height
+    assert '"type":"log"' in page
+    assert '<section id="calibration">' in page
+    assert report(scores, out, "--no-calibration") == 0
+    assert '<section id="calibration">' not in out.read_text()
+    capsys.readouterr()
+
+
+def test_bad_panel_flags_are_an_error(
+    scores: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert report(scores, tmp_path / "x.html", "--gains-bins", "0") == 2
+    assert "--gains-bins must be at least 1, got 0" in capsys.readouterr().err
+    assert report(scores, tmp_path / "x.html", "--calibration-bins", "-1") == 2
+    assert "--calibration-bins must be at least 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:
+        report(scores, tmp_path / "x.html", "--no-calibration", "--calibration-bins", "5")
+    assert stopped.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_help_names_the_panel_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for text in (
+        "--gains-bins N bins of the gains tables",
+        "--no-calibration leave out the calibration panel",
+        "--fpr-scale {linear,log}",
+        "bootstrap also shades each ROC curve's confidence band",
+    ):
+        assert text in out
+
+
+def test_class_scores_report_each_class_against_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = np.random.default_rng(8)
+    y = rng.choice(["cat", "dog", "owl"], 300)
+    proba = rng.dirichlet([1, 1, 1], 300) + 0.6 * (y[:, None] == np.array(["cat", "dog", "owl"]))
+    proba /= proba.sum(axis=1, keepdims=True)
+    path = tmp_path / "three.csv"
+    pl.DataFrame(
+        {"y": y, "p_cat": proba[:, 0], "p_dog": proba[:, 1], "p_owl": proba[:, 2]}
+    ).write_csv(path)
+    out = tmp_path / "three.html"
+    flags = ["--class-scores", "cat=p_cat,dog=p_dog,owl=p_owl", "--label", "y"]
+    assert main(["report", str(path), *flags, "--js", "cdn", "--quiet", "-o", str(out)]) == 0
+    rows = tables(out.read_text())["auc-table"]
+    assert [row["class"] for row in rows] == ["cat", "dog", "owl"]
+    expected = roc_auc_score(y, proba, multi_class="ovr", average=None)
+    assert [float(row["AUC"]) for row in rows] == pytest.approx(expected, abs=5e-4)
+    assert "each class against the rest" in out.read_text()
+    assert main(["report", str(path), *flags, "--pos-label", "cat", "-q", "-o", str(out)]) == 2
+    assert "--pos-label does not apply with --class-scores" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["report", str(path), *flags, "--score", "p_cat", "-o", str(out)])
+    assert "not allowed with argument" in capsys.readouterr().err

@@ -50,6 +50,8 @@ LAYERS: dict[str, int] = {
     "report_data": 6,
     "report_figures": 6,
     "report_page": 6,
+    "report_business": 6,
+    "report_multiclass": 6,
     "cli": 7,
     "__main__": 8,
     "__init__": 9,

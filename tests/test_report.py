@@ -25,7 +25,17 @@ from polars_roc import report
 from polars_roc.cli import main
 
 BY = ["model", "segment"]
-CHARTS = ["auc", "roc", "pauc", "thresholds", "scores", "explorer"]
+CHARTS = [
+    "auc",
+    "roc",
+    "pauc",
+    "thresholds",
+    "gains",
+    "ks",
+    "calibration",
+    "scores",
+    "explorer",
+]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 

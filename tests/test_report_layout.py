@@ -18,7 +18,7 @@ import pytest
 from polars_roc.cli import main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHARTS = 6
+CHARTS = 9
 
 MEASURE = """<script>
 (function () {

@@ -182,11 +182,28 @@ class Panels:
         """The columns that split the chart into panels."""
         return [name for name in (self.facet, self.row, self.column) if name is not None]
 
+    def ragged(self, data: Any) -> bool:
+        """
+        Whether the wrapped panels leave cells of their last row empty.
+
+        Vega-Lite draws a shared x-axis under every column of a wrapped facet, empty cells
+        included; a ragged grid gives each panel its own x-axis instead, so empty cells stay
+        blank.
+        """
+        if self.facet is None or self.columns is None or not isinstance(data, pl.DataFrame):
+            return False
+        if self.facet not in data.columns:
+            return False
+        n_panels = data.get_column(self.facet).n_unique()
+        return n_panels > self.columns and n_panels % self.columns != 0
+
     def apply(self, alt_: Any, chart: Any) -> alt.LayerChart | alt.FacetChart:
         """Facet `chart` (whose data sits at the top level) by the panel roles, if any."""
         if self.facet is not None:
             columns = alt_.Undefined if self.columns is None else self.columns
             chart = chart.facet(facet=nominal(alt_, "Facet", self.facet), columns=columns)
+            if self.ragged(chart.data):  # each panel draws its own FPR axis
+                chart = chart.resolve_axis(x="independent")
         else:
             roles = {}
             if self.row is not None:
@@ -315,6 +332,7 @@ def place_labels(
     align: str = "right",
     span: tuple[float, float] | None = None,
     points: pl.DataFrame | None = None,
+    top: bool = False,
 ) -> Labels:
     """
     Lay out the per-group texts of `summary` and the point labels of `points`, never overlapping.
@@ -325,6 +343,7 @@ def place_labels(
     When a panel's lines do not all fit, that panel shows none (the legend, the tooltips and
     the tables still give the numbers). `points` (``*by``, the two `fields`, ``_text``) get
     their text next to the point, or as a stacked line, or none when neither has room.
+    With `top` the lines stack down from the panel's top instead of up from its bottom.
     """
     legend = order = None
     stacked = summary is not None
@@ -334,7 +353,7 @@ def place_labels(
         legend, order = legend_labels(labels), values
         stacked = False
     keys = list(panels)
-    room = Panel(plot, align=align, span=span).room
+    room = Panel(plot, align=align, span=span, top=top).room
     lines = (
         _split(summary.with_columns(_text=_fitting_text(summary, by, panels, room)), keys)
         if stacked and summary is not None
@@ -346,14 +365,15 @@ def place_labels(
     told = {color, *panels} if color is not None else set(panels)
     unnamed = [name for name in by if name not in told]
     for key in dict.fromkeys([*lines, *marked]):
-        panel = Panel(plot, align=align, span=span)
+        panel = Panel(plot, align=align, span=span, top=top)
         mine = marked.get(key)
         if mine is not None:
             panel.keep_clear(list(mine.select(x_name, y_name).iter_rows()))
         group_texts = lines.get(key)
         if group_texts is not None:
-            # Stacked upwards, so the best (first) line is on top.
-            rows = list(group_texts.iter_rows(named=True))[::-1]
+            # Stacked upwards (downwards from the top), so the best (first) line is on top.
+            rows = list(group_texts.iter_rows(named=True))
+            rows = rows if top else rows[::-1]
             spots = [panel.stack(i, row["_text"]) for i, row in enumerate(rows)]
             placed = [spot for spot in spots if spot is not None]
             if len(placed) == len(rows):
@@ -362,7 +382,7 @@ def place_labels(
                     for row, spot in zip(rows, placed, strict=True)
                 ]
             else:  # not every line fits: none, rather than some groups only
-                panel = Panel(plot, align=align, span=span)
+                panel = Panel(plot, align=align, span=span, top=top)
                 if mine is not None:
                     panel.keep_clear(list(mine.select(x_name, y_name).iter_rows()))
         if mine is None or mine.height > MAX_POINT_LABELS:

@@ -8,7 +8,8 @@ never takes more room than its box.
 Two kinds of text:
 
 * **stacked lines** (AUC, pAUC, AP per group): right- or left-aligned lines at the bottom of
-  the panel, one line per group, :data:`LINE` pixels apart;
+  the panel (or at its top, where a log FPR axis leaves room), one line per group,
+  :data:`LINE` pixels apart;
 * **point labels** (a threshold next to its operating point): the first free place of eight
   around the point (right-below, right-above, left-below, left-above, ...) that stays inside
   the plot and overlaps no other text or marked point; a label with no free place joins the
@@ -17,6 +18,7 @@ Two kinds of text:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -72,16 +74,24 @@ class Plot:
     height: float
     x_domain: tuple[float, float] = (0.0, 1.0)
     y_domain: tuple[float, float] = (0.0, 1.0)
+    #: A log x axis (its domain above 0; x below the domain is drawn at its left edge).
+    x_log: bool = False
 
     def to_pixels(self, x: float, y: float) -> tuple[float, float]:
         """Data units to pixels (origin top left)."""
         (x0, x1), (y0, y1) = self.x_domain, self.y_domain
-        return (x - x0) / (x1 - x0) * self.width, (y1 - y) / (y1 - y0) * self.height
+        if self.x_log:
+            share = math.log10(max(x, x0) / x0) / math.log10(x1 / x0)
+        else:
+            share = (x - x0) / (x1 - x0)
+        return share * self.width, (y1 - y) / (y1 - y0) * self.height
 
     def to_data(self, px: float, py: float) -> tuple[float, float]:
         """Pixels (origin top left) to data units."""
         (x0, x1), (y0, y1) = self.x_domain, self.y_domain
-        return x0 + px / self.width * (x1 - x0), y1 - py / self.height * (y1 - y0)
+        share = px / self.width
+        x = x0 * (x1 / x0) ** share if self.x_log else x0 + share * (x1 - x0)
+        return x, y1 - py / self.height * (y1 - y0)
 
     def inside(self, box: Box) -> bool:
         """Whether a box lies inside the plot, `PAD` pixels from its edges."""
@@ -107,10 +117,16 @@ class Panel:
     """The texts placed so far in one panel."""
 
     def __init__(
-        self, plot: Plot, *, align: str = "right", span: tuple[float, float] | None = None
+        self,
+        plot: Plot,
+        *,
+        align: str = "right",
+        span: tuple[float, float] | None = None,
+        top: bool = False,
     ):
         self.plot = plot
         self.align = align
+        self.top = top
         left, right = span if span is not None else (0.0, plot.width)
         self.left, self.right = left + PAD, right - PAD
         self.taken: list[Box] = []
@@ -126,13 +142,16 @@ class Panel:
         return self.plot.inside(box) and not any(overlaps(box, other) for other in self.taken)
 
     def stack(self, index: int, text: str) -> Placed | None:
-        """The next stacked line from the bottom, or None when the stack is full."""
+        """The next stacked line from the bottom (or the top), or None when the stack is full."""
         width = min(text_width(text), self.room)
-        bottom = self.plot.height - PAD - self.lines * LINE
         if self.lines * LINE + LINE > STACK_SHARE * self.plot.height:
             return None
         x0 = self.right - width if self.align == "right" else self.left
-        box = (x0, bottom - LINE + 1, x0 + width, bottom)
+        if self.top:
+            bottom = float(PAD + self.lines * LINE + LINE - 1)
+        else:
+            bottom = self.plot.height - PAD - self.lines * LINE
+        box: Box = (x0, bottom - LINE + 1, x0 + width, bottom)
         if any(overlaps(box, other) for other in self.taken):
             return None
         self.lines += 1

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
 from polars_roc.charts._altair import (
     altair,
     check_roles,
+    color_scale,
     combine,
     detail,
     field,
@@ -17,6 +18,7 @@ from polars_roc.charts._altair import (
     quantitative,
     require,
 )
+from polars_roc.charts.style import color_domain
 
 if TYPE_CHECKING:
     import altair as alt
@@ -30,17 +32,20 @@ def calibration_chart(
     calibration: pl.DataFrame,
     *,
     color: str | None = None,
+    facet: str | None = None,
+    columns: int | None = None,
     histogram: bool = True,
     size: int = 300,
     histogram_height: int = 80,
-) -> alt.LayerChart | alt.VConcatChart:
+) -> alt.LayerChart | alt.VConcatChart | alt.ConcatChart:
     """
     Reliability diagram: the fraction of positives against the mean score, bin by bin.
 
     A well-calibrated score lies on the dashed diagonal: among rows scored about p, a share
     p is positive. Points above the diagonal mean the score under-predicts, below it
     over-predicts. Beneath, a bar per bin shows how many rows (or how much weight) it
-    holds, at its mean score: sparse bins are noisy.
+    holds, at its mean score (a line per group when several share the panel): sparse bins
+    are noisy.
 
     Parameters
     ----------
@@ -48,7 +53,14 @@ def calibration_chart(
         The frame ``df.roc.calibration(...)`` returns: ``*by, bin, mean_score,
         fraction_positive, n``.
     color
-        Group column told apart by colour; other group columns get one line each.
+        Group column told apart by colour, each group in its colour of every chart (the
+        colour scale's domain is the sorted group values); other group columns get one line
+        each.
+    facet
+        Group column giving one panel (a diagram over its bar chart) per value, in sorted
+        order, titled with the value; every panel shares the colour scale.
+    columns
+        Panels per row with `facet`.
     histogram
         Draw the bins' sizes beneath.
     size
@@ -58,9 +70,9 @@ def calibration_chart(
 
     Returns
     -------
-    alt.LayerChart or alt.VConcatChart
-        Untitled: the diagram, over the bar chart when `histogram` is set. For one panel
-        per segment, filter the frame and join the charts with ``|``.
+    alt.LayerChart, alt.VConcatChart or alt.ConcatChart
+        Untitled: the diagram, over the bar chart when `histogram` is set; with `facet`, the
+        panels wrapped into rows of `columns`.
 
     Examples
     --------
@@ -72,12 +84,40 @@ def calibration_chart(
     ['line', 'line']
     >>> spec["vconcat"][1]["mark"]["type"]
     'bar'
+    >>> two = pl.concat([df.with_columns(g=pl.lit("a")), df.with_columns(g=pl.lit("b"))])
+    >>> spec = pr.charts.calibration_chart(two.roc.calibration(by="g", bins=2), facet="g")
+    >>> [panel["title"]["text"] for panel in spec.to_dict()["concat"]]
+    ['g = a', 'g = b']
     """
     alt_ = altair()
     require(calibration, ["mean_score", "fraction_positive", "n"], "the calibration frame", HINT)
     known = CALIBRATION_COLUMNS
     by = [name for name in calibration.columns if name not in known and not name.startswith("_")]
-    check_roles(by, "calibration", color=color)
+    check_roles(by, "calibration", color=color, facet=facet)
+    scale = alt_.Undefined if color is None else color_scale(alt_, calibration, color)
+    if facet is None:
+        return _panel(alt_, calibration, by, color, scale, histogram, size, histogram_height)
+    panels = []
+    for value in color_domain(calibration, column=facet):
+        rows = calibration.filter(pl.col(facet).eq_missing(value))
+        panel = _panel(alt_, rows, by, color, scale, histogram, size, histogram_height)
+        title = alt_.TitleParams(f"{facet} = {value}", fontSize=11, fontWeight="normal")
+        panels.append(panel.properties(title=title))
+    wrap = alt_.Undefined if columns is None else columns
+    return cast("alt.ConcatChart", alt_.concat(*panels, columns=wrap))
+
+
+def _panel(
+    alt_: Any,
+    calibration: pl.DataFrame,
+    by: list[str],
+    color: str | None,
+    scale: Any,
+    histogram: bool,
+    size: int,
+    histogram_height: int,
+) -> alt.LayerChart | alt.VConcatChart:
+    """One reliability diagram over its bin sizes."""
     bins = calibration.filter(pl.col("mean_score").is_not_null()).sort(
         [*by, "mean_score"], nulls_last=True, maintain_order=True
     )
@@ -86,7 +126,7 @@ def calibration_chart(
     unit = alt_.Scale(domain=[0, 1])
     x = quantitative(alt_, "X", "mean_score", title="Mean predicted probability", scale=unit)
     y = quantitative(alt_, "Y", "fraction_positive", title="Fraction of positives", scale=unit)
-    hue = {} if color is None else {"color": nominal(alt_, "Color", color)}
+    hue = {} if color is None else {"color": nominal(alt_, "Color", color, scale=scale)}
     apart = detail(alt_, [name for name in by if name != color])
     order = alt_.Order(field="mean_score", type="quantitative")
     tips = [alt_.Tooltip(field=field(name), type="nominal") for name in by]
@@ -107,15 +147,21 @@ def calibration_chart(
     ).properties(width=size, height=size)
     if not histogram:
         return cast("alt.LayerChart", diagram)
+    counts = alt_.Chart(data).transform_filter(is_mark("bins"))
+    # One group: bars. Several: a line with points per group (bars would hide each other).
+    several = bins.select(by).n_unique() > 1 if by else False
     counts = (
-        alt_.Chart(data)
-        .transform_filter(is_mark("bins"))
-        .mark_bar(size=max(2, size // 40), opacity=0.7)
+        (
+            counts.mark_line(point=True, strokeWidth=1.5)
+            if several
+            else counts.mark_bar(size=max(2, size // 40), opacity=0.7)
+        )
         .encode(
             quantitative(alt_, "X", "mean_score", title="Mean predicted probability", scale=unit),
             quantitative(alt_, "Y", "n", title="Rows in bin"),
             tooltip=tips,
             **hue,
+            **(apart if several else {}),
         )
         .properties(width=size, height=histogram_height)
     )

@@ -28,13 +28,8 @@ from polars_roc.charts._altair import (
     row_order,
     tooltips,
 )
-from polars_roc.charts.roc import (
-    chance_rows,
-    ordered_curve,
-    thinned_curve,
-    unit_axes,
-    zoom_range,
-)
+from polars_roc.charts._axes import FprScale, fpr_axis
+from polars_roc.charts.roc import chance_rows, ordered_curve, thinned_curve
 from polars_roc.charts.style import COUNT_FORMAT, RATE_FORMAT, THRESHOLD_DIGITS, THRESHOLD_FORMAT
 
 if TYPE_CHECKING:
@@ -81,6 +76,7 @@ def threshold_explorer(
     zoom: tuple[float, float] | None = None,
     size: int = 300,
     max_points: int = 2000,
+    fpr_scale: FprScale = "linear",
 ) -> alt.VConcatChart:
     """
     A threshold slider moving the operating point on the ROC curve, with its counts and rates.
@@ -122,6 +118,9 @@ def threshold_explorer(
         Width and height of each ROC panel, in pixels.
     max_points
         Drawing budget for the curve rows.
+    fpr_scale
+        ``"log"`` draws the FPR axis on a log scale, from a floor where FPR = 0 is drawn
+        (see :func:`polars_roc.charts.roc_chart`).
 
     Returns
     -------
@@ -165,12 +164,14 @@ def threshold_explorer(
     start = on_step(min(max(float(threshold), low), high), step)
 
     panels = Panels(facet, columns=columns if facet is not None else None)
-    zoom = zoom_range(zoom)
+    axis = fpr_axis(zoom, fpr_scale, (frame,))
+    zoom = axis.zoom
     ordered = ordered_curve(frame, by)
-    chance = chance_rows(frame, panels)
+    chance = chance_rows(frame, panels, axis)
     drawn = thinned_curve(
-        ordered, by, max_points, extra=chance.height, what="threshold_explorer", zoom=zoom
-    )
+        ordered, by, max_points, extra=chance.height, what="threshold_explorer", zoom=zoom,
+        axis=axis,
+    )  # fmt: skip
     group = (
         pl.concat_str([pl.col(n).cast(pl.String).fill_null("null") for n in by], separator=" · ")
         if by
@@ -178,6 +179,7 @@ def threshold_explorer(
     )
     keep = [*by, *CURVE_COLUMNS, *(r for r in shown if r not in CURVE_COLUMNS)]
     data = combine(chance=chance, curve=numbered(drawn.select(keep).with_columns(_group=group)))
+    data = axis.placed(data)
 
     cut = alt_.param(
         value=start,
@@ -190,8 +192,8 @@ def threshold_explorer(
         .transform_joinaggregate(_cut="min(threshold)", groupby=["_group"])
         .transform_filter("datum.threshold === datum._cut")
     )
-    x, y = unit_axes(alt_, zoom=zoom)
-    clip = {"clip": True} if zoom is not None else {}
+    x, y = axis.channels(alt_)
+    clip = axis.clip
     hue = color_channel(alt_, color, None, frame)
     lines_apart = apart(alt_, by, color, panels)
     tips = tooltips(alt_, drawn, by, ["threshold", *COUNTS, *shown])

@@ -10,6 +10,7 @@ from polars_roc.charts._altair import (
     Panels,
     altair,
     check_roles,
+    color_scale,
     combine,
     detail,
     field,
@@ -84,6 +85,14 @@ def _perfect(prevalences: pl.DataFrame, by: list[str], *, lift: bool) -> pl.Data
     return pl.DataFrame(rows, schema={**schema, "depth": pl.Float64, "_y": pl.Float64})
 
 
+def _one_per_panel(shares: pl.DataFrame, panels: list[str]) -> bool:
+    """Whether every panel's groups share one prevalence."""
+    values = pl.col("_prevalence").n_unique()
+    if not panels:
+        return bool(shares.select(values).item() == 1)
+    return bool(shares.group_by(panels).agg(values)["_prevalence"].max() == 1)
+
+
 def _thinned(frame: pl.DataFrame, by: list[str], max_points: int) -> pl.DataFrame:
     """At most about `max_points` rows in all, evenly spread over each group, ends kept."""
     if frame.height <= max_points:
@@ -129,7 +138,8 @@ def gain_chart(
         or a frame with ``*by, n_pos, n_neg`` such as ``df.roc.auc(by=...)``. A gains table
         carries it already; for a gain curve without it, the perfect-model line is left out.
     color
-        Group column told apart by colour.
+        Group column told apart by colour, each group in its colour of every chart (the
+        colour scale's domain is the sorted group values).
     facet, row, column, columns
         Group columns splitting the chart into panels (wrapped, or a grid).
     size
@@ -175,7 +185,15 @@ def gain_chart(
     points = _thinned(points, by, max_points)
     chance = pl.DataFrame({"depth": [0.0, 1.0], "_y": [0.0, 1.0] if not lift else [1.0, 1.0]})
     shares = _prevalences(gains, by, prevalence)
-    perfect = None if shares is None else _perfect(shares, by, lift=lift)
+    # Groups of a panel with one prevalence (models scoring the same rows) share one grey
+    # perfect-model line; else each group has its own, in its colour.
+    shared = shares is not None and bool(by) and _one_per_panel(shares, panels.names)
+    keys = by
+    if shares is not None and shared:
+        keys = panels.names
+        first = shares.unique(keys, keep="first", maintain_order=True) if keys else shares.head(1)
+        shares = first.select(*keys, "_prevalence")
+    perfect = None if shares is None else _perfect(shares, keys, lift=lift)
     data = combine(chance=per_panel(chance, gains, panels.names), perfect=perfect, model=points)
     x = quantitative(alt_, "X", "depth", title="Depth (share of rows, highest scores first)").scale(
         domain=[0, 1]
@@ -184,7 +202,8 @@ def gain_chart(
     y = quantitative(alt_, "Y", "_y", title=title)
     if not lift:
         y = y.scale(domain=[0, 1])
-    hue = {} if color is None else {"color": nominal(alt_, "Color", color)}
+    scale = {} if color is None else {"scale": color_scale(alt_, gains, color)}
+    hue = {} if color is None else {"color": nominal(alt_, "Color", color, **scale)}
     apart = detail(alt_, [name for name in by if name != color and name not in panels.names])
     order = alt_.Order(field="depth", type="quantitative")
     reference = alt_.Chart().transform_filter(is_mark("chance"))
@@ -193,9 +212,10 @@ def gain_chart(
     ]
     best = alt_.Chart().transform_filter(is_mark("perfect"))
     best_style = {"strokeDash": [1, 3], "strokeWidth": 1.5, "opacity": 0.8}
-    if color is None:
+    if color is None or shared:
         best_style["color"] = "gray"
-    layers.append(best.mark_line(**best_style).encode(x, y, order, **hue, **apart))
+    best_hue = {} if shared else {**hue, **apart}
+    layers.append(best.mark_line(**best_style).encode(x, y, order, **best_hue))
     tips = [alt_.Tooltip(field=field(name), type="nominal") for name in by]
     tips += [
         alt_.Tooltip(field=name, type="quantitative", format=".4~g")

@@ -27,8 +27,9 @@ from polars_roc.charts._altair import (
     row_order,
     tooltips,
 )
+from polars_roc.charts._axes import unit_axes
 from polars_roc.charts._layout import PAD, Plot
-from polars_roc.charts.roc import chance_rows, thinned_curve, unit_axes
+from polars_roc.charts.roc import chance_rows, thinned_curve
 
 if TYPE_CHECKING:
     import altair as alt

@@ -25,8 +25,9 @@ from polars_roc.charts._altair import (
     require,
     tooltips,
 )
+from polars_roc.charts._axes import unit_axes
 from polars_roc.charts._thin import ROW_BUDGET, budget, drawing_order, thin
-from polars_roc.charts.roc import chance_rows, unit_axes
+from polars_roc.charts.roc import chance_rows
 
 if TYPE_CHECKING:
     import altair as alt

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from polars_roc.charts._altair import (
+    Panels,
     altair,
     check_roles,
     combine,
@@ -17,6 +18,7 @@ from polars_roc.charts._altair import (
     quantitative,
     require,
 )
+from polars_roc.charts.style import threshold_text
 
 if TYPE_CHECKING:
     import altair as alt
@@ -30,26 +32,31 @@ def ks_chart(
     curve: pl.DataFrame,
     *,
     facet: str | None = None,
+    row: str | None = None,
+    column: str | None = None,
     columns: int | None = None,
     size: int = 300,
     max_points: int = 4000,
 ) -> alt.LayerChart | alt.FacetChart:
-    """
+    r"""
     The share of positives and of negatives scoring at or above each threshold, and the KS gap.
 
     Two step lines over the score: ``tpr`` (positives at or above the threshold) and
     ``fpr`` (negatives). The Kolmogorov-Smirnov statistic is the largest vertical gap
     ``tpr - fpr``; a rule marks it at its threshold (the highest on ties, as
-    :func:`polars_roc.gains.ks` reports it), labelled with its value.
+    :func:`polars_roc.gains.ks` reports it), labelled with its value and threshold beside the
+    middle of the gap, on the side with more room.
 
     Parameters
     ----------
     curve
         The frame ``df.roc.curve(...)`` returns: ``*by, threshold, ..., tpr, fpr``.
-    facet
-        Group column splitting the chart into panels; other group columns are drawn apart.
+    facet, row, column
+        Group columns splitting the chart into panels: `facet` wraps them into rows of
+        `columns`; `row` / `column` make a grid (e.g. one row per model, one column per
+        segment). Other group columns are drawn apart in the same panel.
     columns
-        Panels per row when faceted.
+        Panels per row with `facet`.
     size
         Width and height of each panel, in pixels.
     max_points
@@ -59,7 +66,7 @@ def ks_chart(
     Returns
     -------
     alt.LayerChart or alt.FacetChart
-        Untitled; faceted when `facet` is given.
+        Untitled; faceted when a panel role is given.
 
     Examples
     --------
@@ -70,12 +77,13 @@ def ks_chart(
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
     ['line', 'rule', 'text']
     >>> [row["_text"] for row in spec["datasets"][spec["data"]["name"]] if row["_mark"] == "gap"]
-    ['KS 0.667 at 0.8']
+    ['KS 0.667\nat 0.8000']
     """
     alt_ = altair()
     require(curve, ["threshold", "tpr", "fpr"], "the ROC curve", HINT)
     by = [name for name in curve.columns if name not in CURVE_COLUMNS and not name.startswith("_")]
-    check_roles(by, "curve", facet=facet)
+    panels = Panels(facet, row, column, columns)
+    check_roles(by, "curve", facet=facet, row=row, column=column)
     finite = curve.filter(pl.col("threshold").is_finite())
     long = finite.unpivot(["tpr", "fpr"], index=[*by, "threshold"], variable_name="_class")
     long = long.with_columns(
@@ -88,10 +96,16 @@ def ks_chart(
     ranked = ranked.sort([*by, "_gap", "threshold"], nulls_last=True, maintain_order=True)
     best = ranked.group_by(by, maintain_order=True).last() if by else ranked.tail(1)
     texts = [
-        f"KS {value:.3f} at {cut:.4g}"
+        f"KS {value:.3f}\nat {threshold_text(cut)}"
         for value, cut in zip(best["_gap"].to_list(), best["threshold"].to_list(), strict=True)
     ]
     marked = best.select(*by, "threshold", "tpr", "fpr", _text=pl.Series(texts, dtype=pl.String))
+    # The label goes on the side of the rule with more room (the panels share the x scale).
+    lo, hi = finite["threshold"].min(), finite["threshold"].max()
+    middle = (lo + hi) / 2 if lo is not None and hi is not None else 0.0  # type: ignore[operator]
+    marked = marked.with_columns(
+        _right=pl.col("threshold") > middle, _middle=(pl.col("tpr") + pl.col("fpr")) / 2
+    )
     if long.height > max_points:  # thin evenly for drawing, keeping each line's ends
         step = long.height // max_points + 1
         position = pl.int_range(pl.len())
@@ -102,7 +116,7 @@ def ks_chart(
     y = quantitative(alt_, "Y", "value", title="Share of the class scoring ≥ t")
     y = y.scale(domain=[0, 1])
     hue = nominal(alt_, "Color", "_class", title="class")
-    apart = detail(alt_, [name for name in by if name != facet])
+    apart = detail(alt_, [name for name in by if name not in panels.names])
     tips = [alt_.Tooltip(field=field(name), type="nominal") for name in [*by, "_class"]]
     tips += [
         alt_.Tooltip(field="threshold", type="quantitative", format=".6~g"),
@@ -120,15 +134,21 @@ def ks_chart(
             alt_.Y2(field="tpr"),
             **apart,
         ),
-        marks.mark_text(align="left", dx=5, fontSize=11).encode(
-            x,
-            quantitative(alt_, "Y", "tpr").scale(domain=[0, 1]),
-            text=alt_.Text(field="_text", type="nominal"),
-            **apart,
-        ),
     ]
+    sides = set(marked["_right"].to_list())  # (a layer with no rows makes Vega warn)
+    for align, dx, test in (("left", 5, "!datum._right"), ("right", -5, "datum._right")):
+        if (align == "right") not in sides:
+            continue
+        side = marks.transform_filter(test).mark_text(
+            align=align, dx=dx, fontSize=11, lineBreak="\n", baseline="middle"
+        )
+        layers.append(
+            side.encode(
+                x,
+                quantitative(alt_, "Y", "_middle").scale(domain=[0, 1]),
+                text=alt_.Text(field="_text", type="nominal"),
+                **apart,
+            )
+        )
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
-    if facet is not None:
-        wrap = alt_.Undefined if columns is None else columns
-        chart = chart.facet(facet=nominal(alt_, "Facet", facet), columns=wrap)
-    return cast("alt.LayerChart | alt.FacetChart", chart)
+    return panels.apply(alt_, chart)

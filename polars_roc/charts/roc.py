@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -13,9 +12,7 @@ from polars_roc._core.kernels import segment_area
 from polars_roc.areas import partial_auc_of_curve
 from polars_roc.charts._altair import (
     CURVE_COLUMNS,
-    FPR_TITLE,
     THRESHOLD_COLUMNS,
-    TPR_TITLE,
     Labels,
     Panels,
     altair,
@@ -33,12 +30,12 @@ from polars_roc.charts._altair import (
     numbered,
     per_panel,
     place_labels,
-    quantitative,
     require,
     row_order,
     tooltips,
 )
-from polars_roc.charts._layout import PAD, Plot
+from polars_roc.charts._axes import FprAxis, FprScale, fpr_axis
+from polars_roc.charts._layout import PAD
 from polars_roc.charts._thin import budget, drawing_order, thin
 from polars_roc.charts.style import threshold_text
 from polars_roc.multiclass import AVERAGED
@@ -49,54 +46,10 @@ if TYPE_CHECKING:
 CURVE_HINT = (
     "pass the frame df.roc.curve(...) returns (columns *by, threshold, tp, fp, tn, fn, tpr, fpr)"
 )
+#: Where the lines of text go on a log FPR axis: the top left, which the curves leave free.
+LOG_LINES: dict[str, Any] = {"align": "left", "top": True}
 #: Style of the range bounds of a partial AUC.
 BOUND = {"color": "black", "strokeDash": [2, 3], "strokeWidth": 1}
-
-
-def unit_axes(
-    alt: Any, x: str = "fpr", y: str = "tpr", zoom: tuple[float, float] | None = None
-) -> tuple[Any, Any]:
-    """
-    FPR and TPR axes on [0, 1] with no padding (equal aspect when width == height).
-
-    With `zoom` the FPR axis shows only ``[lo, hi]`` (strong models hug the left edge).
-    """
-    scale = alt.Scale(domain=[0, 1], nice=False)
-    ticks = alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1], format=".1f")
-    x_scale, x_ticks = scale, ticks
-    if zoom is not None:
-        lo, hi = zoom
-        x_scale = alt.Scale(domain=[lo, hi], nice=False)
-        x_ticks = alt.Axis(values=round_ticks(lo, hi), format="~g")
-    return (
-        quantitative(alt, "X", x, title=FPR_TITLE, scale=x_scale, axis=x_ticks),
-        quantitative(alt, "Y", y, title=TPR_TITLE, scale=scale, axis=ticks),
-    )
-
-
-def round_ticks(lo: float, hi: float) -> list[float]:
-    """Four to eight ticks at round values (steps of 1, 2, 2.5 or 5 times a power of ten)."""
-    span = hi - lo
-    for power in range(-4, 1):
-        for unit in (1, 2, 2.5, 5):
-            step = unit * 10.0**power
-            if span / step <= 7:
-                first = math.ceil(lo / step - 1e-9)
-                count = math.floor(hi / step + 1e-9) - first + 1
-                return [round((first + i) * step, 10) for i in range(count)]
-    return [lo, hi]
-
-
-def zoom_range(zoom: tuple[float, float] | None) -> tuple[float, float] | None:
-    """Check a zoom range of the FPR axis: ``0 <= lo < hi <= 1``."""
-    if zoom is None:
-        return None
-    return validate.unit_range(zoom, "zoom")
-
-
-def panel_plot(size: int, zoom: tuple[float, float] | None) -> Plot:
-    """The pixel geometry of one square ROC panel."""
-    return Plot(size, size, x_domain=zoom or (0.0, 1.0))
 
 
 def ordered_curve(curve: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
@@ -113,16 +66,22 @@ def thinned_curve(
     share: int = 1,
     what: str = "roc_chart",
     zoom: tuple[float, float] | None = None,
+    axis: FprAxis | None = None,
 ) -> pl.DataFrame:
     """
     Rows to draw: see :mod:`polars_roc.charts._thin` for the error bound.
 
     `extra` rows of other layers and the repeat factor `share` keep the whole chart under
-    Altair's row limit however many groups there are (see :func:`_thin.budget`).
+    Altair's row limit however many groups there are (see :func:`_thin.budget`). On a log
+    FPR `axis` distances along x are measured in decades.
     """
     exact = ("fp", "tp") if {"fp", "tp"} <= set(curve.columns) else None
     n_lines = curve.select(by).n_unique() if by else 1
     most, least = budget(n_lines, extra, max_points, what, share)
+    if axis is not None and axis.log:
+        frame, x, width = axis.thinning(curve)
+        kept = thin(frame, x, "tpr", by=by, max_points=most, min_points=least, span=(width, 1.0))
+        return kept.drop(x)
     span = (zoom[1] - zoom[0], 1.0) if zoom is not None else (1.0, 1.0)
     return thin(
         curve, "fpr", "tpr", by=by, max_points=most, exact=exact, min_points=least, span=span
@@ -195,16 +154,16 @@ def curve_layers(
     panels: Panels,
     labels: Labels | None,
     source: pl.DataFrame,
-    zoom: tuple[float, float] | None = None,
+    axis: FprAxis,
     size: int = 300,
 ) -> list[Any]:
     """Chance diagonal, one line per group, and invisible hover points carrying tooltips."""
-    x, y = unit_axes(alt, zoom=zoom)
+    x, y = axis.channels(alt)
     hue = color_channel(alt, color, labels, source)
     lines_apart = apart(alt, by, color, panels)
     lines = alt.Chart().transform_filter(is_mark("curve"))
     tips = tooltips(alt, curve, by, ["threshold", "tp", "fp", "tn", "fn", "tpr", "fpr"])
-    clip = {"clip": True} if zoom is not None else {}
+    clip = axis.clip
     dash = averaged_dash(alt, curve, color)
     layers = [
         chance_line(alt, x, y).mark_line(color="gray", strokeDash=[4, 4], strokeWidth=1, **clip),
@@ -239,12 +198,12 @@ def band_layer(
     color: str | None,
     panels: Panels,
     hue: Any,
-    zoom: tuple[float, float] | None = None,
+    axis: FprAxis,
 ) -> Any:
     """A shaded area between ``tpr_lower`` and ``tpr_upper`` per group, in its colour."""
-    x, y = unit_axes(alt, y="tpr_lower", zoom=zoom)
+    x, y = axis.channels(alt, y="tpr_lower")
     y2 = alt.Y2(field="tpr_upper")
-    clip = {"clip": True} if zoom is not None else {}
+    clip = axis.clip
     area = alt.Chart().transform_filter(is_mark("band")).mark_area(fillOpacity=0.2, **clip)
     return area.encode(x, y, y2=y2, **hue, **apart(alt, by, color, panels))
 
@@ -265,10 +224,9 @@ def averaged_dash(alt: Any, curve: pl.DataFrame, color: str | None) -> dict[str,
     return {"strokeDash": alt.condition(test, alt.value([6, 4]), alt.value([1, 0]))}
 
 
-def chance_rows(curve: pl.DataFrame, panels: Panels) -> pl.DataFrame:
-    """The chance diagonal, once per panel."""
-    diagonal = pl.DataFrame({"fpr": [0.0, 1.0], "tpr": [0.0, 1.0]})
-    return per_panel(diagonal, curve, panels.names)
+def chance_rows(curve: pl.DataFrame, panels: Panels, axis: FprAxis | None = None) -> pl.DataFrame:
+    """The chance diagonal, once per panel (as the FPR `axis` draws it)."""
+    return (axis or FprAxis()).chance(curve, panels.names)
 
 
 def roc_chart(
@@ -285,6 +243,7 @@ def roc_chart(
     size: int = 300,
     max_points: int = 2000,
     band: pl.DataFrame | None = None,
+    fpr_scale: FprScale = "linear",
 ) -> alt.LayerChart | alt.FacetChart:
     """
     ROC curves: one line per group over the chance diagonal, AUC in the labels.
@@ -336,7 +295,14 @@ def roc_chart(
         A confidence band to shade under each curve, in its colour: the frame
         ``df.roc.tpr_at_fpr(grid, by=<the curve's by>, ci="bootstrap")`` returns (its
         ``fpr, tpr_lower, tpr_upper`` columns; a grid such as ``[i / 50 for i in
-        range(51)]`` draws a smooth band).
+        range(51)]`` draws a smooth band; on a log FPR axis add small FPRs such as 1e-3).
+    fpr_scale
+        ``"log"`` draws the FPR axis on a log scale, to read the curve at small FPRs (fraud,
+        screening). A log scale cannot show FPR = 0: the axis starts at a floor, the `zoom`
+        range's lower bound when above 0, else the power of ten at or below the smallest
+        non-zero FPR of the curves (at least 1e-6), and points with FPR = 0 are drawn on the
+        floor at the left edge (tooltips keep the exact values). The ticks are the powers
+        of ten; the chance diagonal is drawn as the curve it becomes.
 
     Returns
     -------
@@ -365,7 +331,8 @@ def roc_chart(
     by = groups(curve, CURVE_COLUMNS)
     panels = Panels(facet, row, column, columns)
     check_roles(by, "curve", color=color, facet=facet, row=row, column=column)
-    zoom = zoom_range(zoom)
+    axis = fpr_axis(zoom, fpr_scale, (curve,))
+    zoom = axis.zoom
     ordered = ordered_curve(curve, by)
     marked = None if points is None else operating_points(ordered, by, points)
     summary = None if auc is False else auc_summary(ordered, by, auc)
@@ -374,29 +341,31 @@ def roc_chart(
         by=by,
         color=color,
         panels=panels.names,
-        plot=panel_plot(size, zoom),
+        plot=axis.plot(size),
         fields=("fpr", "tpr"),
         points=None if marked is None else marked.select(*by, "fpr", "tpr", "_text"),
+        **LOG_LINES if axis.log else {},
     )
-    chance = chance_rows(curve, panels)
+    chance = chance_rows(curve, panels, axis)
     shaded = None if band is None else band_rows(band, by)
     extra = chance.height + (0 if marked is None else marked.height)
     extra += (0 if labels.rows is None else labels.rows.height) + (
         0 if shaded is None else shaded.height
     )
-    drawn = thinned_curve(ordered, by, max_points, extra=extra, zoom=zoom)
+    drawn = thinned_curve(ordered, by, max_points, extra=extra, zoom=zoom, axis=axis)
     data = combine(
         chance=chance, curve=numbered(drawn), point=marked, label=labels.rows, band=shaded
     )
+    data = axis.placed(data)
     layers = curve_layers(
-        alt_, data, by=by, color=color, panels=panels, labels=labels, source=curve, zoom=zoom,
+        alt_, data, by=by, color=color, panels=panels, labels=labels, source=curve, axis=axis,
         size=size,
     )  # fmt: skip
     if band is not None:
         hue = color_channel(alt_, color, labels, curve)
-        layers.insert(1, band_layer(alt_, by=by, color=color, panels=panels, hue=hue, zoom=zoom))
+        layers.insert(1, band_layer(alt_, by=by, color=color, panels=panels, hue=hue, axis=axis))
     if marked is not None:
-        x, y = unit_axes(alt_, zoom=zoom)
+        x, y = axis.channels(alt_)
         hue = color_channel(alt_, color, labels, curve)
         chosen = alt_.Chart().transform_filter(is_mark("point"))
         tips = tooltips(alt_, marked, by, [c for c in THRESHOLD_COLUMNS if c in marked.columns])
@@ -472,6 +441,7 @@ def partial_auc_chart(
     zoom: tuple[float, float] | None = None,
     size: int = 300,
     max_points: int = 2000,
+    fpr_scale: FprScale = "linear",
 ) -> alt.LayerChart | alt.FacetChart:
     """
     ROC curves with the partial area over an FPR or a TPR range shaded, its bounds marked.
@@ -491,8 +461,9 @@ def partial_auc_chart(
         The frame ``df.roc.curve(...)`` returns (see :func:`roc_chart`).
     fpr, tpr
         The range ``(lo, hi)``; give exactly one.
-    color, facet, row, column, columns, zoom, size, max_points
-        As in :func:`roc_chart`.
+    color, facet, row, column, columns, zoom, size, max_points, fpr_scale
+        As in :func:`roc_chart` (on a log FPR axis an FPR range from 0 is shaded from the
+        axis' floor).
     pauc
         True: computed from the curve's points. A frame from ``df.roc.partial_auc(by=...,
         fpr=...)`` over the same range: its ``pauc, pauc_std`` columns. False: no labels.
@@ -524,12 +495,15 @@ def partial_auc_chart(
     by = groups(curve, CURVE_COLUMNS)
     panels = Panels(facet, row, column, columns)
     check_roles(by, "curve", color=color, facet=facet, row=row, column=column)
-    zoom = zoom_range(zoom)
+    axis = fpr_axis(zoom, fpr_scale, (curve,))
+    zoom = axis.zoom
     ordered = ordered_curve(curve, by)
-    plot = panel_plot(size, zoom)
+    plot = axis.plot(size)
     summary = None if pauc is False else pauc_summary(ordered, by, along, (lo, hi), pauc)
     align, span = "right", None
-    if along == "fpr":  # the lines of text go beside the shaded range, on its wider side
+    if axis.log:  # a log axis leaves the top left free (curves are low at small FPRs)
+        align = "left"
+    elif along == "fpr":  # the lines of text go beside the shaded range, on its wider side
         left, right = plot.to_pixels(lo, 0)[0], plot.to_pixels(hi, 0)[0]
         if max(left, 0) > size - min(right, size):
             align, span = "left", (0.0, max(left, 0.0))
@@ -544,15 +518,17 @@ def partial_auc_chart(
         fields=("fpr", "tpr"),
         align=align,
         span=span,
+        top=axis.log,
     )
-    chance = chance_rows(curve, panels)
+    chance = chance_rows(curve, panels, axis)
     bounds = per_panel(pl.DataFrame({along: [lo, hi]}), curve, panels.names)
     n_lines = curve.select(by).n_unique() if by else 1
     extra = chance.height + bounds.height + 2 * n_lines
     extra += 0 if labels.rows is None else labels.rows.height
     drawn = thinned_curve(
-        ordered, by, max_points, extra=extra, share=2, what="partial_auc_chart", zoom=zoom
-    )
+        ordered, by, max_points, extra=extra, share=2, what="partial_auc_chart", zoom=zoom,
+        axis=axis,
+    )  # fmt: skip
     data = combine(
         chance=chance,
         curve=numbered(drawn),
@@ -560,11 +536,12 @@ def partial_auc_chart(
         bound=bounds,
         label=labels.rows,
     )
+    data = axis.placed(data)
     layers = curve_layers(
-        alt_, data, by=by, color=color, panels=panels, labels=labels, source=curve, zoom=zoom,
+        alt_, data, by=by, color=color, panels=panels, labels=labels, source=curve, axis=axis,
         size=size,
     )  # fmt: skip
-    x, y = unit_axes(alt_, zoom=zoom)
+    x, y = axis.channels(alt_)
     lines_apart = apart(alt_, by, color, panels)
     n_panels = curve.select(panels.names).n_unique() if panels.names else 1
     # One curve per panel: its region in its colour. Several: grey regions (coloured ones
@@ -573,7 +550,7 @@ def partial_auc_chart(
     hue = {} if shared else color_channel(alt_, color, labels, curve)
     fill = {"color": "#888", "opacity": 0.12} if shared else {"opacity": 0.25}
     region_apart = detail_of(alt_, by, color, panels, shared) or lines_apart
-    clip = {"clip": True} if zoom is not None else {}
+    clip = axis.clip
     region = alt_.Chart().transform_filter(is_mark("region"))
     if along == "fpr":
         shade = region.mark_area(**fill, **clip)
