@@ -7,7 +7,8 @@ from typing import Literal
 import polars as pl
 
 from polars_roc import areas
-from polars_roc._core import kernels, validate
+from polars_roc._core import checks, kernels, validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.frames import same_kind
 from polars_roc._core.validate import By
 from polars_roc.multiclass._long import (
@@ -32,6 +33,7 @@ from polars_roc.multiclass._long import (
     pairs_of_one_score,
     per_class_scores,
 )
+from polars_roc.multiclass._wide import coded_scores, per_class_auc
 
 # ---------------------------------------------------------------------------------------
 # Public: frame functions
@@ -49,6 +51,7 @@ def multiclass_auc_table(
     by: By = None,
     weight: str | None = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     ci: Literal["delong"] | None = None,
     level: float = 0.95,
 ) -> pl.LazyFrame:
@@ -77,8 +80,8 @@ def multiclass_auc_table(
     and, with one column per class, keep their row of the per-class output with a null AUC
     and ``n_pos = 0``. A case whose label has no score column is an error naming it. Rows
     with a null label or weight, or a null score in any column, are skipped for every class.
-    A NaN score makes its class's AUC null, and so the group's average (NaN propagates).
-    The columns need not sum to 1: they are scores, not probabilities.
+    A NaN in any score column follows `nan_policy`. The columns need not sum to 1: they are
+    scores, not probabilities.
 
     Parameters
     ----------
@@ -100,7 +103,14 @@ def multiclass_auc_table(
         Optional non-negative case weights (counts become weight sums).
     direction
         ``"higher"``, ``"lower"`` (a lower score means the column's class, as negating every
-        score) or, for one score column, ``"auto"``.
+        score) or, for one score column, ``"auto"``. With one column per class it is never
+        guessed.
+    nan_policy
+        NaN scores, in any score column: ``"propagate"`` (default: every AUC that reads a NaN
+        is null, and so is any average over it: per class, the class whose column holds it;
+        per pair, a pair whose cases hold it in a column the pair reads), ``"omit"`` (the
+        case is skipped for every class, like a null score) or ``"raise"`` (an error naming
+        the column and the count).
     ci
         ``"delong"`` adds ``auc_se, auc_lower, auc_upper`` per class (``"ovr"``) or per pair
         of one score; only with ``average=None``.
@@ -159,6 +169,7 @@ def multiclass_auc_table(
     choice(method, METHODS, "method")
     choice(average, AVERAGES, "average")
     choice(direction, DIRECTIONS, "direction")
+    policy = checks.nan_policy(nan_policy)
     if validate.ci(ci, ("delong",)):
         validate.level(level)
         if average is not None:
@@ -188,6 +199,7 @@ def multiclass_auc_table(
             msg = "average='micro' needs one score column per class (method='ovr')"
             raise ValueError(msg)
         outputs = ["class_a", "class_b", "auc", "n_a", "n_b", "direction", *interval]
+        lf = nan_applied(lf, [scores], policy)
         no_clash(names, outputs if average is None else ["auc", "n_classes"])
         return _single_score(
             lf, scores, label, names=names, weight=weight, direction=direction,
@@ -219,17 +231,33 @@ def multiclass_auc_table(
         )
         raise ValueError(msg)
     classes = class_series(classes_list, label, label_dtype)
+    lf = nan_applied(lf, columns, policy)
     per_class_out = ["class", "auc", "n_pos", "n_neg", *interval]
     per_pair_out = ["class_a", "class_b", "auc", "n_a", "n_b"]
     if average is None:
         no_clash(names, per_class_out if method == "ovr" else per_pair_out)
     else:
         no_clash(names, ["auc", "n_classes"])
+    values = pl.col(n.cls).replace_strict(range(classes.len()), classes, return_dtype=classes.dtype)
+    if method == "ovr" and average != "micro" and ci is None:
+        coded = coded_scores(
+            lf, classes, columns, label, names=names, weight=weight, direction=direction, n=n
+        )
+        table = per_class_auc(coded, classes.len(), names=names, weighted=weight is not None, n=n)
+        if average is None:
+            return table.select(*names, values.alias("class"), *per_class_out[1:])
+        return average_rows(
+            table,
+            names,
+            average,
+            present=pl.col("n_pos") > 0,
+            prevalence=pl.col("n_pos"),
+            classes=pl.col(n.cls).filter(pl.col("n_pos") > 0),
+        )
     long = one_vs_rest(
         lf, classes, columns, label, names=names, weight=weight, direction=direction, n=n
     )
     w = None if weight is None else n.weight
-    values = pl.col(n.cls).replace_strict(range(classes.len()), classes, return_dtype=classes.dtype)
     if method == "ovr":
         if average == "micro":
             r = kernels.rows(
@@ -297,6 +325,13 @@ def multiclass_auc_table(
         per_pair, names, average, present=here, prevalence=pl.col("n_a") + pl.col("n_b"),
         classes=seen,
     )  # fmt: skip
+
+
+def nan_applied(lf: pl.LazyFrame, columns: list[str], policy: NanPolicy) -> pl.LazyFrame:
+    """The rows with `nan_policy` applied to every score column (NaN kept, nulled or refused)."""
+    if policy == "propagate":
+        return lf
+    return lf.with_columns(checks.apply_nan_policy(pl.col(c), policy, c) for c in columns)
 
 
 def _single_score(

@@ -1,0 +1,90 @@
+"""One-vs-rest AUC per group and class straight from the wide score columns (no long form).
+
+Each class's AUC is the binary core's kernel (:func:`polars_roc._core.kernels.auc_of`: the
+Mann-Whitney U from average ranks, or the weighted placements) on that class's score column
+against "the case is of this class". All classes of all groups are aggregations of ONE
+``group_by().agg()``, so Polars ranks the class columns of every group in parallel, without
+the (classes × rows)-row long frame, its hashing and its copies.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_roc._core import kernels, labels
+from polars_roc.multiclass._long import Direction, Names, coder
+
+
+def coded_scores(
+    lf: pl.LazyFrame,
+    classes: pl.Series,
+    columns: list[str],
+    label: str,
+    *,
+    names: list[str],
+    weight: str | None,
+    direction: Direction,
+    n: Names,
+) -> pl.LazyFrame:
+    """
+    ``*names, code, score_0..score_{k-1} (, weight)``: rows that do not count are all null.
+
+    `code` is the case's class (0..k-1), null when the case does not count: a null label or
+    weight, a zero weight, or a null score in any column. Its scores (and weight) are set to
+    null too, so ranks, sums and filters skip it for every class. Scores are Float64,
+    negated under ``direction="lower"``; a negated zero ties with a zero.
+    """
+    code = pl.col(label).map_batches(
+        coder(classes, label), return_dtype=pl.UInt32, is_elementwise=True
+    )
+    keep = pl.all_horizontal(pl.col(c).is_not_null() for c in columns)
+    extra = []
+    if weight is not None:
+        w = labels.weight(weight)
+        keep = keep & w.is_not_null() & (w > 0)
+        extra = [pl.when(keep).then(pl.col(weight).cast(pl.Float64)).alias(n.weight)]
+    sign = -1.0 if direction == "lower" else 1.0
+    return lf.select(
+        *names,
+        pl.when(keep).then(code).alias(n.code),
+        *[
+            pl.when(keep & pl.col(label).is_not_null())
+            .then(pl.col(c).cast(pl.Float64) * sign + 0.0)
+            .alias(f"{n.prefix}{i}")
+            for i, c in enumerate(columns)
+        ],
+        *extra,
+    )
+
+
+def per_class_auc(
+    coded: pl.LazyFrame, k: int, *, names: list[str], weighted: bool, n: Names
+) -> pl.LazyFrame:
+    """
+    ``*names, cls, auc, n_pos, n_neg`` per group and class, sorted by group then class.
+
+    `auc` is null for a class without cases (or without other cases) in the group, or with
+    a NaN score among the cases that count.
+    """
+    w = pl.col(n.weight) if weighted else None
+    measures = []
+    for i in range(k):
+        r = kernels.Rows(pl.col(f"{n.prefix}{i}"), pl.col(n.code) == i, w)
+        n_pos, n_neg = kernels.class_totals(r)
+        measures += [
+            kernels.auc_of(r).alias(f"{n.prefix}auc{i}"),
+            n_pos.alias(f"{n.prefix}pos{i}"),
+            n_neg.alias(f"{n.prefix}neg{i}"),
+        ]
+    wide = coded.group_by(names).agg(measures) if names else coded.select(measures)
+    blocks = [
+        wide.select(
+            *names,
+            pl.lit(i, dtype=pl.UInt32).alias(n.cls),
+            pl.col(f"{n.prefix}auc{i}").alias("auc"),
+            pl.col(f"{n.prefix}pos{i}").alias("n_pos"),
+            pl.col(f"{n.prefix}neg{i}").alias("n_neg"),
+        )
+        for i in range(k)
+    ]
+    return pl.concat(blocks).sort([*names, n.cls], nulls_last=True)
