@@ -106,7 +106,7 @@ def label_dtype(name: str, pos_label: Any) -> Callable[[pl.DataType], None]:
 
 def _nan_free(name: str) -> Callable[[pl.Series], pl.Series]:
     def run(count: pl.Series) -> pl.Series:
-        n = int(count.item() or 0)
+        n = int(count.item() or 0) if count.len() else 0  # no group: an empty frame
         if n:
             msg = (
                 f"score column {name!r} holds {n} NaN value(s) and nan_policy='raise'"

@@ -289,7 +289,8 @@ def multiclass_auc_table(
     pairs = one_vs_one(long, classes.len(), names=names, keys=keys, n=n)
     table = areas.auc(pairs, n.score, n.positive, by=[*names, n.cls, n.other], weight=w)
     a, b = pl.min_horizontal(n.cls, n.other), pl.max_horizontal(n.cls, n.other)
-    both = table.with_columns(**{n.code: a, n.other: b}).filter(pl.col(n.code).is_not_null())
+    # Skipped cases (a null score in some column) form groups with a null `other`: not pairs.
+    both = table.filter(pl.col(n.other).is_not_null()).with_columns(**{n.code: a, n.other: b})
     first = pl.col(n.cls) == pl.col(n.code)
     defined = (pl.col("auc").null_count() == 0) & (pl.len() == 2)
     per_pair = (

@@ -9,7 +9,9 @@ import polars as pl
 from polars._typing import PolarsDataType
 
 from polars_roc import curves
-from polars_roc._core import validate
+from polars_roc._core import checks, validate
+from polars_roc._core.checks import NanPolicy
+from polars_roc._core.direction import Direction, flips, restored
 from polars_roc._core.frames import same_kind
 from polars_roc._core.validate import By
 from polars_roc.multiclass._long import (
@@ -101,6 +103,8 @@ def multiclass_curve(
     *,
     by: By = None,
     weight: str | None = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     One-vs-rest ROC curves per class, with the micro- and macro-averaged curves.
@@ -122,6 +126,15 @@ def multiclass_curve(
         ``{class: column}`` or a list of columns named like the classes.
     label, by, weight
         As in :func:`multiclass_auc_table`.
+    direction
+        ``"higher"`` (a higher score means the column's class) or ``"lower"`` (as negating
+        every score; thresholds stay in score units, a case predicted of the class iff
+        ``score <= threshold``); never guessed.
+    nan_policy
+        NaN scores, in any score column: ``"propagate"`` (default: the curve of a class whose
+        column holds one, the micro curve and the macro average are null), ``"omit"`` (the
+        case is skipped for every class, like a null score) or ``"raise"`` (an error naming
+        the column and the count).
 
     Returns
     -------
@@ -166,6 +179,8 @@ def multiclass_curve(
     label_dtype = check_label(schema, label)
     for name in names:
         validate.column(schema, name, "by")
+    flips(direction)  # checks it
+    policy = checks.nan_policy(nan_policy)
     per_class = per_class_scores(scores)
     if per_class is None:
         msg = (
@@ -181,8 +196,10 @@ def multiclass_curve(
     no_clash(names, ["class", "threshold", "tp", "fp", "tn", "fn", "tpr", "fpr"])
     classes = class_series(classes_list, label, label_dtype)
     n = Names(schema)
+    if policy != "propagate":
+        lf = lf.with_columns(checks.apply_nan_policy(pl.col(c), policy, c) for c in columns)
     long = one_vs_rest(
-        lf, classes, columns, label, names=names, weight=weight, direction="higher", n=n
+        lf, classes, columns, label, names=names, weight=weight, direction=direction, n=n
     )
     w = None if weight is None else n.weight
     per_class_curves = curves.curve(long, n.score, n.positive, by=[*names, n.cls], weight=w)
@@ -198,7 +215,9 @@ def multiclass_curve(
     )
     counts = pl.Int64 if weight is None else pl.Float64
     macro = _macro_curve(per_class_curves, classes.len(), names, n, counts)
-    out = pl.concat([named, micro, macro], how="vertical_relaxed")
+    out = pl.concat(
+        [restored(named, direction), restored(micro, direction), macro], how="vertical_relaxed"
+    )
     if not names:
         return out
     # Groups in order, each with its classes, micro and macro in turn (a stable sort).

@@ -9,7 +9,8 @@ from typing import Any, Literal
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc._core import kernels, labels
+from polars_roc._core import checks, kernels, labels
+from polars_roc._core.checks import NanPolicy
 from polars_roc.multiclass._long import (
     DIRECTIONS,
     METHODS,
@@ -34,6 +35,7 @@ def multiclass_auc(
     average: Literal["macro", "weighted", "micro"] = "macro",
     weight: IntoExprColumn | None = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     classes: Sequence[Any] | None = None,
 ) -> pl.Expr:
     """
@@ -55,6 +57,11 @@ def multiclass_auc(
     method, average, weight, direction
         As in :func:`multiclass_auc_table` (`average` one of ``"macro"``, ``"weighted"``,
         ``"micro"``).
+    nan_policy
+        NaN scores, in any score column: ``"propagate"`` (default: the result is null when a
+        class or pair it averages reads a NaN), ``"omit"`` (the case is skipped for every
+        class, like a null score) or ``"raise"`` (an error naming the column and the count,
+        when the query runs).
     classes
         The class values, in order; required with one score column, else not allowed.
 
@@ -99,6 +106,7 @@ def multiclass_auc(
     choice(method, METHODS, "method")
     choice(average, ("macro", "weighted", "micro"), "average")
     choice(direction, DIRECTIONS, "direction")
+    policy = checks.nan_policy(nan_policy)
     y = labels.into_expr(label)
     # Weights are checked (finite, non-negative) once, on the result; the kernels read the
     # bare column: each repeat of a checked (Python) expression would run again.
@@ -117,7 +125,7 @@ def multiclass_auc(
         if average == "micro":
             msg = "average='micro' needs one score column per class (method='ovr')"
             raise ValueError(msg)
-        score = labels.score(scores)  # type: ignore[arg-type]
+        score = labels.score(scores, nan_policy=policy)  # type: ignore[arg-type]
         value = _pairs(dict.fromkeys(classes, score), y, score.is_not_null(), w, average, direction)
         return (value + guard).alias("auc")
     if classes is not None:
@@ -135,7 +143,9 @@ def multiclass_auc(
     check = known.map_batches(
         coder(pl.Series(keys), "label"), return_dtype=pl.UInt32, is_elementwise=True
     )
-    score_of = {c: labels.score(col) for c, col in zip(keys, columns, strict=True)}
+    score_of = {
+        c: labels.score(col, nan_policy=policy) for c, col in zip(keys, columns, strict=True)
+    }
     if direction == "lower":
         score_of = {c: -s + 0.0 for c, s in score_of.items()}
     complete = pl.all_horizontal(s.is_not_null() for s in score_of.values())
