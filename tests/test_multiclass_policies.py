@@ -18,6 +18,7 @@ import polars_roc as pr
 CLASSES = ["a", "b", "c"]
 NAN = float("nan")
 POOL = [0.0, 0.25, 0.5, 0.75, 1.0]
+RAISED = r"holds \d+ NaN value\(s\) and nan_policy='raise'"
 
 
 @st.composite
