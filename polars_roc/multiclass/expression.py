@@ -125,9 +125,9 @@ def multiclass_auc(
         if average == "micro":
             msg = "average='micro' needs one score column per class (method='ovr')"
             raise ValueError(msg)
-        score = labels.score(scores, nan_policy=policy)  # type: ignore[arg-type]
+        score, checked = _score(scores, policy)  # type: ignore[arg-type]
         value = _pairs(dict.fromkeys(classes, score), y, score.is_not_null(), w, average, direction)
-        return (value + guard).alias("auc")
+        return (value + guard + checked).alias("auc")
     if classes is not None:
         msg = "classes= is for one score column; with one column per class they are its keys"
         raise ValueError(msg)
@@ -143,9 +143,10 @@ def multiclass_auc(
     check = known.map_batches(
         coder(pl.Series(keys), "label"), return_dtype=pl.UInt32, is_elementwise=True
     )
-    score_of = {
-        c: labels.score(col, nan_policy=policy) for c, col in zip(keys, columns, strict=True)
-    }
+    score_of = {}
+    for c, column in zip(keys, columns, strict=True):
+        score_of[c], checked = _score(column, policy)
+        guard = guard + checked
     if direction == "lower":
         score_of = {c: -s + 0.0 for c, s in score_of.items()}
     complete = pl.all_horizontal(s.is_not_null() for s in score_of.values())
@@ -164,6 +165,21 @@ def multiclass_auc(
             sizes.append(size)
         value = _combine(aucs, sizes, average)
     return (value + guard + check.max().cast(pl.Float64) * 0.0).alias("auc")
+
+
+def _score(column: IntoExprColumn, policy: NanPolicy) -> tuple[pl.Expr, pl.Expr]:
+    """
+    A score for the kernels, and a zero that runs its checks once (dtype, ``"raise"``).
+
+    The score appears many times in the expression (every class or pair reads it, and each
+    kernel several times); its checks are Python callbacks run per group, so they are kept
+    out of it and run once, in a term added to the result.
+    """
+    score = labels.score(
+        column, checked=False, nan_policy="omit" if policy == "omit" else "propagate"
+    )
+    checked = labels.score(column, nan_policy="raise" if policy == "raise" else "propagate")
+    return score, checked.head(0).count().cast(pl.Float64) * 0.0
 
 
 def _auc(score: pl.Expr, positive: pl.Expr, w: pl.Expr | None) -> tuple[pl.Expr, pl.Expr]:
