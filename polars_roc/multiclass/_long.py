@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from itertools import permutations
 from typing import Any, Literal
 
 import polars as pl
@@ -230,36 +229,6 @@ def anchored(keys: pl.LazyFrame | None, cells: pl.LazyFrame) -> pl.LazyFrame:
     frame) appear in the output, with a null AUC and zero counts.
     """
     return cells if keys is None else keys.join(cells, how="cross")
-
-
-def one_vs_one(
-    long: pl.LazyFrame, k: int, *, names: list[str], keys: pl.LazyFrame | None, n: Names
-) -> pl.LazyFrame:
-    """
-    ``*names, cls, other, score, positive (, weight)``: the cases of each ordered pair.
-
-    Per ordered pair (cls, other): the cases of either class, scored by cls's column,
-    positive when of class cls. A case of class a appears once as a positive of every pair
-    (a, x) and once as a negative of every pair (x, a): 2 (k - 1) rows per case, as many as
-    the pair subsets hold. Skipped cases (null `positive`) stay, with a null `other`.
-    """
-    columns = [c for c in long.collect_schema().names() if c != n.code]
-    codes = pl.LazyFrame({n.other: pl.Series(range(k), dtype=pl.UInt32)})
-    positives = (
-        long.filter(pl.col(n.positive))
-        .join(codes, how="cross")
-        .filter(pl.col(n.other) != pl.col(n.cls))
-        .select(*columns, n.other)
-    )
-    negatives = long.filter(~pl.col(n.positive).fill_null(value=False)).select(
-        *columns, pl.col(n.code).alias(n.other)
-    )
-    ordered = list(permutations(range(k), 2))
-    pairs = pl.LazyFrame(
-        {n.cls: [a for a, _ in ordered], n.other: [b for _, b in ordered]},
-        schema={n.cls: pl.UInt32, n.other: pl.UInt32},
-    )
-    return pl.concat([positives, negatives, anchored(keys, pairs)], how="diagonal_relaxed")
 
 
 def pairs_of_one_score(

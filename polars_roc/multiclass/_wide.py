@@ -9,6 +9,8 @@ the (classes × rows)-row long frame, its hashing and its copies.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import polars as pl
 
 from polars_roc._core import kernels, labels
@@ -88,3 +90,48 @@ def per_class_auc(
         for i in range(k)
     ]
     return pl.concat(blocks).sort([*names, n.cls], nulls_last=True)
+
+
+def per_pair_auc(
+    coded: pl.LazyFrame, k: int, *, names: list[str], weighted: bool, n: Names
+) -> pl.LazyFrame:
+    """
+    ``*names, code (a), other (b), auc, n_a, n_b`` per group and class pair ``a < b``.
+
+    Hand & Till's ``(A(a|b) + A(b|a)) / 2``: ``A(a|b)`` is the binary kernel on the cases of
+    a and b (the rest masked to null), scored by a's column, a the positive class. Null when
+    either is undefined (a class without cases in the group, or a NaN it reads).
+    """
+    code = pl.col(n.code)
+    w = pl.col(n.weight) if weighted else None
+
+    def kernel(a: int, b: int) -> kernels.Rows:
+        inside = code.is_in([a, b])
+        score = pl.when(inside).then(pl.col(f"{n.prefix}{a}"))
+        weight = None if w is None else pl.when(inside).then(w)
+        return kernels.Rows(score, pl.when(inside).then(code == a), weight)
+
+    pairs = list(combinations(range(k), 2))
+    measures = []
+    for a, b in pairs:
+        ab, ba = kernel(a, b), kernel(b, a)
+        n_a, n_b = kernels.class_totals(ab)
+        value = (kernels.auc_of(ab) + kernels.auc_of(ba)) / 2
+        measures += [
+            value.alias(f"{n.prefix}auc{a}_{b}"),
+            n_a.alias(f"{n.prefix}a{a}_{b}"),
+            n_b.alias(f"{n.prefix}b{a}_{b}"),
+        ]
+    wide = coded.group_by(names).agg(measures) if names else coded.select(measures)
+    blocks = [
+        wide.select(
+            *names,
+            pl.lit(a, dtype=pl.UInt32).alias(n.code),
+            pl.lit(b, dtype=pl.UInt32).alias(n.other),
+            pl.col(f"{n.prefix}auc{a}_{b}").alias("auc"),
+            pl.col(f"{n.prefix}a{a}_{b}").alias("n_a"),
+            pl.col(f"{n.prefix}b{a}_{b}").alias("n_b"),
+        )
+        for a, b in pairs
+    ]
+    return pl.concat(blocks).sort([*names, n.code, n.other], nulls_last=True)

@@ -28,12 +28,11 @@ from polars_roc.multiclass._long import (
     class_series,
     group_keys,
     no_clash,
-    one_vs_one,
     one_vs_rest,
     pairs_of_one_score,
     per_class_scores,
 )
-from polars_roc.multiclass._wide import coded_scores, per_class_auc
+from polars_roc.multiclass._wide import coded_scores, per_class_auc, per_pair_auc
 
 # ---------------------------------------------------------------------------------------
 # Public: frame functions
@@ -239,7 +238,35 @@ def multiclass_auc_table(
     else:
         no_clash(names, ["auc", "n_classes"])
     values = pl.col(n.cls).replace_strict(range(classes.len()), classes, return_dtype=classes.dtype)
-    if method == "ovr" and average != "micro" and ci is None:
+    if method == "ovo":
+        coded = coded_scores(
+            lf, classes, columns, label, names=names, weight=weight, direction=direction, n=n
+        )
+        per_pair = per_pair_auc(coded, classes.len(), names=names, weighted=weight is not None, n=n)
+        if average is None:
+
+            def label_of(code: str) -> pl.Expr:
+                return pl.col(code).replace_strict(
+                    range(classes.len()), classes, return_dtype=classes.dtype
+                )
+
+            return per_pair.select(
+                *names,
+                label_of(n.code).alias("class_a"),
+                label_of(n.other).alias("class_b"),
+                "auc",
+                "n_a",
+                "n_b",
+            )
+        here = (pl.col("n_a") > 0) & (pl.col("n_b") > 0)
+        seen = pl.col(n.code).filter(pl.col("n_a") > 0)
+        seen = seen.append(pl.col(n.other).filter(pl.col("n_b") > 0))
+        assert average != "micro"  # checked above
+        return average_rows(
+            per_pair, names, average, present=here, prevalence=pl.col("n_a") + pl.col("n_b"),
+            classes=seen,
+        )  # fmt: skip
+    if average != "micro" and ci is None:
         coded = coded_scores(
             lf, classes, columns, label, names=names, weight=weight, direction=direction, n=n
         )
@@ -258,74 +285,23 @@ def multiclass_auc_table(
         lf, classes, columns, label, names=names, weight=weight, direction=direction, n=n
     )
     w = None if weight is None else n.weight
-    if method == "ovr":
-        if average == "micro":
-            r = kernels.rows(
-                n.score, n.positive, weight=w, checked=False, masked=True, label_dtype=pl.Boolean()
-            )
-            present = pl.col(n.cls).filter(r.positive)
-            measures = [
-                kernels.auc_of(r).alias("auc"),
-                present.n_unique().cast(pl.UInt32).alias("n_classes"),
-            ]
-            if not names:
-                return long.select(measures)
-            return long.group_by(names).agg(measures).sort(names, nulls_last=True)
-        cells = pl.LazyFrame({n.cls: pl.Series(range(classes.len()), dtype=pl.UInt32)})
-        long = pl.concat([long, anchored(keys, cells)], how="diagonal_relaxed")
-        table = areas.auc(
-            long, n.score, n.positive, by=[*names, n.cls], weight=w, ci=ci, level=level
+    if average == "micro":
+        r = kernels.rows(
+            n.score, n.positive, weight=w, checked=False, masked=True, label_dtype=pl.Boolean()
         )
-        if average is None:
-            return table.select(*names, values.alias("class"), *per_class_out[1:])
-        return average_rows(
-            table,
-            names,
-            average,
-            present=pl.col("n_pos") > 0,
-            prevalence=pl.col("n_pos"),
-            classes=pl.col(n.cls).filter(pl.col("n_pos") > 0),
-        )
-    pairs = one_vs_one(long, classes.len(), names=names, keys=keys, n=n)
-    table = areas.auc(pairs, n.score, n.positive, by=[*names, n.cls, n.other], weight=w)
-    a, b = pl.min_horizontal(n.cls, n.other), pl.max_horizontal(n.cls, n.other)
-    # Skipped cases (a null score in some column) form groups with a null `other`: not pairs.
-    both = table.filter(pl.col(n.other).is_not_null()).with_columns(**{n.code: a, n.other: b})
-    first = pl.col(n.cls) == pl.col(n.code)
-    defined = (pl.col("auc").null_count() == 0) & (pl.len() == 2)
-    per_pair = (
-        both.group_by([*names, n.code, n.other])
-        .agg(
-            auc=pl.when(defined).then(pl.col("auc").sum() / 2),
-            n_a=pl.col("n_pos").filter(first).first(),
-            n_b=pl.col("n_pos").filter(~first).first(),
-        )
-        .sort([*names, n.code, n.other], nulls_last=True)
-    )
-    if average is None:
-
-        def label_of(code: str) -> pl.Expr:
-            return pl.col(code).replace_strict(
-                range(classes.len()), classes, return_dtype=classes.dtype
-            )
-
-        return per_pair.select(
-            *names,
-            label_of(n.code).alias("class_a"),
-            label_of(n.other).alias("class_b"),
-            "auc",
-            "n_a",
-            "n_b",
-        )
-    here = (pl.col("n_a") > 0) & (pl.col("n_b") > 0)
-    seen = (
-        pl.col(n.code).filter(pl.col("n_a") > 0).append(pl.col(n.other).filter(pl.col("n_b") > 0))
-    )
-    assert average != "micro"  # checked above
-    return average_rows(
-        per_pair, names, average, present=here, prevalence=pl.col("n_a") + pl.col("n_b"),
-        classes=seen,
-    )  # fmt: skip
+        present = pl.col(n.cls).filter(r.positive)
+        measures = [
+            kernels.auc_of(r).alias("auc"),
+            present.n_unique().cast(pl.UInt32).alias("n_classes"),
+        ]
+        if not names:
+            return long.select(measures)
+        return long.group_by(names).agg(measures).sort(names, nulls_last=True)
+    # Per class with DeLong intervals: the long form, the class among the groups.
+    cells = pl.LazyFrame({n.cls: pl.Series(range(classes.len()), dtype=pl.UInt32)})
+    long = pl.concat([long, anchored(keys, cells)], how="diagonal_relaxed")
+    table = areas.auc(long, n.score, n.positive, by=[*names, n.cls], weight=w, ci=ci, level=level)
+    return table.select(*names, values.alias("class"), *per_class_out[1:])
 
 
 def nan_applied(lf: pl.LazyFrame, columns: list[str], policy: NanPolicy) -> pl.LazyFrame:
