@@ -79,17 +79,21 @@ def per_class_auc(
             n_neg.alias(f"{n.prefix}neg{i}"),
         ]
     wide = coded.group_by(names).agg(measures) if names else coded.select(measures)
-    blocks = [
-        wide.select(
-            *names,
-            pl.lit(i, dtype=pl.UInt32).alias(n.cls),
-            pl.col(f"{n.prefix}auc{i}").alias("auc"),
-            pl.col(f"{n.prefix}pos{i}").alias("n_pos"),
-            pl.col(f"{n.prefix}neg{i}").alias("n_neg"),
-        )
-        for i in range(k)
-    ]
-    return pl.concat(blocks).sort([*names, n.cls], nulls_last=True)
+
+    def listed(key: str) -> pl.Expr:
+        return pl.concat_list([pl.col(f"{n.prefix}{key}{i}") for i in range(k)])
+
+    codes = pl.Series(range(k), dtype=pl.UInt32)
+    # The per-class columns to rows: lists exploded (a union of k selections of a cached
+    # frame cost more than the AUCs themselves).
+    long = wide.select(
+        *names,
+        pl.lit(codes.implode()).alias(n.cls),
+        listed("auc").alias("auc"),
+        listed("pos").alias("n_pos"),
+        listed("neg").alias("n_neg"),
+    ).explode([n.cls, "auc", "n_pos", "n_neg"])
+    return long.sort([*names, n.cls], nulls_last=True)
 
 
 def per_pair_auc(
@@ -116,22 +120,27 @@ def per_pair_auc(
     for a, b in pairs:
         ab, ba = kernel(a, b), kernel(b, a)
         n_a, n_b = kernels.class_totals(ab)
-        value = (kernels.auc_of(ab) + kernels.auc_of(ba)) / 2
         measures += [
-            value.alias(f"{n.prefix}auc{a}_{b}"),
+            kernels.auc_of(ab).alias(f"{n.prefix}ab{a}_{b}"),
+            kernels.auc_of(ba).alias(f"{n.prefix}ba{a}_{b}"),
             n_a.alias(f"{n.prefix}a{a}_{b}"),
             n_b.alias(f"{n.prefix}b{a}_{b}"),
         ]
+    # One top-level aggregation per binary AUC (Polars runs them in parallel), the pairs
+    # to rows as in per_class_auc.
     wide = coded.group_by(names).agg(measures) if names else coded.select(measures)
-    blocks = [
-        wide.select(
-            *names,
-            pl.lit(a, dtype=pl.UInt32).alias(n.code),
-            pl.lit(b, dtype=pl.UInt32).alias(n.other),
-            pl.col(f"{n.prefix}auc{a}_{b}").alias("auc"),
-            pl.col(f"{n.prefix}a{a}_{b}").alias("n_a"),
-            pl.col(f"{n.prefix}b{a}_{b}").alias("n_b"),
-        )
-        for a, b in pairs
-    ]
-    return pl.concat(blocks).sort([*names, n.code, n.other], nulls_last=True)
+
+    def listed(key: str) -> pl.Expr:
+        return pl.concat_list([pl.col(f"{n.prefix}{key}{a}_{b}") for a, b in pairs])
+
+    firsts = pl.Series([a for a, _ in pairs], dtype=pl.UInt32)
+    seconds = pl.Series([b for _, b in pairs], dtype=pl.UInt32)
+    long = wide.select(
+        *names,
+        pl.lit(firsts.implode()).alias(n.code),
+        pl.lit(seconds.implode()).alias(n.other),
+        ((listed("ab") + listed("ba")) / 2).alias("auc"),
+        listed("a").alias("n_a"),
+        listed("b").alias("n_b"),
+    ).explode([n.code, n.other, "auc", "n_a", "n_b"])
+    return long.sort([*names, n.code, n.other], nulls_last=True)
