@@ -156,9 +156,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     df = data(args.rows, args.classes, args.segments)
-    print(
-        f"{args.rows:,} rows, {args.classes} classes, {args.segments} segments, Polars {pl.__version__}"
-    )
+    shape = f"{args.rows:,} rows, {args.classes} classes, {args.segments} segments"
+    print(f"{shape}, Polars {pl.__version__}")
     one_vs_rest(df, args.classes, args.repeats)
     one_vs_one(df, args.classes, args.repeats)
     print("\nTargets (issue 12, item 6), same-run ratios:")
