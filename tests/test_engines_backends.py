@@ -11,7 +11,9 @@ against scikit-learn and brute force elsewhere; here the oracle is the raw rows.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -312,3 +314,17 @@ def test_bad_input_gives_our_error_before_any_work(backend: str) -> None:
             function(native)
         with pytest.raises(ValueError, match="direction must be 'higher' or 'lower'"):
             function(native, pos_label="x", direction="up")
+
+
+@pytest.mark.spark
+def test_readme_spark_example_runs(spark: Any) -> None:
+    # The README's Spark block (fenced "python spark", so tests/test_readme.py leaves it to
+    # this Spark-marked test) runs as written, on this run's session, and is exact.
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    (block,) = re.findall(r"```python spark\n(.*?)```", readme, flags=re.DOTALL)
+    namespace: dict[str, Any] = {"pl": pl, "pr": pr}
+    exec(compile(block, "README.md", "exec"), namespace)
+    assert namespace["spark"] is spark
+    scores = namespace["scores"]
+    want = scores.roc.auc(by=["model", "segment"], ci="delong")
+    _same(namespace["aucs"], want)
