@@ -461,6 +461,8 @@ def auc_table(
     │ a     ┆ 0.875 ┆ 2     ┆ 2     │
     │ b     ┆ 0.0   ┆ 1     ┆ 1     │
     └───────┴───────┴───────┴───────┘
+    >>> pr.auc_table(rel, by="model", direction="lower")["auc"].to_list()
+    [0.125, 1.0]
     """
     lower = flips(direction)
     nw = _narwhals()
