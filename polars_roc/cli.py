@@ -28,7 +28,7 @@ from typing import Any
 import polars as pl
 from polars.exceptions import PolarsError
 
-from polars_roc import report
+from polars_roc import engine_sources, report
 from polars_roc._core import validate
 from polars_roc.datasets import simulate
 
@@ -179,6 +179,13 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--weight", help="case-weight column")
     rep.add_argument(
         "--pos-label", help="the positive class (needed unless labels are Boolean or 0/1)"
+    )
+    rep.add_argument(
+        "--engine",
+        choices=["polars", "duckdb", "spark"],
+        default="polars",
+        help="where the rows are reduced: Polars streaming (default), or DuckDB/Spark reading "
+        "the Parquet/CSV path and tallying it there (exact; only the tally comes back)",
     )
     rep.set_defaults(run=_report)
 
@@ -422,6 +429,8 @@ def _progress(quiet: bool) -> report.Progress:
 
 def _report(args: argparse.Namespace) -> int:
     _options(args)  # the flags before any data is read
+    if args.engine != "polars":
+        _engine_options(args)
     if args.class_scores:
         return _class_report(args)
     lf = _scan(args.path)
@@ -435,7 +444,19 @@ def _report(args: argparse.Namespace) -> int:
     pos_label = _pos_label(args.pos_label, label_dtype, args.label)
     roles = {"score": args.score, "label": args.label, "by": args.by, "weight": args.weight}
     validate.roles(schema, **roles, pos_label=pos_label)  # the schema only: no data read
-    if pos_label is None:
+    if args.engine != "polars":  # the engine reads and tallies; the report reads the tally
+        lf = engine_sources.tally_file(
+            args.path,
+            args.engine,
+            score=args.score,
+            label=args.label,
+            by=args.by,
+            weight=args.weight,
+            pos_label=pos_label,
+        )
+        args = argparse.Namespace(**{**vars(args), "label": "label", "weight": "weight"})
+        pos_label = None
+    elif pos_label is None:
         _check_labels(lf, args.label, label_dtype)
     title = args.title or f"ROC report: {Path(args.path).name}"
     return _write(
@@ -468,6 +489,20 @@ def _class_report(args: argparse.Namespace) -> int:
     stacked, roles = report.one_vs_rest(lf, scores, args.label, by=args.by, weight=args.weight)
     title = args.title or f"ROC report: {Path(args.path).name} (each class against the rest)"
     return _write(stacked, args, **roles, title=title, source=args.path)
+
+
+def _engine_options(args: argparse.Namespace) -> None:
+    """--engine duckdb|spark: its package installed, and no flag that needs the raw rows."""
+    engine_sources.require(args.engine)
+    if args.ci == "bootstrap":
+        msg = (
+            f"--ci bootstrap resamples rows, which --engine {args.engine} tallies away; "
+            f"use --ci delong (exact on the tally) or --engine polars"
+        )
+        raise UsageError(msg)
+    if args.class_scores:
+        msg = f"--class-scores reads the raw rows; use --engine polars (not {args.engine})"
+        raise UsageError(msg)
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -24,6 +24,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import labels, validate
+from polars_roc._core.direction import Direction, flips
 from polars_roc._core.validate import By
 
 #: Output columns of :func:`tally` besides the groups and the score.
@@ -174,6 +175,7 @@ def tally(
     weight: str | None = None,
     pos_label: Any = None,
     bins: int | None = None,
+    direction: Direction = "higher",
 ) -> pl.LazyFrame:
     """
     Positives and negatives per group and distinct score, counted in the frame's own engine.
@@ -207,6 +209,11 @@ def tally(
         to bring back. Each bin is represented by its smallest score, so every threshold of
         the binned curve is a threshold of the exact one; the AUC can move only through
         positive-negative pairs that share a bin, by at most ``auc_error_bound``.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"``; never guessed. The
+        scores come back in their own units, so pass the same `direction` to the ``.roc``
+        methods run on the tally. It changes only the binned tally: under ``"lower"`` each
+        bin stands at its largest score, so every binned threshold is still a real one.
 
     Returns
     -------
@@ -250,6 +257,7 @@ def tally(
     >>> counts.roc.auc(weight="weight").collect()["auc"].item()
     0.875
     """
+    lower = flips(direction)
     nw = _narwhals()
     names = validate.as_names(by)
     levels = _bins(bins)
@@ -277,7 +285,9 @@ def tally(
         rows = rows.with_columns(nw.col(score).alias(key))
     else:
         rows = _binned(nw, rows, score, names, levels, key=key, low=low, high=high)
-        aggregates.append(nw.col(score).cast(nw.Float64).min().alias(lowest))
+        # The bin's representative: its first score in the direction's order.
+        scores = nw.col(score).cast(nw.Float64)
+        aggregates.append((scores.max() if lower else scores.min()).alias(lowest))
     reduced = rows.group_by(*names, key, label).agg(*aggregates)
     small = _to_polars(nw, reduced, native_lazy=isinstance(frame, pl.LazyFrame))
 
@@ -312,7 +322,7 @@ def tally(
             coded.filter(usable)
             .group_by(*names, key)
             .agg(
-                pl.col(lowest).min().alias(score),
+                (pl.col(lowest).max() if lower else pl.col(lowest).min()).alias(score),
                 w.filter(y).sum().alias(pos),
                 w.filter(~y).sum().alias(neg),
             )
@@ -400,6 +410,7 @@ def auc_table(
     *,
     by: By = None,
     pos_label: Any = None,
+    direction: Direction = "higher",
 ) -> pl.DataFrame:
     """
     Exact AUC per group, computed entirely in the frame's own engine.
@@ -422,6 +433,9 @@ def auc_table(
     pos_label
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers. It must
         occur somewhere in the data.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (a lower score does: the
+        AUC of the negated score); never guessed from the data.
 
     Returns
     -------
@@ -447,7 +461,10 @@ def auc_table(
     │ a     ┆ 0.875 ┆ 2     ┆ 2     │
     │ b     ┆ 0.0   ┆ 1     ┆ 1     │
     └───────┴───────┴───────┴───────┘
+    >>> pr.auc_table(rel, by="model", direction="lower")["auc"].to_list()
+    [0.125, 1.0]
     """
+    lower = flips(direction)
     nw = _narwhals()
     names = validate.as_names(by)
     table = _lazy(nw, frame)
@@ -493,7 +510,9 @@ def auc_table(
         present = nw.col(score).is_nan() & (nw.col(pos) + nw.col(neg) > 0)
         per_group.append(present.any().alias(nan))
     per_score = table.group_by(*names, score).agg(*per_row)
-    running = nw.col(neg).cum_sum().over(*names, order_by=score) - nw.col(neg)
+    # The negatives below each score, in the direction's order (a running sum from the top
+    # under "lower" is the same as one from the bottom over the negated score).
+    running = nw.col(neg).cum_sum(reverse=lower).over(*names, order_by=score) - nw.col(neg)
     ranked = per_score.with_columns(running.alias(below))
     reduced = ranked.group_by(*names).agg(*per_group) if names else ranked.select(*per_group)
     small = nw.to_native(reduced.collect(backend="polars"))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -69,6 +72,29 @@ def scored_rows(
         data["group"] = draw(st.lists(st.integers(0, groups - 1), min_size=n, max_size=n))
     schema = {"score": pl.Float64, "label": pl.Boolean, "weight": pl.Float64, "group": pl.Int64}
     return pl.DataFrame(data, schema={k: schema[k] for k in data})
+
+
+@functools.cache
+def spark_session() -> Any:
+    """One local[2] SparkSession for the whole run: its start-up (10-15 s) is paid once."""
+    pyspark_sql = pytest.importorskip("pyspark.sql", reason="PySpark is not installed")
+    session = (
+        pyspark_sql.SparkSession.builder.master("local[2]")
+        .appName("polars-roc-tests")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.default.parallelism", "2")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
+@pytest.fixture(scope="session")
+def spark() -> Any:
+    """The run's SparkSession (tests using it are marked `spark`); skips without PySpark."""
+    return spark_session()
 
 
 def repeat_rows(frame: pl.DataFrame, weight: str = "weight") -> pl.DataFrame:

@@ -340,20 +340,7 @@ def test_pyarrow_tables_reduce_too() -> None:
     )
 
 
-@pytest.fixture(scope="module")
-def spark() -> Any:
-    pyspark_sql = pytest.importorskip("pyspark.sql", reason="PySpark is not installed")
-    session = (
-        pyspark_sql.SparkSession.builder.master("local[2]")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.ui.enabled", "false")
-        .getOrCreate()
-    )
-    yield session
-    session.stop()
-
-
-@pytest.mark.slow
+@pytest.mark.spark
 def test_pyspark_local_mode(spark: Any) -> None:
     rng = np.random.default_rng(3)
     frame = pl.DataFrame(

@@ -44,6 +44,7 @@ LAYERS: dict[str, int] = {
         2,
     ),
     "engines": 3,
+    "engine_sources": 3,
     "namespace": 4,
     "charts": 5,
     "report": 6,
