@@ -10,7 +10,6 @@ written here, independently of the package's own layout code.
 from __future__ import annotations
 
 import re
-import time
 import xml.etree.ElementTree as ET
 from typing import Any
 
@@ -388,17 +387,14 @@ def test_threshold_chart_of_many_groups_and_measures() -> None:
 # --- speed -----------------------------------------------------------------------------------
 
 
-def test_threshold_chart_of_a_million_rows_is_fast() -> None:
+def test_threshold_chart_of_a_million_rows_is_thinned() -> None:
     rng = np.random.default_rng(1)
     n = 1_000_000
     table = pl.DataFrame({"score": rng.random(n), "label": rng.random(n) < 0.3}).roc.thresholds()
-    threshold_chart(table.head(10)).to_dict()  # imports done
-    start = time.perf_counter()
-    chart = threshold_chart(table)
-    spec = chart.to_dict()
-    elapsed = time.perf_counter() - start
-    assert elapsed < 3.0  # about 0.6 s alone; 8 s before the pixel reduction
+    # Its speed is measured in benchmarks/, never asserted here.
+    spec = threshold_chart(table).to_dict()
     rows = next(iter(spec["datasets"].values()))
+    assert len(rows) < 20_000  # thinned for drawing, not 1M rows
     drawn = pl.DataFrame(rows, infer_schema_length=None).filter(pl.col("_mark") == "line")
     # The drawn tpr line is within 1% of the full one everywhere (brute force).
     full = table.filter(pl.col("threshold").is_finite()).sort("threshold")
