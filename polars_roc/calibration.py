@@ -1,8 +1,9 @@
 """Calibration of probability scores: reliability curves and the expected calibration error.
 
-:func:`calibration` is scikit-learn's ``calibration_curve`` per group, read off the counts
-core (one row per group and distinct score), so tied scores always share a bin. The bins
-follow scikit-learn's rules exactly:
+:func:`calibration` is scikit-learn's ``calibration_curve`` per group: one pass tags each
+row with its bin and one group-by sums the bins (a histogram, not a cumulative count). A
+row's bin depends on its score alone, so tied scores always share a bin. The bins follow
+scikit-learn's rules exactly:
 
 * ``strategy="uniform"``: edges ``numpy.linspace(0, 1, bins + 1)``;
 * ``strategy="quantile"``: edges ``numpy.percentile(scores, numpy.linspace(0, 1, bins + 1)
@@ -14,6 +15,10 @@ follow scikit-learn's rules exactly:
 * empty bins are left out. Scores must be probabilities in [0, 1], as scikit-learn asks.
 
 :func:`expected_calibration_error` is the same binning as a scalar expression.
+
+Neither takes ``direction``: a probability's scale is fixed (negating it, as
+``direction="lower"`` does to a score, leaves [0, 1]). For the probability of the other
+class, pass that class as `pos_label`.
 """
 
 from __future__ import annotations
@@ -25,11 +30,12 @@ import polars as pl
 from polars._typing import IntoExprColumn
 
 from polars_roc._core import labels, validate
+from polars_roc._core.checks import NanPolicy
+from polars_roc._core.counts import coded
 from polars_roc._core.frames import same_kind
-from polars_roc._core.groups import group_ids, per_group
+from polars_roc._core.groups import join_groups, per_group
 from polars_roc._core.kernels import rows
 from polars_roc._core.validate import By
-from polars_roc.curves import counts
 
 Strategy = Literal["uniform", "quantile"]
 
@@ -64,7 +70,11 @@ def quantile_levels(bins: int) -> list[float]:
 def _lerp(a: pl.Expr, b: pl.Expr, t: pl.Expr) -> pl.Expr:
     """Linear interpolation as numpy does it: from `a` below t = 0.5, from `b` above."""
     diff = b - a
-    return pl.when(t >= 0.5).then(b - diff * (1 - t)).otherwise(a + diff * t)
+    # Sums spelled out, so Polars does not fuse them into multiply-adds (its fused kernel
+    # panics on an empty frame's Null-typed columns); b + -x is exactly b - x.
+    above = pl.sum_horizontal(b, -(diff * (1 - t)), ignore_nulls=False)
+    below = pl.sum_horizontal(a, diff * t, ignore_nulls=False)
+    return pl.when(t >= 0.5).then(above).otherwise(below)
 
 
 def _checked(score: pl.Expr, name: str | None = None) -> pl.Expr:
@@ -96,6 +106,7 @@ def calibration(
     pos_label: Any = None,
     bins: int = 10,
     strategy: Strategy = "uniform",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Calibration (reliability) curve per group, as scikit-learn's ``calibration_curve``.
@@ -121,11 +132,15 @@ def calibration(
         Optional non-negative case weights: means and fractions are weighted, `n` is the
         bin's weight sum, quantile edges are those of the rows repeated by weight.
     pos_label
-        The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+        The positive class (`score` is its probability). Default: True for Boolean
+        labels, 1 for 0/1 integers. There is no `direction`: see the module docstring.
     bins
         Number of bins, at least 1.
     strategy
         ``"uniform"`` (equal widths on [0, 1]) or ``"quantile"`` (equal counts).
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -169,100 +184,109 @@ def calibration(
             f"\n\nHint: rename the group column(s) first."
         )
         raise ValueError(msg)
-    table = counts(lf, score, label, by=names, weight=weight, pos_label=pos_label)
-    tp, fp = pl.col("tp"), pl.col("fp")
-    # Per distinct score: its rows and positives (the counts core is cumulative from the top).
-    step_pos = tp - per_group(tp.shift(1), names).fill_null(0)
-    step_all = tp + fp - per_group((tp + fp).shift(1), names).fill_null(0)
-    nan = per_group(pl.col("threshold").is_nan().any(), names)
-    total = per_group((tp + fp).max(), names)
-    scores = (
-        table.with_columns(_pos=step_pos, _n=step_all, _nan=nan, _total=total)
-        .filter(pl.col("_n") > 0)  # the +inf start row holds no rows
-        .with_columns(_checked(pl.col("threshold"), score))
+    schema = lf.collect_schema()
+    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
+    # The rows that count (null score, label or weight and zero weights dropped), one pass.
+    coded_rows = coded(
+        lf, score, label, names=names, weight=weight, pos_label=pos_label, label_dtype=schema[label]
+    )
+    weighted = weight is not None
+    mass = (pl.col("tp") + pl.col("fp")).alias("_w") if weighted else pl.lit(1).alias("_w")
+    scored = coded_rows.select(
+        *names,
+        _checked(pl.col("threshold").cast(pl.Float64), score).alias("_s"),
+        pl.col("tp").alias("_pos"),
+        *([mass] if weighted else []),
     )
     if strategy == "uniform":
         edges = pl.lit(pl.Series(uniform_edges(bins), dtype=pl.Float64))
-        binned = scores.with_columns(
-            _bin=edges.search_sorted(pl.col("threshold"), side="left").cast(pl.Int64) + 1
-        )
+        binned = scored.with_columns(_bin=edges.search_sorted(pl.col("_s"), side="left"))
     else:
-        binned = _quantile_bins(scores, names, bins)
-    s, n, pos = pl.col("threshold"), pl.col("_n"), pl.col("_pos")
-    binned = binned.with_columns(_bin=pl.when(~pl.col("_nan")).then(pl.col("_bin")))
-    ok = pl.col("bin").is_not_null()
-    summary = binned.group_by(*names, pl.col("_bin").alias("bin")).agg(
-        _score_sum=(s * n).sum(), _pos=pos.sum(), n=n.sum()
-    )
-    total_n = pl.col("n").cast(pl.Float64)
+        binned = _quantile_bins(scored, names, bins, weighted=weighted)
+    return _summary(binned, names, weighted=weighted)
+
+
+def _summary(binned: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.LazyFrame:
+    """One row per group and non-empty bin (``_bin`` counted from 0); NaN groups collapse."""
+    s, pos = pl.col("_s"), pl.col("_pos")
+    if weighted:
+        w = pl.col("_w")
+        sums = {"_score_sum": (s * w).sum(), "_pos": pos.sum(), "n": w.sum()}
+    else:
+        sums = {"_score_sum": s.sum(), "_pos": pos.sum(), "n": pl.len().cast(pl.Int64)}
+    per_bin = binned.group_by(*names, "_bin").agg(**sums, _nan=s.is_nan().any())
+    # A group holding a NaN score keeps one row: null bin, null measures, all its rows in `n`.
+    bin_ = pl.when(~per_group(pl.col("_nan").any(), names)).then(pl.col("_bin") + 1)
+    again = {name: pl.col(name).sum() for name in ("_score_sum", "_pos", "n")}
+    summary = per_bin.group_by(*names, bin_.cast(pl.Int64).alias("bin")).agg(**again)
+    ok, total = pl.col("bin").is_not_null(), pl.col("n").cast(pl.Float64)
     out = summary.with_columns(
-        mean_score=pl.when(ok).then(pl.col("_score_sum") / total_n),
-        fraction_positive=pl.when(ok).then(pl.col("_pos").cast(pl.Float64) / total_n),
+        mean_score=pl.when(ok).then(pl.col("_score_sum") / total),
+        fraction_positive=pl.when(ok).then(pl.col("_pos").cast(pl.Float64) / total),
     )
     out = out.sort([*names, "bin"], nulls_last=True, maintain_order=True)
     return out.select(*names, *CALIBRATION_COLUMNS)
 
 
-def _quantile_bins(scores: pl.LazyFrame, names: list[str], bins: int) -> pl.LazyFrame:
+def _quantile_bins(
+    scored: pl.LazyFrame, names: list[str], bins: int, *, weighted: bool
+) -> pl.LazyFrame:
     """
-    Tag distinct scores with their quantile bin (``_bin``), edges computed per group.
+    Tag rows with their quantile bin ``_bin`` (from 0), the edges computed per group.
 
-    In ascending order, the rows of distinct score ``s`` occupy positions ``[start, start +
-    n)`` with ``start = total - (rows at or above s)``; numpy's order statistic ``k`` is the
-    score whose block holds position k. With weights, positions count weight.
+    The edges are numpy's: for level ``q``, the virtual index ``v = (n - 1) * q`` into the
+    group's sorted scores gives ``lerp(x[floor(v)], x[floor(v) + 1], v - floor(v))``
+    (indices clipped to the last score). One sort of each group's scores and one gather
+    read every order statistic; with weights, positions count weight: position ``k`` is
+    held by the first score whose cumulative weight exceeds it. A row's bin is the number
+    of edges strictly below its score, as ``numpy.searchsorted(edges, score)``.
     """
     levels = quantile_levels(bins)
     if not levels:  # one bin
-        return scores.with_columns(_bin=pl.lit(1, dtype=pl.Int64))
-    tagged, _ = group_ids(scores, names, scores)
-    tagged = tagged.with_columns(
-        _start=(pl.col("_total") - pl.col("tp") - pl.col("fp")).cast(pl.Float64)
-    )
-    blocks = tagged.select("_gid", "_start", _value="threshold").sort("_gid", "_start")
-    targets = (
-        tagged.group_by("_gid")
-        .agg(_total=pl.col("_total").first().cast(pl.Float64))
-        .join(pl.LazyFrame({"_level": levels}, schema={"_level": pl.Float64}), how="cross")
-    )
-    last = (pl.col("_total") - 1).clip(lower_bound=0)
-    virtual = (pl.col("_total") - 1) * pl.col("_level")  # numpy's (n - 1) * q
-    below = virtual.floor()
-    targets = targets.with_columns(
-        _gamma=(virtual - below),
-        _k_lo=below.clip(0, last),
-        _k_hi=(below + 1).clip(0, last),
-    )
+        return scored.with_columns(_bin=pl.lit(0, dtype=pl.UInt32))
+    s, k = pl.col("_s"), len(levels)
+    source, ordered = scored, s.sort()
+    if weighted:  # sorted once up front: each reference to the cumulative weight is cheap
+        if names:
+            source = scored.select(*names, "_s", "_w").sort(*names, "_s")
+        else:
+            source = scored.select(s.sort(), pl.col("_w").sort_by(s))
+        cumulative, ordered = pl.col("_w").cum_sum(), s
+        total = cumulative.last()
+    else:
+        total = pl.len().cast(pl.Float64)
+    below = ((total - 1) * pl.lit(pl.Series(levels, dtype=pl.Float64))).floor()
+    last = (total - 1).clip(lower_bound=0)
+    positions = pl.concat([below.clip(0, last), (below + 1).clip(0, last)])
+    if weighted:
+        positions = cumulative.search_sorted(positions, side="right")
+    if not names:  # no rows at all: read nulls, not out of bounds
+        ordered = ordered.append(pl.lit(None, dtype=pl.Float64))
+    measures = {"_total": total, "_ab": ordered.gather(positions.cast(pl.Int64))}
+    if names:
+        statistics = source.group_by(names).agg(**measures)
+    else:
+        statistics = source.select(**{n: m.implode() for n, m in measures.items()})
+        statistics = statistics.with_columns(pl.col("_total").list.first())
+    virtual = pl.col("_total").cast(pl.Float64) - 1
 
-    def value_at(frame: pl.LazyFrame, position: str, alias: str) -> pl.LazyFrame:
-        """The score whose block holds ascending position `position`: the last start <= it."""
-        return frame.sort("_gid", position).join_asof(
-            blocks.rename({"_value": alias, "_start": position}),
-            on=position,
-            by="_gid",
-            strategy="backward",
-            check_sortedness=False,
-        )
+    def at(i: int) -> pl.Expr:
+        return pl.col("_ab").list.get(i)
 
-    both = value_at(value_at(targets, "_k_lo", "_a"), "_k_hi", "_b")
-    edges = both.select("_gid", _edge=_lerp(pl.col("_a"), pl.col("_b"), pl.col("_gamma")))
-    # For each distinct edge value, how many edges lie at or below it.
-    ranked = (
-        edges.group_by("_gid", "_edge")
-        .agg(_count=pl.len())
-        .sort("_gid", "_edge")
-        .with_columns(_at_or_below=pl.col("_count").cum_sum().over("_gid", order_by="_edge"))
-        .select("_gid", "_edge", "_at_or_below")
+    edges = statistics.select(
+        *names,
+        *(
+            _lerp(at(i), at(k + i), (virtual * q) - (virtual * q).floor()).alias(f"_e{i}")
+            for i, q in enumerate(levels)
+        ),
     )
-    binned = tagged.sort("_gid", "threshold").join_asof(
-        ranked,
-        left_on="threshold",
-        right_on="_edge",
-        by="_gid",
-        strategy="backward",
-        allow_exact_matches=False,  # a score equal to an edge belongs to the bin below
-        check_sortedness=False,
-    )
-    return binned.with_columns(_bin=pl.col("_at_or_below").fill_null(0).cast(pl.Int64) + 1)
+    if names:
+        tagged = join_groups(scored, edges, names, how="inner")
+    else:  # a join on a constant key: Polars 2.1's streaming cross join can panic on no rows
+        key = pl.lit(0, dtype=pl.UInt8).alias("_key")
+        tagged = scored.with_columns(key).join(edges.with_columns(key), on="_key").drop("_key")
+    above = [(s > pl.col(f"_e{i}")).cast(pl.UInt32) for i in range(k)]
+    return tagged.with_columns(_bin=pl.sum_horizontal(above))
 
 
 def expected_calibration_error(
@@ -273,6 +297,7 @@ def expected_calibration_error(
     strategy: Strategy = "uniform",
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.Expr:
     """
     Expected calibration error (ECE) as a scalar expression.
@@ -296,7 +321,11 @@ def expected_calibration_error(
     weight
         Optional non-negative case weights.
     pos_label
-        The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+        The positive class (`score` is its probability). Default: True for Boolean
+        labels, 1 for 0/1 integers. There is no `direction`: see :func:`calibration`.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
+        nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).
 
     Returns
     -------
@@ -320,7 +349,8 @@ def expected_calibration_error(
     ``df.roc.calibration(bins=3)``.
     """
     _check_arguments(bins, strategy)
-    r = rows(_checked(labels.score(score)), label, weight=weight, pos_label=pos_label)
+    probability = _checked(labels.score(score, nan_policy=nan_policy))
+    r = rows(probability, label, weight=weight, pos_label=pos_label)
     columns = [r.score.alias("s"), r.positive.cast(pl.Float64).alias("y")]
     if r.weight is not None:
         columns.append(r.weight.alias("w"))

@@ -24,6 +24,7 @@ import polars as pl
 from polars._typing import IntoExprColumn
 
 from polars_roc._core import validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
@@ -79,6 +80,7 @@ def gain_curve(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Cumulative gain and lift per group at every distinct score, highest first.
@@ -106,6 +108,9 @@ def gain_curve(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -157,6 +162,7 @@ def gains_table(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
     bins: int = 10,
 ) -> pl.LazyFrame:
     """
@@ -191,6 +197,9 @@ def gains_table(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -295,6 +304,7 @@ def ks(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     The Kolmogorov-Smirnov statistic per group: ``max(tpr - fpr)`` and where it is reached.
@@ -317,6 +327,9 @@ def ks(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
@@ -375,6 +388,7 @@ def gini(
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.Expr:
     """
     The Gini coefficient (accuracy ratio, Somers' D) of a score: ``2 * AUC - 1``.
@@ -397,6 +411,9 @@ def gini(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
+        nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).
 
     Returns
     -------
@@ -418,5 +435,12 @@ def gini(
     │ 0.75 ┆ 0.5  │
     └──────┴──────┘
     """
-    area = auc(score, label, weight=weight, pos_label=pos_label, direction=direction)
+    area = auc(
+        score,
+        label,
+        weight=weight,
+        pos_label=pos_label,
+        direction=direction,
+        nan_policy=nan_policy,
+    )
     return (2 * area - 1).alias("gini")

@@ -17,7 +17,8 @@ import polars as pl
 from polars._typing import IntoExprColumn
 from polars.exceptions import SchemaError
 
-from polars_roc._core import labels, validate
+from polars_roc._core import checks, labels, validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, summarize
 from polars_roc._core.kernels import rows
@@ -102,10 +103,10 @@ def _probabilities(values: pl.Series) -> pl.Series:
     return numbers
 
 
-def _probability(value: IntoExprColumn) -> pl.Expr:
-    return labels.into_expr(value).map_batches(
-        _probabilities, return_dtype=pl.Float64, is_elementwise=True
-    )
+def _probability(value: IntoExprColumn, nan_policy: NanPolicy = "propagate") -> pl.Expr:
+    expr = labels.into_expr(value)
+    checked = expr.map_batches(_probabilities, return_dtype=pl.Float64, is_elementwise=True)
+    return checks.apply_nan_policy(checked, nan_policy, checks.name_of(expr, "score"))
 
 
 def _known_classes(classes: list[Any]) -> Any:
@@ -128,7 +129,10 @@ def _known_classes(classes: list[Any]) -> Any:
 
 
 def _multiclass(
-    probabilities: ClassProbabilities, label: IntoExprColumn, weight: IntoExprColumn | None
+    probabilities: ClassProbabilities,
+    label: IntoExprColumn,
+    weight: IntoExprColumn | None,
+    nan_policy: NanPolicy = "propagate",
 ) -> tuple[dict[Any, pl.Expr], pl.Expr, pl.Expr | None]:
     """Checked per-class probabilities, label and weight, filtered to the rows that count."""
     if len(probabilities) < 2:
@@ -139,7 +143,7 @@ def _multiclass(
         raise ValueError(msg)
     classes = list(probabilities)
     y = labels.into_expr(label)
-    columns = {k: _probability(column) for k, column in probabilities.items()}
+    columns = {k: _probability(column, nan_policy) for k, column in probabilities.items()}
     w = None if weight is None else labels.weight(weight)
     keep = y.map_batches(_known_classes(classes), return_dtype=pl.Boolean, is_elementwise=True)
     for column in columns.values():
@@ -163,6 +167,7 @@ def brier_score(
     *,
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.Expr:
     """
     Brier score: mean squared difference between predicted probability and outcome.
@@ -184,6 +189,12 @@ def brier_score(
         Optional non-negative case weights.
     pos_label
         The positive class (binary only). Default: True for Boolean labels, 1 for 0/1.
+        There is no `direction`: a probability's scale is fixed (negating it leaves
+        [0, 1]); for the other class's probability, pass that class as `pos_label`.
+    nan_policy
+        NaN probabilities: ``"propagate"`` (default: the result is null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count,
+        when the query runs).
 
     Returns
     -------
@@ -205,7 +216,7 @@ def brier_score(
     0.146667
     """
     if isinstance(score, Mapping):
-        columns, y, w = _multiclass(score, label, weight)
+        columns, y, w = _multiclass(score, label, weight, nan_policy)
         total = pl.lit(0.0)
         for k, p in columns.items():
             total = total + (p - (y == pl.lit(k)).cast(pl.Float64)) ** 2
@@ -213,7 +224,7 @@ def brier_score(
             total = total / 2
         value = _no_nan(list(columns.values()), _weighted_mean(total, w))
         return value.alias("brier_score")
-    r = rows(_probability(score), label, weight=weight, pos_label=pos_label)
+    r = rows(_probability(score, nan_policy), label, weight=weight, pos_label=pos_label)
     squared = (r.score - r.positive.cast(pl.Float64)) ** 2
     return _no_nan([r.score], _weighted_mean(squared, r.weight)).alias("brier_score")
 
@@ -224,6 +235,7 @@ def log_loss(
     *,
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.Expr:
     """
     Log-loss (cross-entropy): mean negative log-probability of the true class.
@@ -236,9 +248,10 @@ def log_loss(
 
     Parameters
     ----------
-    score, label, weight, pos_label
+    score, label, weight, pos_label, nan_policy
         As in :func:`brier_score`: the positive class's probability column (binary) or
-        ``{class: column}`` (multiclass), the class column, case weights, positive class.
+        ``{class: column}`` (multiclass), the class column, case weights, positive class,
+        NaN probabilities. There is no `direction`, as for :func:`brier_score`.
 
     Returns
     -------
@@ -257,14 +270,14 @@ def log_loss(
     0.21616
     """
     if isinstance(score, Mapping):
-        columns, y, w = _multiclass(score, label, weight)
+        columns, y, w = _multiclass(score, label, weight, nan_policy)
         true_class: Any = pl
         for k, p in columns.items():
             true_class = true_class.when(y == pl.lit(k)).then(p)
         loss = -true_class.otherwise(None).clip(EPS, 1 - EPS).log()
         value = _no_nan(list(columns.values()), _weighted_mean(loss, w))
         return value.alias("log_loss")
-    r = rows(_probability(score), label, weight=weight, pos_label=pos_label)
+    r = rows(_probability(score, nan_policy), label, weight=weight, pos_label=pos_label)
     p = pl.when(r.positive).then(r.score).otherwise(1 - r.score)
     loss = -p.clip(EPS, 1 - EPS).log()
     return _no_nan([r.score], _weighted_mean(loss, r.weight)).alias("log_loss")

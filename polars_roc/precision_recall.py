@@ -401,6 +401,7 @@ def pr_auc(
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.Expr:
     """
     Trapezoidal area under the precision-recall curve, as a scalar expression.
@@ -425,6 +426,9 @@ def pr_auc(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
+        nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).
 
     Returns
     -------
@@ -452,7 +456,13 @@ def pr_auc(
     │ 0.8333            ┆ 0.7917 │
     └───────────────────┴────────┘
     """
-    r = rows(expression(score, direction), label, weight=weight, pos_label=pos_label)
+    r = rows(
+        expression(score, direction),
+        label,
+        weight=weight,
+        pos_label=pos_label,
+        nan_policy=nan_policy,
+    )
     return _pr_auc_of(r).alias("pr_auc")
 
 
@@ -467,6 +477,7 @@ def pr_auc_table(
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Trapezoidal area under each group's precision-recall curve (``df.roc.pr_auc``).
@@ -483,6 +494,9 @@ def pr_auc_table(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------

@@ -129,6 +129,7 @@ def apply_nan_policy(expr: pl.Expr, policy: NanPolicy, name: str) -> pl.Expr:
     >>> df.select(apply_nan_policy(pl.col("s"), "omit", "s"))["s"].to_list()
     [0.5, None]
     """
+    policy = nan_policy(policy)  # a bare expression's argument is checked here
     if policy == "omit":
         return pl.when(~is_nan(expr)).then(expr)  # keeps the column's name
     if policy == "raise":
