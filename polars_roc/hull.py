@@ -287,6 +287,17 @@ def hull_auc(
     classifier: at least the AUC of every curve in the group. Arguments as in
     :func:`polars_roc.hull.hull`.
 
+    Parameters
+    ----------
+    lf, score, label, by, across, points, weight, pos_label
+        Scored rows and column roles, as in :func:`polars_roc.hull.hull`.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+
     Returns
     -------
     pl.LazyFrame | pl.DataFrame

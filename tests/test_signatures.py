@@ -1,0 +1,155 @@
+"""Every public function that takes a score takes `direction` and `nan_policy`, documented.
+
+The list of functions is read from the package itself (``pr.__all__`` and the ``.roc``
+namespaces), so a new public function cannot miss either argument: it fails here unless it
+takes both, documents both, or is named below with the reason it does not.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable
+from typing import Any
+
+import polars as pl
+import pytest
+
+import polars_roc as pr
+from polars_roc.namespace import EXPR_METHODS, FRAME_METHODS
+
+#: Functions of probabilities: negating a probability (``direction="lower"``) leaves [0, 1];
+#: the other class's probability is asked for with `pos_label` instead.
+NO_DIRECTION = {
+    "polars_roc.calibration.calibration",
+    "polars_roc.calibration.expected_calibration_error",
+    "polars_roc.metrics.brier_score",
+    "polars_roc.metrics.log_loss",
+}
+#: Not an analysis of a score: reshapes a counts table into weighted rows.
+NOT_AN_ANALYSIS = {"polars_roc.curves.from_counts"}
+#: Being given both arguments by other lines of work (issue 13: `engines`, `multiclass`);
+#: empty this set as they land.
+PENDING = {
+    "polars_roc.engines.tally",
+    "polars_roc.engines.auc_table",
+    "polars_roc.multiclass.auc.multiclass_auc_table",
+    "polars_roc.multiclass.expression.multiclass_auc",
+    "polars_roc.multiclass.curve.multiclass_curve",
+}
+POLICY_ARGUMENTS = ("direction", "nan_policy")
+
+
+def _key(function: Callable[..., Any]) -> str:
+    return f"{function.__module__}.{function.__qualname__}"
+
+
+def _public_functions() -> dict[str, Callable[..., Any]]:
+    found: dict[str, Callable[..., Any]] = {}
+    for name in pr.__all__:
+        value = getattr(pr, name)
+        if callable(value) and not inspect.ismodule(value) and not inspect.isclass(value):
+            found[_key(value)] = value
+    for table in (FRAME_METHODS, EXPR_METHODS):
+        for function in table.values():
+            found[_key(function)] = function
+    return found
+
+
+def _takes_a_score(function: Callable[..., Any]) -> bool:
+    parameters = inspect.signature(function).parameters
+    return "score" in parameters or "scores" in parameters
+
+
+SCORED = {k: f for k, f in sorted(_public_functions().items()) if _takes_a_score(f)}
+
+
+def _documented(function: Callable[..., Any]) -> set[str]:
+    """The names in a numpy docstring's Parameters section (``a, b`` lines count both)."""
+    doc = inspect.getdoc(function) or ""
+    if "Parameters\n----------\n" not in doc:
+        return set()
+    section = doc.split("Parameters\n----------\n", 1)[1].split("Returns\n-------")[0]
+    names: set[str] = set()
+    for line in section.splitlines():
+        if re.fullmatch(r"[A-Za-z_][\w, ]*", line):
+            names.update(part.strip() for part in line.split(","))
+    return names
+
+
+def test_the_scan_sees_the_score_functions() -> None:
+    # A guard on the guard: the scan must reach frame methods and expressions alike.
+    for expected in ("polars_roc.areas.auc", "polars_roc.exprs.auc", "polars_roc.gains.ks"):
+        assert expected in SCORED
+    assert len(SCORED) > 30
+
+
+@pytest.mark.parametrize("key", sorted(set(SCORED) - NOT_AN_ANALYSIS - PENDING))
+def test_takes_and_documents_direction_and_nan_policy(key: str) -> None:
+    function = SCORED[key]
+    parameters = inspect.signature(function).parameters
+    wanted = ("nan_policy",) if key in NO_DIRECTION else POLICY_ARGUMENTS
+    missing = [name for name in wanted if name not in parameters]
+    assert not missing, f"{key} takes a score but not {missing}"
+    assert parameters["nan_policy"].default == "propagate"
+    if "direction" in parameters:
+        assert parameters["direction"].default == "higher"
+    undocumented = [name for name in wanted if name not in _documented(function)]
+    assert not undocumented, f"{key} does not document {undocumented}"
+
+
+@pytest.mark.parametrize("key", sorted(NO_DIRECTION))
+def test_probability_functions_say_why_there_is_no_direction(key: str) -> None:
+    function = SCORED[key]
+    assert "direction" not in inspect.signature(function).parameters
+    assert "no `direction`" in (inspect.getdoc(function) or "")
+
+
+def test_exemptions_name_real_functions() -> None:
+    # A renamed or removed function must leave the exemption lists too.
+    assert set(SCORED) >= NO_DIRECTION | NOT_AN_ANALYSIS
+    assert set(_public_functions()) >= PENDING
+
+
+FRAME = pl.DataFrame(
+    {
+        "g": [1, 1, 1, 1, 2, 2, 2, 2],
+        "score": [0.9, 0.8, float("nan"), 0.3, 0.7, 0.6, 0.2, 0.1],
+        "label": [1, 0, 1, 0, 1, 1, 0, 0],
+    }
+)
+#: The business and calibration views, called on FRAME with default arguments.
+BUSINESS_FRAMES = ["gain_curve", "gains_table", "ks", "calibration", "pr_auc"]
+BUSINESS_EXPRS = {
+    "gini": pr.gini,
+    "pr_auc": pr.pr_auc,
+    "expected_calibration_error": pr.expected_calibration_error,
+    "brier_score": pr.brier_score,
+    "log_loss": pr.log_loss,
+}
+
+
+@pytest.mark.parametrize("name", BUSINESS_FRAMES)
+def test_frame_nan_policy_omit_equals_dropping_the_rows(name: str) -> None:
+    method = getattr(FRAME.roc, name)
+    dropped = getattr(FRAME.filter(~pl.col("score").is_nan()).roc, name)
+    assert method(by="g", nan_policy="omit").equals(dropped(by="g"))
+    with pytest.raises(ValueError, match=r"'score' holds 1 NaN"):
+        method(by="g", nan_policy="raise")
+    with pytest.raises(ValueError, match="nan_policy must be"):
+        method(by="g", nan_policy="ignore")
+
+
+@pytest.mark.parametrize("name", sorted(BUSINESS_EXPRS))
+def test_expression_nan_policy(name: str) -> None:
+    function = BUSINESS_EXPRS[name]
+    grouped = FRAME.group_by("g", maintain_order=True)
+    propagated = grouped.agg(function("score", "label"))[name].to_list()
+    assert propagated[0] is None  # group 1 holds the NaN
+    omitted = grouped.agg(function("score", "label", nan_policy="omit"))
+    kept = FRAME.filter(~pl.col("score").is_nan()).group_by("g", maintain_order=True)
+    assert omitted.equals(kept.agg(function("score", "label")))
+    with pytest.raises((ValueError, pl.exceptions.ComputeError), match=r"holds 1 NaN"):
+        FRAME.select(function("score", "label", nan_policy="raise"))
+    with pytest.raises(ValueError, match="nan_policy must be"):
+        function("score", "label", nan_policy="ignore")
