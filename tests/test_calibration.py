@@ -149,3 +149,60 @@ def test_bad_arguments_and_undefined_groups() -> None:
     ece = frame.group_by("g").agg(pr.expected_calibration_error("score", "label")).sort("g")
     assert ece["expected_calibration_error"][0] is None
     assert ece["expected_calibration_error"][1] == pytest.approx((0.3 + 0.2) / 2)
+
+
+def assert_matches_sklearn(got: pl.DataFrame, labels, scores, bins: int, strategy: str) -> None:
+    """`got` (one group's rows of the calibration table) equals scikit-learn's curve."""
+    prob_true, prob_pred = calibration_curve(labels, scores, n_bins=bins, strategy=strategy)
+    counts = sklearn_bins(labels, scores, bins, strategy)
+    assert got["bin"].to_list() == (np.flatnonzero(counts) + 1).tolist()
+    assert got["n"].to_list() == counts[counts > 0].tolist()
+    np.testing.assert_allclose(got["fraction_positive"].to_numpy(), prob_true, rtol=1e-12)
+    np.testing.assert_allclose(got["mean_score"].to_numpy(), prob_pred, rtol=1e-12)
+
+
+@STRATEGY
+@given(
+    frame=scored_rows(pool=PROBABILITIES, min_size=1, max_size=60, groups=4),
+    bins=st.integers(1, 30),
+)
+def test_each_group_matches_sklearn(frame: pl.DataFrame, bins: int, strategy: str) -> None:
+    # The grouped path (one sort and gather per group, a join, one group-by) per group
+    # against scikit-learn on that group's rows alone.
+    grouped = frame.roc.calibration(by="group", bins=bins, strategy=strategy)
+    assert grouped["group"].unique().sort().to_list() == frame["group"].unique().sort().to_list()
+    for (key,), part in frame.group_by("group"):
+        got = grouped.filter(pl.col("group") == key)
+        labels, scores = part["label"].to_numpy(), part["score"].to_numpy()
+        assert_matches_sklearn(got, labels, scores, bins, strategy)
+
+
+@STRATEGY
+@given(
+    scores=st.lists(st.floats(0, 1, allow_subnormal=False), min_size=1, max_size=80),
+    bins=st.integers(1, 40),
+    flip=st.randoms(use_true_random=False),
+)
+@example(scores=[0.0, 0.1, 0.1, 0.7, 1.0], bins=40, flip=None)
+def test_continuous_scores_match_sklearn(scores: list[float], bins: int, flip, strategy) -> None:
+    # Untied scores put the quantile edges between order statistics (numpy's lerp).
+    labels = [(i * 7919) % 3 == 0 for i in range(len(scores))]
+    if flip is not None:
+        flip.shuffle(labels)
+    frame = pl.DataFrame({"score": scores, "label": labels})
+    got = frame.roc.calibration(bins=bins, strategy=strategy)
+    lazy = frame.lazy().roc.calibration(bins=bins, strategy=strategy).collect(engine="in-memory")
+    assert_frame_equal(got, lazy)
+    assert_matches_sklearn(got, np.array(labels), np.array(scores), bins, strategy)
+
+
+@STRATEGY
+@pytest.mark.parametrize("by", [None, "g"])
+def test_no_rows_that_count_give_no_rows(strategy: str, by: str | None) -> None:
+    frame = pl.DataFrame(
+        {"g": [1, 2], "score": [0.3, None], "label": [True, False], "w": [0.0, 1.0]},
+    )
+    for empty in (frame.clear(), frame):
+        got = empty.roc.calibration(by=by, weight="w", strategy=strategy)
+        assert got.height == 0
+        assert got.columns == [*([by] if by else []), "bin", "mean_score", "fraction_positive", "n"]
