@@ -363,22 +363,17 @@ def ks(
     # tpr - fpr ranked as tp * N - fp * P: exact in integers (below 3e9 rows a group), so
     # exact ties stay ties.
     gap = pl.when((positives > 0) & (negatives > 0)).then(tp * negatives - fp * positives)
-    candidates = points.with_columns(_gap=gap, _ks=pl.col("tpr") - pl.col("fpr"))
     keys = names or ["_g"]
+    candidates = points.with_columns(_gap=gap)
     if not names:
-        points = points.with_columns(_g=pl.lit(True))
         candidates = candidates.with_columns(_g=pl.lit(True))
-    # Rows run thresholds descending within each group (a group-by keeps their order), so
-    # the first largest gap is the one at the highest threshold.
-    best = (
-        candidates.filter(pl.col("_gap").is_not_null())
-        .group_by(keys)
-        .agg(pl.col("_ks", "threshold").get(pl.col("_gap").arg_max()))
-        .rename({"_ks": "ks"})
-    )
-    groups = points.select(keys).unique()
-    out = groups.join(best, on=keys, how="left", nulls_equal=True)
-    return out.sort(keys, nulls_last=True).select(*names, "ks", "threshold")
+    # One pass per group, independent of row order: among the thresholds reaching the
+    # largest gap, the highest; a group whose gap is undefined (all null) gives nulls.
+    top = pl.col("_gap") == pl.col("_gap").max()
+    threshold = pl.col("threshold").filter(top).max()
+    ks_at = (pl.col("tpr") - pl.col("fpr")).filter(top & (pl.col("threshold") == threshold))
+    best = candidates.group_by(keys).agg(ks=ks_at.first(), threshold=threshold)
+    return best.sort(keys, nulls_last=True).select(*names, "ks", "threshold")
 
 
 def gini(
