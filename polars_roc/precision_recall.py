@@ -516,12 +516,20 @@ def pr_auc_table(
     if "pr_auc" in names:
         msg = "by column 'pr_auc' would collide with the output column\n\nHint: rename it."
         raise ValueError(msg)
-    points = pr_curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
-    recall, precision = pl.col("recall"), pl.col("precision")
-    # Rows run thresholds ascending, so recall falls: each step adds (R_i - R_{i+1}) * mean P.
-    step = recall - per_group(recall.shift(-1), names)
-    height = (precision + per_group(precision.shift(-1), names)) / 2
+    # Read straight off the ROC curve (the counts core, thresholds descending, the +inf
+    # start row first), not off pr_curve, which re-sorts the rows ascending.
+    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    tp, fp, fn = pl.col("tp"), pl.col("fp"), pl.col("fn")
+    start, defined_totals, n_pos = tp + fp == 0, fn.is_not_null(), tp + fn
+    precision = pl.when(defined_totals).then(pl.when(start).then(1.0).otherwise(tp / (tp + fp)))
+    recall = pl.when(defined_totals & (n_pos > 0)).then(tp / n_pos)
+    rates = points.select(*names, _precision=precision, _recall=recall)
+    recall, precision = pl.col("_recall"), pl.col("_precision")
+    # From the start row (recall 0, precision 1) down the thresholds, recall rises: each
+    # step adds (R_i - R_{i-1}) times the mean of the two precisions.
+    step = recall - per_group(recall.shift(1), names)
+    height = (precision + per_group(precision.shift(1), names)) / 2
     defined = recall.is_not_null().all() & precision.is_not_null().all()
-    parts = points.with_columns(_part=step * height)
+    parts = rates.with_columns(_part=step * height)
     area = pl.when(defined).then(pl.col("_part").sum()).alias("pr_auc")
     return summarize(parts, names, [area])
