@@ -280,11 +280,7 @@ def _quantile_bins(
             for i, q in enumerate(levels)
         ),
     )
-    if names:
-        tagged = join_groups(scored, edges, names, how="inner")
-    else:  # a join on a constant key: Polars 2.1's streaming cross join can panic on no rows
-        key = pl.lit(0, dtype=pl.UInt8).alias("_key")
-        tagged = scored.with_columns(key).join(edges.with_columns(key), on="_key").drop("_key")
+    tagged = join_groups(scored, edges, names, how="inner")  # no groups: a cross join
     above = [(s > pl.col(f"_e{i}")).cast(pl.UInt32) for i in range(k)]
     return tagged.with_columns(_bin=pl.sum_horizontal(above))
 
