@@ -524,12 +524,12 @@ def pr_auc_table(
     precision = pl.when(defined_totals).then(pl.when(start).then(1.0).otherwise(tp / (tp + fp)))
     recall = pl.when(defined_totals & (n_pos > 0)).then(tp / n_pos)
     rates = points.select(*names, _precision=precision, _recall=recall)
-    recall, precision = pl.col("_recall"), pl.col("_precision")
+    r, p = pl.col("_recall"), pl.col("_precision")
     # From the start row (recall 0, precision 1) down the thresholds, recall rises: each
     # step adds (R_i - R_{i-1}) times the mean of the two precisions.
-    step = recall - per_group(recall.shift(1), names)
-    height = (precision + per_group(precision.shift(1), names)) / 2
-    defined = recall.is_not_null().all() & precision.is_not_null().all()
+    step = r - per_group(r.shift(1), names)
+    height = (p + per_group(p.shift(1), names)) / 2
+    defined = r.is_not_null().all() & p.is_not_null().all()
     parts = rates.with_columns(_part=step * height)
     area = pl.when(defined).then(pl.col("_part").sum()).alias("pr_auc")
     return summarize(parts, names, [area])
