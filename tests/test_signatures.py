@@ -28,14 +28,11 @@ NO_DIRECTION = {
 }
 #: Not an analysis of a score: reshapes a counts table into weighted rows.
 NOT_AN_ANALYSIS = {"polars_roc.curves.from_counts"}
-#: Being given both arguments by other lines of work (issue 13: `engines`, `multiclass`);
-#: empty this set as they land.
+#: Engine functions (issue 13, `engines`) that take `direction` but not yet `nan_policy`;
+#: empty this set when they do.
 PENDING = {
     "polars_roc.engines.tally",
     "polars_roc.engines.auc_table",
-    "polars_roc.multiclass.auc.multiclass_auc_table",
-    "polars_roc.multiclass.expression.multiclass_auc",
-    "polars_roc.multiclass.curve.multiclass_curve",
 }
 POLICY_ARGUMENTS = ("direction", "nan_policy")
 
