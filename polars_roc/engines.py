@@ -23,7 +23,8 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc._core import labels, validate
+from polars_roc._core import checks, labels, validate
+from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, flips
 from polars_roc._core.validate import By
 
@@ -113,6 +114,27 @@ def _schema(table: Any) -> pl.Schema:
     return pl.Schema(table.collect_schema().to_polars())
 
 
+def _nans(
+    nw: ModuleType, table: Any, score: str, schema: pl.Schema, policy: Any, fresh: str
+) -> tuple[Any, str]:
+    """
+    The rows and the score column to read, with the NaN policy applied in the engine.
+
+    ``"omit"`` adds the score with NaN made null under the unused name `fresh` (replacing
+    the column in place is misread by sqlframe, whose later references reach the original);
+    ``"raise"`` counts the NaN scores in the engine first and refuses any.
+    """
+    policy = checks.nan_policy(policy)
+    if policy == "propagate" or not schema[score].is_float():
+        return table, score
+    nan = nw.col(score).is_nan()
+    if policy == "omit":
+        return table.with_columns(nw.when(~nan).then(nw.col(score)).alias(fresh)), fresh
+    counted = nw.to_native(table.select(nan.cast(nw.Int64).sum()).collect(backend="polars"))
+    checks.refuse_nans(score, int(counted.item() or 0))
+    return table, score
+
+
 def _to_polars(nw: ModuleType, reduced: Any, *, native_lazy: bool) -> pl.LazyFrame:
     """Bring the small result back: still lazy for a Polars LazyFrame, else collected."""
     if native_lazy:
@@ -176,6 +198,7 @@ def tally(
     pos_label: Any = None,
     bins: int | None = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Positives and negatives per group and distinct score, counted in the frame's own engine.
@@ -214,6 +237,11 @@ def tally(
         scores come back in their own units, so pass the same `direction` to the ``.roc``
         methods run on the tally. It changes only the binned tally: under ``"lower"`` each
         bin stands at its largest score, so every binned threshold is still a real one.
+    nan_policy
+        What a NaN score does, applied in the engine: ``"propagate"`` (the default: the
+        group's results are null), ``"omit"`` (a NaN counts as a null score: the row is
+        skipped) or ``"raise"`` (one count of the column's NaN scores in the engine, before
+        the reduction, and a ValueError naming the column when there are any).
 
     Returns
     -------
@@ -274,6 +302,7 @@ def tally(
         outputs=outputs,
     )
     taken = {*schema, *outputs}
+    table, source = _nans(nw, table, score, schema, nan_policy, _fresh("_roc_s", taken))
     key, low, high, lowest, count, smallest = (
         _fresh(f"_roc_{name}", taken) for name in ("key", "lo", "hi", "min", "n", "wmin")
     )
@@ -282,11 +311,11 @@ def tally(
     if weight is not None:
         aggregates = [nw.col(weight).sum().alias(count), nw.col(weight).min().alias(smallest)]
     if levels is None:
-        rows = rows.with_columns(nw.col(score).alias(key))
+        rows = rows.with_columns(nw.col(source).alias(key))
     else:
-        rows = _binned(nw, rows, score, names, levels, key=key, low=low, high=high)
+        rows = _binned(nw, rows, source, names, levels, key=key, low=low, high=high)
         # The bin's representative: its first score in the direction's order.
-        scores = nw.col(score).cast(nw.Float64)
+        scores = nw.col(source).cast(nw.Float64)
         aggregates.append((scores.max() if lower else scores.min()).alias(lowest))
     reduced = rows.group_by(*names, key, label).agg(*aggregates)
     small = _to_polars(nw, reduced, native_lazy=isinstance(frame, pl.LazyFrame))
@@ -411,6 +440,7 @@ def auc_table(
     by: By = None,
     pos_label: Any = None,
     direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.DataFrame:
     """
     Exact AUC per group, computed entirely in the frame's own engine.
@@ -436,6 +466,11 @@ def auc_table(
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (a lower score does: the
         AUC of the negated score); never guessed from the data.
+    nan_policy
+        What a NaN score does, applied in the engine: ``"propagate"`` (the default: the
+        group's results are null), ``"omit"`` (a NaN counts as a null score: the row is
+        skipped) or ``"raise"`` (one count of the column's NaN scores in the engine, before
+        the reduction, and a ValueError naming the column when there are any).
 
     Returns
     -------
@@ -480,6 +515,7 @@ def auc_table(
         outputs=outputs,
     )
     taken = {*schema, *outputs}
+    table, source = _nans(nw, table, score, schema, nan_policy, _fresh("_roc_s", taken))
     pos, neg, bad, below, area, nan = (
         _fresh(f"_roc_{name}", taken) for name in ("pos", "neg", "bad", "below", "u", "nan")
     )
@@ -491,7 +527,7 @@ def auc_table(
     else:
         y = nw.col(label) == 1
     # Rows that do not count (null score or label) stay in: the groups they make stay too.
-    counted = ~nw.col(score).is_null() & ~nw.col(label).is_null()
+    counted = ~nw.col(source).is_null() & ~nw.col(label).is_null()
 
     def indicator(condition: Any) -> Any:
         return nw.when(counted & condition).then(nw.lit(1.0)).otherwise(nw.lit(0.0))
@@ -507,12 +543,12 @@ def auc_table(
         per_row.append(indicator(~nw.col(label).is_in([0, 1])).sum().alias(bad))
         per_group.append(nw.col(bad).sum().alias(bad))
     if schema[score].is_float():
-        present = nw.col(score).is_nan() & (nw.col(pos) + nw.col(neg) > 0)
+        present = nw.col(source).is_nan() & (nw.col(pos) + nw.col(neg) > 0)
         per_group.append(present.any().alias(nan))
-    per_score = table.group_by(*names, score).agg(*per_row)
+    per_score = table.group_by(*names, source).agg(*per_row)
     # The negatives below each score, in the direction's order (a running sum from the top
     # under "lower" is the same as one from the bottom over the negated score).
-    running = nw.col(neg).cum_sum(reverse=lower).over(*names, order_by=score) - nw.col(neg)
+    running = nw.col(neg).cum_sum(reverse=lower).over(*names, order_by=source) - nw.col(neg)
     ranked = per_score.with_columns(running.alias(below))
     reduced = ranked.group_by(*names).agg(*per_group) if names else ranked.select(*per_group)
     small = nw.to_native(reduced.collect(backend="polars"))

@@ -328,3 +328,35 @@ def test_readme_spark_example_runs(spark: Any) -> None:
     scores = namespace["scores"]
     want = scores.roc.auc(by=["model", "segment"], ci="delong")
     _same(namespace["aucs"], want)
+
+
+@backends
+def test_nan_policy_in_the_engine(backend: str) -> None:
+    frame = rich_rows(4).with_columns(
+        score=pl.when(pl.int_range(pl.len()) % 7 == 0).then(NAN).otherwise(pl.col("score"))
+    )
+    n_nan = int(frame["score"].is_nan().sum())
+    native = BACKENDS[backend][0]
+    # omit: a NaN score counts as a null score, as dropping those rows' scores in Polars.
+    nulled = frame.with_columns(score=pl.col("score").fill_nan(None))
+    counts = tallied(backend, frame, "score", "label", by="group", nan_policy="omit")
+    check_methods(nulled, counts, "score", "label", by="group", methods={"auc": METHODS["auc"]})
+    got = pr.auc_table(native(frame), "score", "label", by="group", nan_policy="omit")
+    assert got.height == 4  # three groups and the null group
+    for row in got.iter_rows(named=True):
+        part = nulled.filter(pl.col("group").eq_missing(row["group"]))
+        part = part.drop_nulls(["score", "label"])
+        want = pairwise_auc(part["label"].to_numpy(), part["score"].to_numpy())
+        assert want is not None
+        assert row["auc"] == pytest.approx(want, rel=1e-12)
+    # raise: our error naming the column and the raw rows' NaN count, from every engine.
+    for function in (pr.tally, pr.auc_table):
+        with pytest.raises(ValueError, match=f"score column 'score' holds {n_nan} NaN"):
+            function(native(frame), "score", "label", by="group", nan_policy="raise")
+        with pytest.raises(ValueError, match="nan_policy must be one of"):
+            function(native(frame), "score", "label", nan_policy="drop")
+    # raise on NaN-free rows changes nothing.
+    assert_frame_equal(
+        pr.auc_table(native(nulled), "score", "label", by="group", nan_policy="raise"),
+        pr.auc_table(native(nulled), "score", "label", by="group"),
+    )

@@ -28,12 +28,8 @@ NO_DIRECTION = {
 }
 #: Not an analysis of a score: reshapes a counts table into weighted rows.
 NOT_AN_ANALYSIS = {"polars_roc.curves.from_counts"}
-#: Engine functions (issue 13, `engines`) that take `direction` but not yet `nan_policy`;
-#: empty this set when they do.
-PENDING = {
-    "polars_roc.engines.tally",
-    "polars_roc.engines.auc_table",
-}
+#: Score-taking functions not yet given both arguments (none now: keep it empty).
+PENDING: set[str] = set()
 POLICY_ARGUMENTS = ("direction", "nan_policy")
 
 

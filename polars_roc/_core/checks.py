@@ -104,15 +104,25 @@ def label_dtype(name: str, pos_label: Any) -> Callable[[pl.DataType], None]:
     return check
 
 
+def refuse_nans(name: str, n: int) -> None:
+    """
+    Raise the ``nan_policy='raise'`` error for `n` NaN scores in column `name` (none: pass).
+
+    Examples
+    --------
+    >>> refuse_nans("s", 0)
+    """
+    if n:
+        msg = (
+            f"score column {name!r} holds {n} NaN value(s) and nan_policy='raise'"
+            f"\n\nHint: drop or fix them, or pass nan_policy='omit' to skip them like nulls."
+        )
+        raise ValueError(msg)
+
+
 def _nan_free(name: str) -> Callable[[pl.Series], pl.Series]:
     def run(count: pl.Series) -> pl.Series:
-        n = int(count.item() or 0) if count.len() else 0  # no group: an empty frame
-        if n:
-            msg = (
-                f"score column {name!r} holds {n} NaN value(s) and nan_policy='raise'"
-                f"\n\nHint: drop or fix them, or pass nan_policy='omit' to skip them like nulls."
-            )
-            raise ValueError(msg)
+        refuse_nans(name, int(count.item() or 0) if count.len() else 0)  # no group: empty
         return pl.Series([True])
 
     return run
