@@ -1,0 +1,60 @@
+"""Benchmark: building the charts of a 1M-row threshold table (issue 15, item 5).
+
+Usage::
+
+    python benchmarks/bench_charts.py [ROWS] [REPEATS]
+
+Defaults: 1,000,000 rows, 5 repeats. Prints the median time to compute the threshold table
+and to build each chart's Vega-Lite spec from it (thinning included), measured in the same
+run, and "met"/"missed" for the target: ``threshold_chart`` and ``threshold_explorer`` in at
+most 1 s on 1M rows. The first build of each chart is not timed (imports).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+import polars as pl
+
+from polars_roc import charts  # importing the package registers `.roc`
+
+
+def median_time(step: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        step()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main(rows: int = 1_000_000, repeats: int = 5) -> None:
+    rng = np.random.default_rng(0)
+    label = rng.random(rows) < 0.3
+    frame = pl.DataFrame({"score": rng.normal(size=rows) + label, "label": label})
+    table = frame.roc.thresholds()
+    curve = frame.roc.curve()
+    print(f"{rows:,} rows, {table.height:,} thresholds, median of {repeats}")
+    print(f"  thresholds() table       {median_time(frame.roc.thresholds, repeats):7.3f} s")
+    builds = {
+        "threshold_chart": lambda: charts.threshold_chart(table).to_dict(),
+        "threshold_explorer": lambda: charts.threshold_explorer(table).to_dict(),
+        "roc_chart": lambda: charts.roc_chart(curve).to_dict(),
+    }
+    for name, build in builds.items():
+        build()  # imports done
+        seconds = median_time(build, repeats)
+        target = (
+            ""
+            if name == "roc_chart"
+            else "  target <= 1 s: " + ("met" if seconds <= 1.0 else "missed")
+        )
+        print(f"  {name:<24} {seconds:7.3f} s{target}")
+
+
+if __name__ == "__main__":
+    main(*(int(arg) for arg in sys.argv[1:3]))
