@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 import polars as pl
-from polars.exceptions import SchemaError
 
 from polars_roc._core import validate
 
@@ -70,13 +69,7 @@ def score_dtype(name: str) -> Callable[[pl.DataType], None]:
     """A check that a score column is numeric (Decimal included), not Boolean, text or Null."""
 
     def check(dtype: pl.DataType) -> None:
-        if not dtype.is_numeric() or dtype == pl.Boolean:
-            swapped = " (did you swap score and label?)" if dtype == pl.Boolean else ""
-            msg = (
-                f"score column {name!r} has dtype {dtype}, expected a numeric score{swapped}"
-                f"\n\nHint: pass score=<numeric column>, label=<class column>."
-            )
-            raise SchemaError(msg)
+        validate.score_type(name, dtype, swapped=dtype == pl.Boolean)
 
     return check
 
@@ -85,19 +78,7 @@ def label_dtype(name: str, pos_label: Any) -> Callable[[pl.DataType], None]:
     """A check that a label column can hold classes and that `pos_label` fits it."""
 
     def check(dtype: pl.DataType) -> None:
-        if not validate.is_label_dtype(dtype):
-            msg = (
-                f"label column {name!r} has dtype {dtype}, expected Boolean, integer, "
-                f"string or categorical\n\nHint: pass label=<class column>."
-            )
-            raise SchemaError(msg)
-        if dtype.is_float() and pos_label is None:
-            msg = (
-                f"label column {name!r} has dtype {dtype}: it looks like a score "
-                f"(did you swap score and label?)\n\nHint: pass score=<score column>, "
-                f"label=<class column>, or pos_label= to use float class codes."
-            )
-            raise SchemaError(msg)
+        validate.label_type(name, dtype, pos_label)
         if pos_label is not None:
             validate.pos_label_fits(name, dtype, pos_label)
 

@@ -95,6 +95,48 @@ def is_label_dtype(dtype: pl.DataType) -> bool:
     )
 
 
+def score_type(name: str, dtype: pl.DataType, *, swapped: bool = False) -> None:
+    """
+    Refuse a score column that is not numeric (Decimal included) or is Boolean.
+
+    `swapped` adds the likely cause: the label column looks like a score.
+
+    Examples
+    --------
+    >>> score_type("p", pl.Float32)
+    """
+    if not dtype.is_numeric() or dtype == pl.Boolean:
+        hint = " (did you swap score and label?)" if swapped else ""
+        msg = (
+            f"score column {name!r} has dtype {dtype}, expected a numeric score{hint}"
+            f"\n\nHint: pass score=<numeric column>, label=<class column>."
+        )
+        raise SchemaError(msg)
+
+
+def label_type(name: str, dtype: pl.DataType, pos_label: Any) -> None:
+    """
+    Refuse a label column that cannot hold classes, or a float one without `pos_label`.
+
+    Examples
+    --------
+    >>> label_type("y", pl.Boolean, None)
+    """
+    if not is_label_dtype(dtype):
+        msg = (
+            f"label column {name!r} has dtype {dtype}, expected Boolean, integer, "
+            f"string or categorical\n\nHint: pass label=<class column>."
+        )
+        raise SchemaError(msg)
+    if dtype.is_float() and pos_label is None:
+        msg = (
+            f"label column {name!r} has dtype {dtype}: it looks like a score "
+            f"(did you swap score and label?)\n\nHint: pass score=<score column>, "
+            f"label=<class column>, or pos_label= to use float class codes."
+        )
+        raise SchemaError(msg)
+
+
 def roles(
     schema: pl.Schema,
     *,
@@ -122,26 +164,8 @@ def roles(
     if overlap:
         msg = f"column(s) {sorted(overlap)} cannot be both a role and a `by` group"
         raise ValueError(msg)
-    if not score_dtype.is_numeric() or score_dtype == pl.Boolean:
-        swapped = " (did you swap score and label?)" if label_dtype.is_float() else ""
-        msg = (
-            f"score column {score!r} has dtype {score_dtype}, expected a numeric score"
-            f"{swapped}\n\nHint: pass score=<numeric column>, label=<class column>."
-        )
-        raise SchemaError(msg)
-    if not is_label_dtype(label_dtype):
-        msg = (
-            f"label column {label!r} has dtype {label_dtype}, expected Boolean, integer, "
-            f"string or categorical\n\nHint: pass label=<class column>."
-        )
-        raise SchemaError(msg)
-    if label_dtype.is_float() and pos_label is None:
-        msg = (
-            f"label column {label!r} has dtype {label_dtype}: it looks like a score "
-            f"(did you swap score and label?)\n\nHint: pass score=<score column>, "
-            f"label=<class column>, or pos_label= to use float class codes."
-        )
-        raise SchemaError(msg)
+    score_type(score, score_dtype, swapped=label_dtype.is_float())
+    label_type(label, label_dtype, pos_label)
     if isinstance(label_dtype, pl.Enum) and pos_label is not None:
         categories = label_dtype.categories.to_list()
         if pos_label not in categories:
