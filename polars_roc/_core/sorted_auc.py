@@ -119,6 +119,12 @@ def _aggregated(coded: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     are masked once over the frame, and the aggregation holds only plain sums (a filter or
     a ``when`` evaluated per group costs more than the rank); the AUC is formed after it.
     """
+    if len(names) == 1 and coded.collect_schema()[names[0]].is_integer():
+        # One integer key: sorted and flagged, the group-by runs on slices, 1.2-1.5x faster
+        # with the sort included (4M rows, 10 to 400k groups); string or several keys sort
+        # slower than they save.
+        key = names[0]
+        coded = coded.sort(key, nulls_last=True).with_columns(pl.col(key).set_sorted())
     s, y = pl.col("_s"), pl.col("_y")
     measures = [
         (s.rank("average") * y).sum().alias("_ranks"),
@@ -138,21 +144,27 @@ def _searched(coded: pl.LazyFrame) -> pl.LazyFrame:
     The single unweighted AUC: the sorted positives searched among the sorted negatives.
 
     For each positive, the negatives strictly below it (``search_sorted`` left) plus those
-    at or below it (right) are twice its Mann-Whitney count, ties one half. The two sorts
-    of bare columns and the in-order searches run in one select, 1.17x faster than merging
-    the sorted classes into one frame (0.61 s vs 0.72 s at 2M rows, median of 7).
+    at or below it (right) are twice its Mann-Whitney count, ties one half. Each class is
+    sorted once into a one-row list and the two searches read the lists: the streaming
+    engine (Polars' default) does not share common subexpressions, so with the sorts inline
+    it ran them twice (0.224 s against 0.33 s at 4M rows, median of 9; the in-memory engine
+    is unchanged at about 0.20 s).
     """
     # Adding 0 makes -0.0 into 0.0: the searches order floats totally, -0.0 below 0.0.
     s, y = pl.col("_s") + 0, pl.col("_y")
-    negatives, positives = s.filter(~y).sort(), s.filter(y).sort()
-    lo = negatives.search_sorted(positives, side="left").cast(pl.Int64)
-    hi = negatives.search_sorted(positives, side="right").cast(pl.Int64)
-    sums = coded.select(
-        _u=(lo + hi).sum(),
-        n_pos=y.sum().cast(pl.Int64),
-        n_neg=(~y).sum().cast(pl.Int64),
+    n_pos = y.sum().cast(pl.Int64)
+    classes = coded.select(
+        _neg=s.filter(~y).sort().implode(),
+        _pos=s.filter(y).sort().implode(),
+        n_pos=n_pos,
+        n_neg=pl.len().cast(pl.Int64) - n_pos,
         _nan=checks.is_nan(pl.col("_s")).any(),
     )
+    negatives, positives = pl.col("_neg").explode(), pl.col("_pos").explode()
+    lo = negatives.search_sorted(positives, side="left").cast(pl.Int64)
+    hi = negatives.search_sorted(positives, side="right").cast(pl.Int64)
+    firsts = [pl.col(c).first() for c in ("n_pos", "n_neg", "_nan")]
+    sums = classes.select(*firsts, _u=lo.sum() + hi.sum())
     n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
     defined = (n_pos > 0) & (n_neg > 0) & ~pl.col("_nan")
     auc = pl.when(defined).then(pl.col("_u").cast(pl.Float64) / (2 * n_pos) / n_neg)
