@@ -49,17 +49,22 @@ def _oracle(part: pl.DataFrame, weighted: bool) -> tuple[float | None, float, fl
 
 
 @pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
-@pytest.mark.parametrize("grouped", [False, True], ids=["one", "groups"])
+@pytest.mark.parametrize("grouped", [False, "string", "integer"])
 @given(data=st.data())
 def test_frame_auc_equals_pairwise_and_expression(
-    data: st.DataObject, *, weighted: bool, grouped: bool
+    data: st.DataObject, *, weighted: bool, grouped: bool | str
 ) -> None:
     frame = data.draw(messy_rows(weighted=weighted))
+    if grouped == "integer":  # one integer key takes the sorted group-by: nulls sort last
+        codes = {"a": 3, "b": -1, "c": 0}
+        frame = frame.with_columns(pl.col("group").replace_strict(codes, default=None))
     weight = "weight" if weighted else None
     by = ["group"] if grouped else None
     got = frame.roc.auc(by=by, weight=weight)
-    keys = sorted(frame["group"].unique().to_list(), key=lambda g: (g is None, g or ""))
+    keys = sorted(frame["group"].unique().to_list(), key=lambda g: (g is None, g or 0))
     assert got.height == (len(keys) if grouped else 1)
+    if grouped:
+        assert got["group"].to_list() == keys  # sorted by group, nulls last
     for row in got.iter_rows(named=True):
         part = frame.filter(pl.col("group").eq_missing(row["group"])) if grouped else frame
         auc, n_pos, n_neg = _oracle(part, weighted)
@@ -128,3 +133,41 @@ def test_single_auc_of_large_integer_scores_is_exact(
     auc = pairwise_auc(np.array(labels), np.array(offsets, dtype=float), np.ones(len(offsets)))
     got = frame.roc.auc()["auc"].item()
     assert got == (None if auc is None else pytest.approx(auc, abs=1e-15))
+
+
+@given(
+    scores=st.lists(
+        st.one_of(
+            st.sampled_from([-0.0, 0.0, 1.0, -1.0, 2.5, math.inf, -math.inf, math.nan]),
+            st.none(),
+            st.floats(-3, 3),
+        ),
+        max_size=30,
+    ),
+    data=st.data(),
+)
+def test_single_curve_equals_brute_force_and_the_grouped_curve(
+    scores: list[float | None], data: st.DataObject
+) -> None:
+    # The single unweighted curve merges each class's sorted scores; a grouped curve sorts
+    # the frame. Both must give, at each distinct threshold (signed zeros one threshold),
+    # the cases scoring at or above it.
+    labels = data.draw(
+        st.lists(st.one_of(st.booleans(), st.none()), min_size=len(scores), max_size=len(scores))
+    )
+    frame = pl.DataFrame(
+        {"score": scores, "label": labels}, schema={"score": pl.Float64, "label": pl.Boolean}
+    )
+    single = frame.roc.curve()
+    grouped = frame.with_columns(g=pl.lit(0)).roc.curve(by="g").drop("g")
+    # A group whose rows all have a null score or label has no curve rows.
+    assert single.equals(grouped) or frame.drop_nulls().height == 0
+    kept = frame.drop_nulls()
+    s, y = kept["score"].to_numpy(), kept["label"].to_numpy()
+    distinct = {"nan" if math.isnan(v) else v + 0.0 for v in s.tolist()}  # -0.0 + 0.0 is 0.0
+    assert single.height == 1 + len(distinct)
+    for row in single.slice(1).iter_rows(named=True):
+        t = row["threshold"]
+        at_or_above = np.isnan(s) if math.isnan(t) else (s >= t) | np.isnan(s)
+        expected = (int((at_or_above & y).sum()), int((at_or_above & ~y).sum()))
+        assert (row["tp"], row["fp"]) == expected
