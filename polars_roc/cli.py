@@ -444,6 +444,8 @@ def _report(args: argparse.Namespace) -> int:
     pos_label = _pos_label(args.pos_label, label_dtype, args.label)
     roles = {"score": args.score, "label": args.label, "by": args.by, "weight": args.weight}
     validate.roles(schema, **roles, pos_label=pos_label)  # the schema only: no data read
+    if pos_label is None:  # before any engine: the hint names --pos-label, not pos_label=
+        _check_labels(lf, args.label, label_dtype)
     if args.engine != "polars":  # the engine reads and tallies; the report reads the tally
         lf = engine_sources.tally_file(
             args.path,
@@ -456,8 +458,6 @@ def _report(args: argparse.Namespace) -> int:
         )
         args = argparse.Namespace(**{**vars(args), "label": "label", "weight": "weight"})
         pos_label = None
-    elif pos_label is None:
-        _check_labels(lf, args.label, label_dtype)
     title = args.title or f"ROC report: {Path(args.path).name}"
     return _write(
         lf,

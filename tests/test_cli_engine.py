@@ -144,7 +144,7 @@ def test_a_missing_engine_names_the_pip_extra(
     [
         (["--ci", "bootstrap"], "--ci bootstrap resamples rows, which --engine duckdb tallies"),
         (["--score", "nope"], "score column 'nope' not found"),
-        ([], "which class is positive"),
+        ([], "not Boolean or 0/1: name the positive class with --pos-label"),
     ],
 )
 def test_engine_errors_are_one_line(
