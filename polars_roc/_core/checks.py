@@ -1,8 +1,8 @@
 """Checks a bare expression runs on its data: dtypes, NaN policy, the positive class's presence.
 
 A frame function checks dtypes against the schema at call time (:mod:`validate`). A bare
-expression (``pr.auc("p", "y")``) cannot see the schema: these checks run in the query, on a
-zero-row slice of the column where only the dtype matters (one cheap call per group), so the
+expression (``pr.auc("p", "y")``) cannot see the schema: these checks run in the query, as
+an elementwise pass-through where only the dtype matters (one call per column), so the
 error is ours, names the column and says the fix, instead of a Polars error on an inner
 operation or a silent null.
 """
@@ -54,14 +54,20 @@ def is_nan(expr: pl.Expr) -> pl.Expr:
 def _dtype_check(check: Callable[[pl.DataType], None]) -> Callable[[pl.Series], pl.Series]:
     def run(values: pl.Series) -> pl.Series:
         check(values.dtype)
-        return pl.Series([True])
+        return pl.repeat(True, values.len(), dtype=pl.Boolean, eager=True)
 
     return run
 
 
 def checked_dtype(expr: pl.Expr, check: Callable[[pl.DataType], None]) -> pl.Expr:
-    """`expr`, after `check` has seen its dtype in the query (on a zero-row slice)."""
-    ok = expr.head(0).map_batches(_dtype_check(check), return_dtype=pl.Boolean, returns_scalar=True)
+    """
+    `expr`, after `check` has seen its dtype in the query.
+
+    The check is elementwise (a True per row, whatever the values), so Polars calls it once
+    per column (once per batch when streaming) before any grouping. A check on a zero-row
+    slice ran once per group: 40k groups took 14.9 s for ``group_by().agg(pr.auc(...))``.
+    """
+    ok = expr.map_batches(_dtype_check(check), return_dtype=pl.Boolean, is_elementwise=True)
     return pl.when(ok).then(expr)
 
 
