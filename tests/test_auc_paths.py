@@ -171,3 +171,38 @@ def test_single_curve_equals_brute_force_and_the_grouped_curve(
         at_or_above = np.isnan(s) if math.isnan(t) else (s >= t) | np.isnan(s)
         expected = (int((at_or_above & y).sum()), int((at_or_above & ~y).sum()))
         assert (row["tp"], row["fp"]) == expected
+
+
+@pytest.mark.parametrize("integer_keys", [False, True], ids=["string", "integer"])
+@given(data=st.data())
+def test_grouped_counts_equal_unit_weight_sums(data: st.DataObject, *, integer_keys: bool) -> None:
+    # Integer counts over groups run as one running sum less each group's offset, with the
+    # start rows merged in; unit weights take the per-group float sums: the same table.
+    frame = data.draw(messy_rows(weighted=False)).with_columns(weight=pl.lit(1.0))
+    if integer_keys:
+        codes = {"a": 3, "b": -1, "c": 0}
+        frame = frame.with_columns(pl.col("group").replace_strict(codes, default=None))
+    counted = frame.roc.curve(by="group")
+    weighed = frame.roc.curve(by="group", weight="weight")
+    assert counted.columns == weighed.columns
+    assert counted.schema["tp"] == pl.Int64
+    assert counted.select(pl.all().exclude("tp", "fp", "tn", "fn")).equals(
+        weighed.select(pl.all().exclude("tp", "fp", "tn", "fn"))
+    )
+    for column in ("tp", "fp", "tn", "fn"):
+        assert counted[column].cast(pl.Float64).equals(weighed[column])
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_a_null_key_as_the_only_group_starts_its_group(weight: str | None) -> None:
+    # The first row starts a group even when its key is null (there is no row before it to
+    # differ from): the weighted AUC of one null-keyed group once came out 0 instead of 1.
+    frame = pl.DataFrame(
+        {"score": [0.9, 0.1, 0.5], "label": [1, 0, 0], "w": [1.0, 1.0, 2.0], "g": [None] * 3},
+        schema_overrides={"g": pl.String},
+    )
+    got = frame.roc.auc(by="g", weight=weight)
+    assert got.rows() == [(None, 1.0, 1.0, 3.0 if weight else 2.0)]
+    curve = frame.roc.curve(by="g", weight=weight)
+    assert curve["tp"].to_list() == [0, 1, 1, 1]
+    assert curve["fp"].to_list() == [0, 0, (2 if weight else 1), (3 if weight else 2)]

@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import kernels
+from polars_roc._core.groups import changed
 from polars_roc._core.names import fresh
 
 INF = float("inf")
@@ -199,11 +200,48 @@ def accumulate(
     }
     if not names:
         return ordered.select(**columns)
+    if schema["tp"].is_integer() and schema["fp"].is_integer():
+        return _flat(ordered, list(names), tied=tied)
+    # Float sums: each group's running sum is its own, for the same bits as elsewhere.
     return (
         ordered.group_by(list(names), maintain_order=True)
         .agg(**columns)
         .explode("threshold", "tp", "fp")
     )
+
+
+def _flat(ordered: pl.LazyFrame, names: list[str], *, tied: bool) -> pl.LazyFrame:
+    """
+    :func:`accumulate` of integer counts over many groups, without a per-group list.
+
+    One running sum over the whole frame, less its value before each group's first row
+    (exact in Int64), gives each group's running sums. The start rows ``(+inf, 0, 0)`` come
+    from the groups' first rows and are merged before them on the row index: no sort, no
+    per-group list (4M rows in 2M groups: 9.8 s to 1.4 s, the sort included; 40k groups:
+    the same 1.1 s). The sorted rows are cached: both the start rows and the sums read them.
+    """
+    schema = ordered.collect_schema()
+    threshold, index = pl.col("threshold"), fresh("_i", schema.names())
+    first = changed(names)
+    last = changed([*names, "threshold"]).shift(-1, fill_value=True) if tied else pl.lit(True)
+    running = {}
+    for c in ("tp", "fp"):
+        total = pl.col(c).cum_sum()
+        running[c] = total - pl.when(first).then(total - pl.col(c)).forward_fill()
+    rows = ordered.with_columns(
+        pl.int_range(pl.len(), dtype=pl.Int64).alias(index), _first=first, _last=last
+    ).cache()
+    twice = pl.col(index) * 2
+    starts = rows.filter("_first").select(
+        *names,
+        threshold=pl.lit(INF, dtype=pl.Float64),
+        tp=pl.lit(0, dtype=schema["tp"]),
+        fp=pl.lit(0, dtype=schema["fp"]),
+        **{index: twice},
+    )
+    sums = rows.with_columns(**running).filter("_last")
+    sums = sums.select(*names, threshold.cast(pl.Float64), "tp", "fp", **{index: twice + 1})
+    return starts.merge_sorted(sums, index).drop(index)
 
 
 def with_totals(table: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:

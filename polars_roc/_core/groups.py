@@ -68,14 +68,21 @@ def join_groups(
     return left.join(right, on=list(names), how="inner", nulls_equal=True)
 
 
-def ordered(frame: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:
-    """Sort by group, then threshold descending (the curve's order)."""
-    return frame.sort(
-        [*names, "threshold"],
-        descending=[False] * len(names) + [True],
-        nulls_last=True,
-        maintain_order=True,
-    )
+def changed(columns: Sequence[str]) -> pl.Expr:
+    """
+    True on the first row and wherever any of `columns` differs from the row before.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"g": [1, 1, None, None], "s": [0.5, 0.5, 0.5, 0.7]})
+    >>> df.select(changed(["g", "s"])).to_series().to_list()
+    [True, False, True, True]
+    >>> df.slice(2).select(changed(["g"])).to_series().to_list()  # a null key starts too
+    [True, False]
+    """
+    differs = (pl.col(c).ne_missing(pl.col(c).shift(1)) for c in columns)
+    return pl.any_horizontal(pl.int_range(pl.len()) == 0, *differs)
 
 
 def group_ids(

@@ -21,7 +21,8 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc._core import groups as grouping
-from polars_roc._core.groups import group_ids, is_end, ordered, per_group
+from polars_roc._core.counts import threshold_order
+from polars_roc._core.groups import group_ids, is_end, per_group
 from polars_roc._core.validate import is_integer, is_real, plain
 
 
@@ -203,7 +204,7 @@ def at_thresholds(
         first_last = grouping.ends(tagged, names).select(columns)
         evaluated = pl.concat([first_last, evaluated], how="vertical_relaxed")
         evaluated = evaluated.unique([*names, "threshold"], keep="first", maintain_order=True)
-    return ordered(evaluated, names)
+    return threshold_order(evaluated, names)
 
 
 def _negative_quantiles(points: pl.LazyFrame, names: list[str], k: int) -> pl.LazyFrame:

@@ -30,7 +30,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import checks, kernels
-from polars_roc._core.groups import summarize
+from polars_roc._core.groups import changed, summarize
 
 
 def auc_table(
@@ -171,24 +171,17 @@ def _searched(coded: pl.LazyFrame) -> pl.LazyFrame:
     return sums.select(auc.alias("auc"), "n_pos", "n_neg")
 
 
-def _changed(columns: Sequence[str]) -> pl.Expr:
-    """True on the first row and wherever any of `columns` differs from the row before."""
-    return pl.any_horizontal(pl.col(c).ne_missing(pl.col(c).shift(1)) for c in columns).fill_null(
-        True
-    )
-
-
 def _summed(rows: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     """From weighted rows sorted by group then score: the per-group sums and the AUC."""
     fp, tp = pl.col("_fp"), pl.col("_tp")
-    block = _changed([*names, "_s"])
+    block = changed([*names, "_s"])
     rows = rows.with_columns(_c=fp.cum_sum(), _block=block)
     c, first = pl.col("_c"), pl.col("_block")
     last = first.shift(-1, fill_value=True)
     before = pl.when(first).then(c - fp).forward_fill()
     after = pl.when(last).then(c).backward_fill()
     if names:
-        start = pl.when(_changed(names)).then(c - fp).forward_fill()
+        start = pl.when(changed(names)).then(c - fp).forward_fill()
         twice_u = tp * (before + after - 2 * start)
     else:
         twice_u = tp * (before + after)
