@@ -153,7 +153,7 @@ def _weighted_auc(r: Rows) -> pl.Expr:
     read once, as one list of (score, signed weight) structs, and each stage runs once, in a
     ``list.eval`` over the previous stage's list:
 
-    1. the scores sorted, and the weights sorted by score (``-0.0`` made ``0.0`` first);
+    1. the scores sorted (plus 0: ``-0.0`` becomes ``0.0``), the weights sorted by score;
     2. the weights scaled (:func:`scaled`) and split by class; the running sum of negatives
        and the first row of each tie block;
     3. per tie block the negatives before it and up to its end, by fills; each positive
@@ -163,8 +163,8 @@ def _weighted_auc(r: Rows) -> pl.Expr:
     ``group_by().agg()``; the result is exact for weights that are powers of two.
     """
     e = pl.element()
-    # Adding 0 makes -0.0 into 0.0: sorts order floats totally, -0.0 below 0.0. A positive
-    # weight carries the class in its sign (rows with a zero weight are dropped).
+    # Adding 0 makes -0.0 into 0.0, one tie block whatever order a sort gives the two. A
+    # positive weight carries the class in its sign (rows with a zero weight are dropped).
     v = r.weight * pl.when(r.positive).then(1.0).otherwise(-1.0)
     packed = pl.struct((r.score + 0).alias("s"), v.alias("v")).implode()
     s, v = e.struct.field("s"), e.struct.field("v")
