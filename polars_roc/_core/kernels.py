@@ -159,8 +159,9 @@ def _weighted_auc(r: Rows) -> pl.Expr:
     3. per tie block the negatives before it and up to its end, by fills; each positive
        adds its weight times their sum, twice its ``U`` with ties one half.
 
-    3.0x faster than the four sorts on 4M rows, and 10x or more per group in
-    ``group_by().agg()``; the result is exact for weights that are powers of two.
+    Against the four sorts (same run, 4M rows): 3.1x faster in ``select``, 5.6x over 40k
+    groups and 3.2x over 2M groups of 2 in ``group_by().agg()``. Exact for weights that are
+    powers of two.
     """
     e = pl.element()
     # Adding 0 makes -0.0 into 0.0, one tie block whatever order a sort gives the two. A
