@@ -161,6 +161,28 @@ def test_hull_of_points_matches_scipy_on_random_clouds(seed: int) -> None:
         assert name is None or owners[name] == (x, y)
 
 
+def test_hull_of_points_that_thin_one_point_per_pass_matches_scipy() -> None:
+    # A concave chain that ends far below the corner (1, 1): each thinning pass drops only
+    # the chain's last point, so 96 passes would be needed; the hull kernel stops after its
+    # passes and finishes these groups with the monotone chain. A second, easy group must
+    # not be disturbed by the first one's slow convergence.
+    x = np.arange(1, 101) / 200
+    chain = np.column_stack([x, 0.3 * np.sqrt(x)])
+    easy = np.array([[0.1, 0.6], [0.2, 0.65], [0.4, 0.9]])
+    frame = pl.DataFrame(
+        {
+            "g": ["chain"] * len(chain) + ["easy"] * len(easy),
+            "fpr": np.concatenate([chain[:, 0], easy[:, 0]]),
+            "tpr": np.concatenate([chain[:, 1], easy[:, 1]]),
+        }
+    )
+    got = pr.hull_of_points(frame, name=None, by="g")
+    for group, cloud in (("chain", chain), ("easy", easy)):
+        vertices = got.filter(pl.col("g") == group).select("fpr", "tpr").rows()
+        assert set(vertices) == upper_hull_oracle(cloud)
+    assert got.filter(pl.col("g") == "chain").height < 10  # 90 and more points thinned
+
+
 @given(frame=scored_rows(min_size=2, max_size=30, pool=[0.0, 0.1, 0.2, 0.3, 0.4, 0.5]))
 def test_curve_hull_is_scipy_hull_of_sklearn_curve(frame: pl.DataFrame) -> None:
     assume(frame["label"].any() and not frame["label"].all())

@@ -29,7 +29,7 @@ COLUMNS = ("_name", "fpr", "tpr", "threshold")  # the internal vertex frame, aft
 
 
 def _not_right_turn(
-    x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], a: Any, p: Any, b: Any, scale: float
+    x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], a: Any, p: Any, b: Any, scale: Any
 ) -> Any:
     """Whether p lies on or below the segment a-b (a before p before b along x)."""
     dx1, dy1 = x[p] - x[a], y[p] - y[a]
@@ -42,41 +42,58 @@ def _not_right_turn(
     return cross >= -tolerance
 
 
-def _upper_hull(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+def _upper_hulls(
+    x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], group: np.ndarray[Any, Any]
+) -> np.ndarray[Any, Any]:
     """
-    Indices of the upper convex hull of points sorted by x, then y (both ascending).
+    Indices of the upper convex hull of each group's points, all groups at once.
 
-    A point on or below the segment joining its current neighbours is never a hull vertex,
-    so all such points are dropped at once, pass after pass, until every turn is strictly
-    clockwise; the chain left is the hull. Collinear points are dropped. Integer coordinates
-    (counts) are exact; float coordinates treat turns within rounding error as collinear.
+    Points run group after group, each group's sorted by x, then y (both ascending). A point
+    on or below the segment joining its current neighbours in its group is never a hull
+    vertex, so all such points are dropped at once, pass after pass over every group, until
+    every turn is strictly clockwise; the chains left are the hulls. A group still changing
+    after the passes is finished with Andrew's monotone chain. Collinear points are dropped.
+    Integer coordinates (counts) are exact; float coordinates treat turns within rounding
+    error of a group's scale as collinear.
     """
-    scale = max(1.0, float(np.abs(x).max()), float(np.abs(y).max())) if x.size else 1.0
+    if x.size == 0:
+        return np.arange(0)
+    # Each group's scale: its largest coordinate (at least 1), repeated over its points.
+    starts = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
+    extent = np.maximum(np.abs(x), np.abs(y)).astype(np.float64)
+    largest = np.maximum(1.0, np.maximum.reduceat(extent, starts))
+    scale = np.repeat(largest, np.diff(np.append(starts, x.size)))
     index = np.arange(x.size)
+    moving = np.zeros(0, dtype=group.dtype)
     for _ in range(_PASSES):
         if index.size < 3:
             return index
-        drop = _not_right_turn(x, y, index[:-2], index[1:-1], index[2:], scale)
+        g = group[index]
+        interior = (g[:-2] == g[1:-1]) & (g[1:-1] == g[2:])
+        a, p, b = index[:-2], index[1:-1], index[2:]
+        drop = interior & _not_right_turn(x, y, a, p, b, scale[p])
         if not drop.any():
             return index
+        moving = np.unique(g[1:-1][drop])
         index = index[np.concatenate(([True], ~drop, [True]))]
-    chain: list[int] = []  # rare slow convergence: finish with Andrew's monotone chain
-    for i in index.tolist():
-        while len(chain) >= 2 and _not_right_turn(x, y, chain[-2], chain[-1], i, scale):
-            chain.pop()
-        chain.append(i)
-    return np.asarray(chain, dtype=np.int64)
+    # Rare slow convergence: finish the groups still changing with the monotone chain.
+    kept = [index[~np.isin(group[index], moving)]]
+    for g in moving.tolist():
+        chain: list[int] = []
+        for i in index[group[index] == g].tolist():
+            while len(chain) >= 2 and _not_right_turn(x, y, chain[-2], chain[-1], i, scale[i]):
+                chain.pop()
+            chain.append(i)
+        kept.append(np.asarray(chain, dtype=np.int64))
+    return np.sort(np.concatenate(kept))
 
 
-def _group_starts(frame: pl.DataFrame, by: list[str]) -> tuple[list[int], list[int]]:
-    """First and one-past-last row of each run of equal `by` keys (groups are contiguous)."""
-    if by:
+def _group_starts(frame: pl.DataFrame, by: list[str]) -> np.ndarray[Any, Any]:
+    """The first row of each run of equal `by` keys (groups are contiguous)."""
+    if by and frame.height:
         ids = frame.select(pl.struct(by).rle_id()).to_series().to_numpy()
-        starts = np.flatnonzero(np.diff(ids, prepend=-1))
-    else:
-        starts = np.zeros(1, dtype=np.int64)
-    ends = np.append(starts[1:], frame.height)
-    return starts.tolist(), ends.tolist()
+        return np.flatnonzero(np.diff(ids, prepend=-1))
+    return np.zeros(min(frame.height, 1), dtype=np.int64)
 
 
 def _hull_batch(
@@ -89,7 +106,8 @@ def _hull_batch(
     identical points the first is kept. Points with a null rate are skipped, and a group
     left with none gives one row of nulls. With `corners`, (0, 0) and (1, 1) join each
     group as nameless points unless a given point sits there. With `required`, an empty
-    frame is an error (a set of points with no hull); otherwise it has no groups.
+    frame is an error (a set of points with no hull); otherwise it has no groups. Every
+    step runs on all groups at once (no loop over groups).
     """
     if frame.height == 0 and not required:
         return frame
@@ -102,29 +120,40 @@ def _hull_batch(
     x = frame["_x"].fill_null(0).to_numpy()
     y = frame["_y"].fill_null(0).to_numpy()
     valid = (frame["fpr"].is_not_null() & frame["tpr"].is_not_null()).to_numpy()
-    taken, origins, tops, undefined = [], [], [], []
-    for start, end in zip(*_group_starts(frame, by), strict=True):
-        rows = start + np.flatnonzero(valid[start:end])
-        if rows.size == 0:
-            undefined.append(start)
-            continue
-        gx, gy = x[rows], y[rows]
-        distinct = np.concatenate(([True], (gx[1:] != gx[:-1]) | (gy[1:] != gy[:-1])))
-        rows, gx, gy = rows[distinct], gx[distinct], gy[distinct]
-        if corners and (gx[0] != 0 or gy[0] != 0):  # sorted: (0, 0) would come first
-            rows, gx, gy = np.append(-1, rows), np.append(0.0, gx), np.append(0.0, gy)
-            origins.append(start)
-        if corners and (gx[-1] != 1 or gy[-1] != 1):  # and (1, 1) last
-            rows, gx, gy = np.append(rows, -1), np.append(gx, 1.0), np.append(gy, 1.0)
-            tops.append(start)
-        chosen = rows[_upper_hull(gx, gy)]  # the corners are always vertices
-        taken.append(chosen[chosen >= 0])
-    parts = [frame[np.concatenate(taken)]] if taken else []
+    starts = _group_starts(frame, by)
+    group_of = np.searchsorted(starts, np.arange(frame.height), side="right") - 1
+    undefined = starts[np.add.reduceat(valid.astype(np.int64), starts) == 0].tolist()
+    rows = np.flatnonzero(valid)
+    g, gx, gy = group_of[rows], x[rows], y[rows]
+    # Of identical points in a group, the first (the preferred owner) stays.
+    new = np.concatenate(([True], g[1:] != g[:-1])) if rows.size else np.zeros(0, dtype=bool)
+    distinct = new | np.concatenate(([True], (gx[1:] != gx[:-1]) | (gy[1:] != gy[:-1])))
+    rows, g, gx, gy = rows[distinct], g[distinct], gx[distinct], gy[distinct]
+    origins: list[int] = []
+    tops: list[int] = []
+    if corners and rows.size:
+        first = np.concatenate(([True], g[1:] != g[:-1]))
+        last = np.concatenate((g[1:] != g[:-1], [True]))
+        low = np.flatnonzero(first & ((gx != 0) | (gy != 0)))  # sorted: (0, 0) would be first
+        high = np.flatnonzero(last & ((gx != 1) | (gy != 1)))  # and (1, 1) last
+        origins, tops = starts[g[low]].tolist(), starts[g[high]].tolist()
+        # Inserted together: a group's (1, 1) comes before the next group's (0, 0).
+        at = np.concatenate((high + 1, low))
+        order = np.argsort(at, kind="stable")
+        at, groups = at[order], np.concatenate((g[high], g[low]))[order]
+        corner = np.concatenate((np.ones(high.size), np.zeros(low.size)))[order]
+        rows = np.insert(rows, at, -1)
+        g = np.insert(g, at, groups)
+        gx = np.insert(gx.astype(np.float64), at, corner)
+        gy = np.insert(gy.astype(np.float64), at, corner)
+    chosen = rows[_upper_hulls(gx, gy, g)]  # the corners are always vertices
+    taken = chosen[chosen >= 0]
+    parts: list[pl.DataFrame] = [frame[taken]] if taken.size else []
     nameless = {"_name": None, "threshold": None}
-    for starts, at in ((origins, 0), (tops, 1)):
-        if starts:
-            corner = {"fpr": at, "tpr": at, "_x": at, "_y": at, **nameless}
-            parts.append(_replaced(frame[starts], corner))
+    for where, at_value in ((origins, 0), (tops, 1)):
+        if where:
+            corner_row = {"fpr": at_value, "tpr": at_value, "_x": at_value, "_y": at_value}
+            parts.append(_replaced(frame[where], {**corner_row, **nameless}))
     if undefined:
         parts.append(_replaced(frame[undefined], dict.fromkeys(frame.columns[len(by) :])))
     out = pl.concat(parts, how="vertical")
