@@ -136,8 +136,8 @@ def _merged(rows: pl.LazyFrame) -> pl.LazyFrame:
 
     Each class's scores are sorted as a bare column, and the two runs merged: the same
     order as :func:`threshold_order` up to the order within ties, which the deferred tally
-    collapses. 1.6x faster than the frame sort with the streaming engine and 2.9x with the
-    in-memory one (4M rows, the curve end to end).
+    collapses. The single curve's counts at 4M rows: 0.29 s to 0.21 s with the streaming
+    engine, 0.40 s to 0.29 s with the in-memory one (median of 7, taken in turn).
     """
     threshold, positive = pl.col("threshold"), pl.col("tp") == 1
 
