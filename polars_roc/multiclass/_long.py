@@ -1,4 +1,4 @@
-"""Multiclass data in long form: argument checks, one row per case and class or pair."""
+"""Multiclass rows: argument checks, the one coding of label and class scores, long forms."""
 
 from __future__ import annotations
 
@@ -174,6 +174,48 @@ class Names:
         self.prefix = fresh(taken, "_mc_s") + "_"
 
 
+def coded_scores(
+    lf: pl.LazyFrame,
+    classes: pl.Series,
+    columns: list[str],
+    label: str,
+    *,
+    names: list[str],
+    weight: str | None,
+    direction: Direction,
+    n: Names,
+) -> pl.LazyFrame:
+    """
+    ``*names, code, score_0..score_{k-1} (, weight)``: rows that do not count are all null.
+
+    `code` is the case's class (0..k-1), null when the case does not count: a null label or
+    weight, a zero weight, or a null score in any column. Its scores (and weight) are set to
+    null too, so ranks, sums and filters skip it for every class. Scores are Float64,
+    negated under ``direction="lower"``; a negated zero ties with a zero.
+    """
+    code = pl.col(label).map_batches(
+        coder(classes, label), return_dtype=pl.UInt32, is_elementwise=True
+    )
+    keep = pl.all_horizontal(pl.col(c).is_not_null() for c in columns)
+    extra = []
+    if weight is not None:
+        w = labels.weight(weight)
+        keep = keep & w.is_not_null() & (w > 0)
+        extra = [pl.when(keep).then(pl.col(weight).cast(pl.Float64)).alias(n.weight)]
+    sign = -1.0 if direction == "lower" else 1.0
+    return lf.select(
+        *names,
+        pl.when(keep).then(code).alias(n.code),
+        *[
+            pl.when(keep & pl.col(label).is_not_null())
+            .then(pl.col(c).cast(pl.Float64) * sign + 0.0)
+            .alias(f"{n.prefix}{i}")
+            for i, c in enumerate(columns)
+        ],
+        *extra,
+    )
+
+
 def one_vs_rest(
     lf: pl.LazyFrame,
     classes: pl.Series,
@@ -188,30 +230,27 @@ def one_vs_rest(
     """
     ``*names, code, cls, score, positive (, weight)``: one row per case and class.
 
-    `code` is the case's class, `cls` the class whose score column `score` comes from, and
-    `positive` whether they agree. A case with a null score in any column is skipped for
-    every class (its `positive` is null), so that all classes count the same cases.
+    The rows of :func:`coded_scores`, stacked: `cls` is the class whose score column `score`
+    comes from, and `positive` whether the case is of that class. A case that does not
+    count (a null score in any column, a null label or weight, a zero weight) has a null
+    `positive` for every class, so that all classes count the same cases.
     """
-    sign = -1.0 if direction == "lower" else 1.0
-    code = pl.col(label).map_batches(
-        coder(classes, label), return_dtype=pl.UInt32, is_elementwise=True
+    coded = coded_scores(
+        lf, classes, columns, label, names=names, weight=weight, direction=direction, n=n
     )
-    complete = pl.all_horizontal(pl.col(c).is_not_null() for c in columns)
-    extra = [] if weight is None else [pl.col(weight).alias(n.weight)]
-    coded = lf.select(*names, *extra, *columns, pl.when(complete).then(code).alias(n.code))
+    extra = [] if weight is None else [n.weight]
     # One block of rows per class (a concat of projections: no unpivot, whose variable
     # column would be a string to parse back into the class).
     blocks = [
         coded.select(
             *names,
             n.code,
-            *[n.weight] * bool(extra),
+            *extra,
             pl.lit(i, dtype=pl.UInt32).alias(n.cls),
-            # -0.0 and 0.0 are one score (a negated zero must tie with a zero).
-            (pl.col(c).cast(pl.Float64) * sign + 0.0).alias(n.score),
+            pl.col(f"{n.prefix}{i}").alias(n.score),
             (pl.col(n.code) == i).alias(n.positive),
         )
-        for i, c in enumerate(columns)
+        for i in range(len(columns))
     ]
     return pl.concat(blocks)
 

@@ -13,50 +13,8 @@ from itertools import combinations
 
 import polars as pl
 
-from polars_roc._core import kernels, labels
-from polars_roc.multiclass._long import Direction, Names, coder
-
-
-def coded_scores(
-    lf: pl.LazyFrame,
-    classes: pl.Series,
-    columns: list[str],
-    label: str,
-    *,
-    names: list[str],
-    weight: str | None,
-    direction: Direction,
-    n: Names,
-) -> pl.LazyFrame:
-    """
-    ``*names, code, score_0..score_{k-1} (, weight)``: rows that do not count are all null.
-
-    `code` is the case's class (0..k-1), null when the case does not count: a null label or
-    weight, a zero weight, or a null score in any column. Its scores (and weight) are set to
-    null too, so ranks, sums and filters skip it for every class. Scores are Float64,
-    negated under ``direction="lower"``; a negated zero ties with a zero.
-    """
-    code = pl.col(label).map_batches(
-        coder(classes, label), return_dtype=pl.UInt32, is_elementwise=True
-    )
-    keep = pl.all_horizontal(pl.col(c).is_not_null() for c in columns)
-    extra = []
-    if weight is not None:
-        w = labels.weight(weight)
-        keep = keep & w.is_not_null() & (w > 0)
-        extra = [pl.when(keep).then(pl.col(weight).cast(pl.Float64)).alias(n.weight)]
-    sign = -1.0 if direction == "lower" else 1.0
-    return lf.select(
-        *names,
-        pl.when(keep).then(code).alias(n.code),
-        *[
-            pl.when(keep & pl.col(label).is_not_null())
-            .then(pl.col(c).cast(pl.Float64) * sign + 0.0)
-            .alias(f"{n.prefix}{i}")
-            for i, c in enumerate(columns)
-        ],
-        *extra,
-    )
+from polars_roc._core import kernels
+from polars_roc.multiclass._long import Names
 
 
 def per_class_auc(

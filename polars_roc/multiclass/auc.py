@@ -26,13 +26,14 @@ from polars_roc.multiclass._long import (
     check_score,
     choice,
     class_series,
+    coded_scores,
     group_keys,
     no_clash,
     one_vs_rest,
     pairs_of_one_score,
     per_class_scores,
 )
-from polars_roc.multiclass._wide import coded_scores, per_class_auc, per_pair_auc
+from polars_roc.multiclass._wide import per_class_auc, per_pair_auc
 
 # ---------------------------------------------------------------------------------------
 # Public: frame functions
