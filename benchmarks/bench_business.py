@@ -23,8 +23,6 @@ shared machine, so compare the ratios, not the seconds.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -32,25 +30,15 @@ import numpy as np
 import polars as pl
 from sklearn.calibration import calibration_curve
 from sklearn.metrics import auc, precision_recall_curve, roc_curve
+from timing import race
 
 import polars_roc as pr
 
 TARGETS: list[tuple[str, float, float]] = []  # (name, ratio, at most)
 
 
-def interleaved(tasks: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
-    """Median wall time of each task, the tasks run in turn in every round."""
-    times: dict[str, list[float]] = {name: [] for name in tasks}
-    for _ in range(repeats):
-        for name, task in tasks.items():
-            start = time.perf_counter()
-            task()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
-
-
 def compare(title: str, ours: Callable[[], Any], theirs: Callable[[], Any], repeats: int) -> float:
-    medians = interleaved({"ours": ours, "theirs": theirs}, repeats)
+    medians = race({"ours": ours, "theirs": theirs}, repeats)
     ratio = medians["ours"] / medians["theirs"]
     print(
         f"  {title:<44} polars_roc {medians['ours']:7.3f}s  scikit-learn "

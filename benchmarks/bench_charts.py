@@ -12,24 +12,13 @@ most 1 s on 1M rows. The first build of each chart is not timed (imports).
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
-from collections.abc import Callable
 
 import numpy as np
 import polars as pl
+from timing import median_time
 
 from polars_roc import charts  # importing the package registers `.roc`
-
-
-def median_time(step: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main(rows: int = 1_000_000, repeats: int = 5) -> None:

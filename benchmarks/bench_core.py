@@ -21,11 +21,9 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,6 +31,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 from sklearn.metrics import roc_auc_score, roc_curve
+from timing import median_time, race
 
 import polars_roc as pr
 
@@ -46,26 +45,6 @@ except ImportError:  # pragma: no cover - optional peer
     pds = None
 
 TARGETS: list[tuple[str, float, float | None]] = []  # (name, value, bound); <= or >= in name
-
-
-def median_time(task: Callable[[], Any], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        task()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def race(tasks: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
-    """Median seconds of each task, run round-robin: a shift in machine load hits all alike."""
-    times: dict[str, list[float]] = {name: [] for name in tasks}
-    for _ in range(repeats):
-        for name, task in tasks.items():
-            start = time.perf_counter()
-            task()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(seconds) for name, seconds in times.items()}
 
 
 def report(name: str, ours: float, peers: dict[str, float], note: str = "") -> None:

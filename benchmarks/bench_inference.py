@@ -15,23 +15,13 @@ Times are medians of ``--repeats`` runs (the sklearn loop runs once: it is the s
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
-from collections.abc import Callable
 
 import numpy as np
 import polars as pl
+from timing import median_time
 
 import polars_roc  # noqa: F401  (registers .roc)
-
-
-def median_time(run: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def scored(n: int, groups: int, seed: int) -> pl.DataFrame:

@@ -26,8 +26,6 @@ Not a test: timings are noisy on a shared machine, so compare ratios, not second
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from collections.abc import Callable
 from itertools import combinations
 from typing import Any
@@ -35,6 +33,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 from sklearn.metrics import roc_auc_score
+from timing import race
 
 import polars_roc as pr
 
@@ -42,14 +41,8 @@ TARGETS: list[str] = []
 
 
 def timed(tasks: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
-    """Median wall time per task, the tasks run round-robin `repeats` times."""
-    times: dict[str, list[float]] = {name: [] for name in tasks}
-    for _ in range(repeats):
-        for name, task in tasks.items():
-            start = time.perf_counter()
-            task()
-            times[name].append(time.perf_counter() - start)
-    medians = {name: statistics.median(values) for name, values in times.items()}
+    """Median wall time per task, the tasks run round-robin `repeats` times, printed."""
+    medians = race(tasks, repeats)
     for name, value in medians.items():
         print(f"  {name:<58} {value:8.3f}s", flush=True)
     return medians

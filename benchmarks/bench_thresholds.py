@@ -12,25 +12,14 @@ API: its per-group time is measured on a sample of groups (a Python loop over
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
-from collections.abc import Callable
 
 import numpy as np
 import polars as pl
 from sklearn.metrics import precision_recall_curve, roc_curve
+from timing import median_time
 
 import polars_roc as pr
-
-
-def median_time(step: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def scored(n: int, seed: int = 0) -> pl.DataFrame:
