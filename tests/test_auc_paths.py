@@ -206,3 +206,47 @@ def test_a_null_key_as_the_only_group_starts_its_group(weight: str | None) -> No
     curve = frame.roc.curve(by="g", weight=weight)
     assert curve["tp"].to_list() == [0, 1, 1, 1]
     assert curve["fp"].to_list() == [0, 0, (2 if weight else 1), (3 if weight else 2)]
+
+
+@st.composite
+def tied_rows(draw: st.DrawFn) -> pl.DataFrame:
+    """Few distinct scores, mostly counted rows, 3 group keys and null: ties in every group."""
+    n = draw(st.integers(1, 40))
+    pick = st.sampled_from([*POOL[:3], *POOL[:3], *POOL[:3], float("nan"), None])
+    return pl.DataFrame(
+        {
+            "score": draw(st.lists(pick, min_size=n, max_size=n)),
+            "label": draw(st.lists(st.sampled_from([0, 1, 1, 0, None]), min_size=n, max_size=n)),
+            "group": draw(st.lists(st.sampled_from(["a", "b", "c", None]), min_size=n, max_size=n)),
+        },
+        schema={"score": pl.Float64, "label": pl.Int64, "group": pl.String},
+    )
+
+
+@given(frame=tied_rows(), float32=st.booleans())
+def test_grouped_auc_routes_agree_exactly(frame: pl.DataFrame, *, float32: bool) -> None:
+    # One integer key ranks in a sorted group-by; a string key, or several keys, rank in a
+    # window and sum twice the rank as integers. The same groups give the same table, bit
+    # for bit, and the pairwise AUC.
+    if float32:
+        frame = frame.with_columns(pl.col("score").cast(pl.Float32))
+    codes = {"a": 3, "b": -1, "c": 0}
+    frame = frame.with_columns(code=pl.col("group").replace_strict(codes, default=None))
+    by_code = frame.roc.auc(by="code").drop("code")
+    by_string = frame.roc.auc(by="group")
+    by_two = frame.with_columns(other=pl.lit("x")).roc.auc(by=["code", "other"])
+    assert by_two.drop("code", "other").equals(by_code)
+    names = {3: "a", -1: "b", 0: "c", None: None}
+    order = [names[c] for c in frame.roc.auc(by="code")["code"].to_list()]
+    assert by_string.equals(
+        by_code.with_columns(group=pl.Series(order, dtype=pl.String))
+        .sort("group", nulls_last=True)
+        .select(by_string.columns)
+    )
+    for row in by_string.iter_rows(named=True):
+        part = frame.filter(pl.col("group").eq_missing(row["group"]))
+        if part.drop_nulls(["score", "label"])["score"].is_nan().any():
+            assert row["auc"] is None  # a counted NaN score leaves its group's AUC undefined
+            continue
+        auc, _, _ = _oracle(part.with_columns(weight=pl.lit(1.0)), weighted=False)
+        assert row["auc"] == (None if auc is None else pytest.approx(auc, abs=1e-12))

@@ -18,7 +18,7 @@ in columns, so every step below runs once:
 5. one aggregation per group (sorted keys: Polars' sorted group-by).
 
 Steps 3-5 run for weighted rows (Float64 sums); unweighted rows take the class sorts and
-searches without groups, and ranks in a hash group-by with them (exact Int64 or half-integer
+searches without groups, and ranks within groups with them (exact Int64 or half-integer
 sums).
 """
 
@@ -111,23 +111,34 @@ def auc_table(
 
 def _aggregated(coded: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     """
-    Unweighted AUC per group: Mann-Whitney from average ranks in a hash group-by.
+    Unweighted AUC per group: Mann-Whitney from average ranks within each group.
 
     With integer counts and groups of tens of rows or more, ranking inside each group (in
     parallel across groups) beats two frame sorts by 1.3-1.7x; the sorted path wins only
     for tiny groups (about 3x at 2 rows per group), which a lazy plan cannot foresee. Rows
     are masked once over the frame, and the aggregation holds only plain sums (a filter or
     a ``when`` evaluated per group costs more than the rank); the AUC is formed after it.
+
+    One integer key: the rows are sorted by it and flagged, and the group-by ranks each
+    slice (1.2-1.5x faster with the sort included, 4M rows, 10 to 400k groups). Other keys
+    (strings, several columns) rank in a window and sum in a plain group-by: 1.2x faster
+    than ranking in a hash group-by (4M rows, 3 x 1,000 groups), and on 100M Parquet rows
+    with the streaming engine 12.7 s and 3.5 GB peak against 28 s and 6.9 GB. The window
+    holds twice the rank as UInt32 (half the memory of the Float64 rank; a group of 2**31
+    rows or more makes the strict cast raise instead of wrapping).
     """
+    s, y = pl.col("_s"), pl.col("_y")
     if len(names) == 1 and coded.collect_schema()[names[0]].is_integer():
-        # One integer key: sorted and flagged, the group-by runs on slices, 1.2-1.5x faster
-        # with the sort included (4M rows, 10 to 400k groups); string or several keys sort
-        # slower than they save.
         key = names[0]
         coded = coded.sort(key, nulls_last=True).with_columns(pl.col(key).set_sorted())
-    s, y = pl.col("_s"), pl.col("_y")
+        ranks = (s.rank("average") * y).sum()
+    else:
+        coded = coded.with_columns(_r=(2 * s.rank("average")).cast(pl.UInt32).over(names))
+        # A product, not a filter: the streaming engine streams plain sums of elementwise
+        # expressions and gathers the whole frame in memory for a filter (2.2x the peak).
+        ranks = (pl.col("_r").cast(pl.Int64) * y).sum().cast(pl.Float64) / 2
     measures = [
-        (s.rank("average") * y).sum().alias("_ranks"),
+        ranks.alias("_ranks"),
         y.sum().cast(pl.Int64).alias("n_pos"),
         (~y).sum().cast(pl.Int64).alias("n_neg"),
         checks.is_nan(s).any().alias("_nan"),
