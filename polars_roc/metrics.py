@@ -106,7 +106,8 @@ def _probabilities(values: pl.Series) -> pl.Series:
 def _probability(value: IntoExprColumn, nan_policy: NanPolicy = "propagate") -> pl.Expr:
     expr = labels.into_expr(value)
     checked = expr.map_batches(_probabilities, return_dtype=pl.Float64, is_elementwise=True)
-    return checks.apply_nan_policy(checked, nan_policy, checks.name_of(expr, "score"))
+    name = checks.name_of(expr, "score")
+    return checks.apply_nan_policy(checked, nan_policy, name, per_row=True)
 
 
 def _known_classes(classes: list[Any]) -> Any:

@@ -7,6 +7,7 @@ documented equivalences (``nan_policy="omit"`` is the same as null scores).
 from __future__ import annotations
 
 import math
+import re
 from decimal import Decimal
 
 import numpy as np
@@ -196,8 +197,20 @@ def test_nan_policy_on_the_auc_against_scikit_learn() -> None:
     count = int(df["score"].is_nan().sum())
     with pytest.raises(ValueError, match=f"score column 'score' holds {count} NaN"):
         df.roc.auc(nan_policy="raise")
-    with pytest.raises(ValueError, match=r"holds \d+ NaN"):
-        df.select(pr.auc("score", "label", nan_policy="raise"))
+    # A bare expression checks elementwise (once per column or streaming batch, never per
+    # group): the message counts the NaN of the rows checked together.
+    for query in (
+        df.lazy().select(pr.auc("score", "label", nan_policy="raise")),
+        df.lazy()
+        .group_by(pl.int_range(pl.len()) % 7)
+        .agg(pr.auc("score", "label", nan_policy="raise")),
+    ):
+        for engine in ("in-memory", "streaming"):
+            with pytest.raises(ValueError, match=r"holds at least (\d+) NaN") as raised:
+                query.collect(engine=engine)
+            seen = re.search(r"at least (\d+)", str(raised.value))
+            assert seen is not None
+            assert 1 <= int(seen.group(1)) <= count
     with pytest.raises(ValueError, match="nan_policy must be one of"):
         df.roc.auc(nan_policy="drop")  # type: ignore[arg-type]
 

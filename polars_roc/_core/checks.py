@@ -91,17 +91,20 @@ def label_dtype(name: str, pos_label: Any) -> Callable[[pl.DataType], None]:
     return check
 
 
-def refuse_nans(name: str, n: int) -> None:
+def refuse_nans(name: str, n: int, *, at_least: bool = False) -> None:
     """
     Raise the ``nan_policy='raise'`` error for `n` NaN scores in column `name` (none: pass).
+
+    `at_least`: `n` counts only the rows checked together (a batch), not the whole column.
 
     Examples
     --------
     >>> refuse_nans("s", 0)
     """
     if n:
+        counted = f"at least {n}" if at_least else f"{n}"
         msg = (
-            f"score column {name!r} holds {n} NaN value(s) and nan_policy='raise'"
+            f"score column {name!r} holds {counted} NaN value(s) and nan_policy='raise'"
             f"\n\nHint: drop or fix them, or pass nan_policy='omit' to skip them like nulls."
         )
         raise ValueError(msg)
@@ -115,9 +118,26 @@ def _nan_free(name: str) -> Callable[[pl.Series], pl.Series]:
     return run
 
 
-def apply_nan_policy(expr: pl.Expr, policy: NanPolicy, name: str) -> pl.Expr:
+def _no_nan(name: str) -> Callable[[pl.Series], pl.Series]:
+    def run(flags: pl.Series) -> pl.Series:
+        refuse_nans(name, int(flags.sum() or 0), at_least=True)
+        return pl.repeat(True, flags.len(), dtype=pl.Boolean, eager=True)
+
+    return run
+
+
+def apply_nan_policy(
+    expr: pl.Expr, policy: NanPolicy, name: str, *, per_row: bool = False
+) -> pl.Expr:
     """
     A score expression with the NaN policy applied: NaN kept, set to null, or refused.
+
+    ``"raise"`` counts the NaN over the whole column (a frame's column: one call, the exact
+    count in the message), or with `per_row` (a bare expression, which may run per group)
+    checks them elementwise: Polars then calls the check once per column, or once per batch
+    when streaming, before any grouping, and the message gives the batch's count as "at
+    least". A count per group made one Python call per group (``group_by().agg`` over 40k
+    groups: 10.6 s against 0.5 s).
 
     Examples
     --------
@@ -129,8 +149,11 @@ def apply_nan_policy(expr: pl.Expr, policy: NanPolicy, name: str) -> pl.Expr:
     policy = nan_policy(policy)  # a bare expression's argument is checked here
     if policy == "omit":
         return pl.when(~is_nan(expr)).then(expr)  # keeps the column's name
+    if policy == "raise" and per_row:
+        ok = is_nan(expr).map_batches(_no_nan(name), return_dtype=pl.Boolean, is_elementwise=True)
+        return pl.when(ok).then(expr)
     if policy == "raise":
-        # Counted natively over the whole column (or group), then one call with the count.
+        # Counted natively over the whole column, then one call with the count.
         count = is_nan(expr).sum()
         ok = count.map_batches(_nan_free(name), return_dtype=pl.Boolean, returns_scalar=True)
         return pl.when(ok).then(expr)

@@ -86,15 +86,15 @@ def score(
 
     Frame functions check the score's dtype against the schema at call time and pass
     ``checked=False``. A bare expression cannot see the schema, so the check runs in the
-    query on a zero-row slice of the score (a callback over the whole column made a 10M-row
-    AUC four times slower): a Boolean, string, categorical or Null score (e.g. score and
-    label swapped) raises our SchemaError instead of giving a number.
+    query, elementwise (:func:`polars_roc._core.checks.checked_dtype`): a Boolean, string,
+    categorical or Null score (e.g. score and label swapped) raises our SchemaError instead
+    of giving a number.
     """
     expr = into_expr(value)
     name = checks.name_of(expr, "score")
     if checked:
         expr = checks.checked_dtype(expr, checks.score_dtype(name))
-    expr = checks.apply_nan_policy(expr, nan_policy, name)
+    expr = checks.apply_nan_policy(expr, nan_policy, name, per_row=True)
     if dtype is not None and not dtype.is_integer():
         expr = expr.cast(pl.Float64)
     return expr
