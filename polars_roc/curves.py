@@ -83,8 +83,17 @@ def counts(
     names = validate.as_names(by)
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
+    # Grouped rows that do not count are masked, not dropped: every group has a curve, if
+    # only its start row (rates null, like a group without positives or negatives).
     rows = coded(
-        lf, score, label, names=names, weight=weight, pos_label=pos_label, label_dtype=schema[label]
+        lf,
+        score,
+        label,
+        names=names,
+        weight=weight,
+        pos_label=pos_label,
+        label_dtype=schema[label],
+        masked=bool(names),
     )
     # The sort fixes the order of every running sum; the tally keeps it (and Polars' sorted
     # group-by is faster than hashing all-distinct scores), so accumulate need not re-sort.
@@ -149,7 +158,8 @@ def curve(
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, threshold, tp, fp, tn, fn, tpr, fpr``. Rates are null for a group without
-        positives (tpr) or negatives (fpr), and for a group holding a NaN score.
+        positives (tpr) or negatives (fpr), and for a group holding a NaN score; a group in
+        which no row counts keeps its start row.
 
     Examples
     --------

@@ -137,6 +137,34 @@ def test_a_group_named_like_any_column_gives_the_neutral_result(method: str) -> 
         _same_as_neutral(CALLS[method], frame, name)
 
 
+#: Tables of score bins: a group without a counted score has no bin, so no row.
+BINNED = {"gains_table", "calibration", "average_curve:threshold"}
+
+
+@pytest.mark.parametrize("method", sorted(CALLS))
+def test_a_group_whose_scores_are_all_null_keeps_its_rows(method: str) -> None:
+    # Grouped == one group at a time, and a group in which no row counts (every score
+    # null) is not dropped: its curve is the start row, its areas and rates null, as for a
+    # group without positives or negatives (once, every curve-based table dropped it).
+    frame = _rows()
+    empty = frame.filter(pl.col(GROUP) == "a").with_columns(
+        pl.lit("c").alias(GROUP), pl.lit(None, dtype=pl.Float64).alias("score")
+    )
+    both = pl.concat([frame, empty])
+    got = CALLS[method](both, GROUP)
+    for group in ("a", "c"):
+        alone = CALLS[method](both.filter(pl.col(GROUP) == group), GROUP)
+        assert_frame_equal(got.filter(pl.col(GROUP) == group), alone, check_dtypes=False)
+    rows = got.filter(pl.col(GROUP) == "c")
+    assert rows.height == 0 if method in BINNED else rows.height > 0
+    if method in {"counts", "curve"}:
+        assert rows.select("threshold", "tp", "fp").rows() == [(float("inf"), 0, 0)]
+    for column in ("auc", "pauc", "average_precision", "pr_auc", "hull_auc", "ks", "tpr"):
+        # point rates come from predictions; fpr_at_tpr and hybrid echo the target asked for.
+        if column in rows.columns and method not in {"point", "hybrid", "fpr_at_tpr"}:
+            assert rows[column].null_count() == rows.height
+
+
 @pytest.mark.parametrize("method", sorted(POINT_CALLS))
 def test_a_points_group_named_like_any_column_gives_the_neutral_result(method: str) -> None:
     for name in NAMES:

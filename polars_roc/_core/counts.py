@@ -30,12 +30,16 @@ def coded(
     weight: str | None,
     pos_label: Any,
     label_dtype: pl.DataType | None = None,
+    masked: bool = False,
 ) -> pl.LazyFrame:
     """
     The rows that count, as ``*names, threshold, tp, fp``: one positive or negative each.
 
     `tp` / `fp` are 1/0 Int64 counts, or the row's Float64 weight when weighted. Rows with a
-    null score, label or weight, or a zero weight, are dropped.
+    null score, label or weight, or a zero weight, are dropped; with `masked` they are kept
+    with all three null, so that a group none of whose rows counts still has a row (its
+    tally is a null threshold with zero counts, which :func:`accumulate` turns into the
+    group's start row alone).
 
     Examples
     --------
@@ -53,7 +57,14 @@ def coded(
     └───────────┴─────┴─────┘
     """
     rows = kernels.coded(
-        lf, score, label, names=names, weight=weight, pos_label=pos_label, label_dtype=label_dtype
+        lf,
+        score,
+        label,
+        names=names,
+        weight=weight,
+        pos_label=pos_label,
+        label_dtype=label_dtype,
+        masked=masked,
     )
     y = pl.col("_y")
     if weight is None:
@@ -202,11 +213,13 @@ def accumulate(
         return ordered.select(**columns)
     if schema["tp"].is_integer() and schema["fp"].is_integer():
         return _flat(ordered, list(names), tied=tied)
-    # Float sums: each group's running sum is its own, for the same bits as elsewhere.
+    # Float sums: each group's running sum is its own, for the same bits as elsewhere. A
+    # null threshold (masked rows: nothing counted) sorts last and leaves only the start row.
     return (
         ordered.group_by(list(names), maintain_order=True)
         .agg(**columns)
         .explode("threshold", "tp", "fp")
+        .filter(threshold.is_not_null())
     )
 
 
@@ -239,7 +252,7 @@ def _flat(ordered: pl.LazyFrame, names: list[str], *, tied: bool) -> pl.LazyFram
         fp=pl.lit(0, dtype=schema["fp"]),
         **{index: twice},
     )
-    sums = rows.with_columns(**running).filter("_last")
+    sums = rows.with_columns(**running).filter(pl.col("_last") & threshold.is_not_null())
     sums = sums.select(*names, threshold.cast(pl.Float64), "tp", "fp", **{index: twice + 1})
     return starts.merge_sorted(sums, index).drop(index)
 
