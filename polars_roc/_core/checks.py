@@ -137,7 +137,7 @@ def apply_nan_policy(
     checks them elementwise: Polars then calls the check once per column, or once per batch
     when streaming, before any grouping, and the message gives the batch's count as "at
     least". A count per group made one Python call per group (``group_by().agg`` over 40k
-    groups: 10.6 s against 0.5 s).
+    groups of 10 rows: 19.9 s against 0.09 s).
 
     Examples
     --------

@@ -123,7 +123,7 @@ def _aggregated(coded: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     slice (1.2-1.5x faster with the sort included, 4M rows, 10 to 400k groups). Other keys
     (strings, several columns) rank in a window and sum in a plain group-by: 1.2x faster
     than ranking in a hash group-by (4M rows, 3 x 1,000 groups), and on 100M Parquet rows
-    with the streaming engine 12.7 s and 3.5 GB peak against 28 s and 6.9 GB. The window
+    with the streaming engine 11.5 s and 3.5 GB peak against 28 s and 6.9 GB. The window
     holds twice the rank as UInt32 (half the memory of the Float64 rank; a group of 2**31
     rows or more makes the strict cast raise instead of wrapping).
     """
