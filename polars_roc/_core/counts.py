@@ -15,7 +15,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import kernels
-from polars_roc._core.groups import changed
+from polars_roc._core.groups import before_block, changed
 from polars_roc._core.names import fresh
 
 INF = float("inf")
@@ -240,7 +240,7 @@ def _flat(ordered: pl.LazyFrame, names: list[str], *, tied: bool) -> pl.LazyFram
     running = {}
     for c in ("tp", "fp"):
         total = pl.col(c).cum_sum()
-        running[c] = total - pl.when(first).then(total - pl.col(c)).forward_fill()
+        running[c] = total - before_block(total, pl.col(c), first)
     rows = ordered.with_columns(
         pl.int_range(pl.len(), dtype=pl.Int64).alias(index), _first=first, _last=last
     ).cache()

@@ -1,4 +1,4 @@
-"""Per-group building blocks: windows, group ids, end rows, and the aggregate-and-join idiom.
+"""Per-group building blocks: windows, running sums by block, group ids, end rows, joins.
 
 Every function takes the group columns `names` (possibly empty: one group, the whole frame)
 and never relies on the input's row order unless an explicit order is given.
@@ -83,6 +83,40 @@ def changed(columns: Sequence[str]) -> pl.Expr:
     """
     differs = (pl.col(c).ne_missing(pl.col(c).shift(1)) for c in columns)
     return pl.any_horizontal(pl.int_range(pl.len()) == 0, *differs)
+
+
+def before_block(running: pl.Expr, step: pl.Expr, first: pl.Expr) -> pl.Expr:
+    """
+    A running sum just before the block of runs each row is in.
+
+    Rows come in blocks (tie blocks, groups), `first` marking each block's first row;
+    `running` is the running sum of `step`. Its value before a block's first row, carried
+    down the block: the one form of every "before this block" in the package.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"x": [1, 2, 3, 4], "first": [True, False, True, False]})
+    >>> x, first = pl.col("x"), pl.col("first")
+    >>> df.select(before_block(x.cum_sum(), x, first)).to_series().to_list()
+    [0, 0, 3, 3]
+    """
+    return pl.when(first).then(running - step).forward_fill()
+
+
+def at_block_end(running: pl.Expr, first: pl.Expr) -> pl.Expr:
+    """
+    A running sum at the last row of the block each row is in (the next row starts a block).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"x": [1, 2, 3, 4], "first": [True, False, True, False]})
+    >>> x, first = pl.col("x"), pl.col("first")
+    >>> df.select(at_block_end(x.cum_sum(), first)).to_series().to_list()
+    [3, 3, 10, 10]
+    """
+    return pl.when(first.shift(-1, fill_value=True)).then(running).backward_fill()
 
 
 def group_ids(

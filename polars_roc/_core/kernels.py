@@ -13,7 +13,7 @@ from polars._typing import IntoExprColumn
 
 from polars_roc._core import labels
 from polars_roc._core.checks import NanPolicy, is_nan
-from polars_roc._core.groups import per_group
+from polars_roc._core.groups import at_block_end, before_block, per_group
 
 
 class Rows(NamedTuple):
@@ -184,8 +184,7 @@ def _weighted_auc(r: Rows) -> pl.Expr:
         )
     )
     s, tp, fp, c, first = (e.struct.field(f) for f in ("s", "tp", "fp", "c", "first"))
-    before = pl.when(first).then(c - fp).forward_fill()
-    after = pl.when(first.shift(-1, fill_value=True)).then(c).backward_fill()
+    before, after = before_block(c, fp, first), at_block_end(c, first)
     n_pos, n_neg = tp.sum(), fp.sum()
     defined = (n_pos > 0) & (n_neg > 0) & ~is_nan(s).any()
     auc = pl.when(defined).then((tp * (before + after)).sum() / 2 / (n_pos * n_neg))

@@ -30,7 +30,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import checks, kernels
-from polars_roc._core.groups import changed, summarize
+from polars_roc._core.groups import at_block_end, before_block, changed, summarize
 
 
 def auc_table(
@@ -188,11 +188,9 @@ def _summed(rows: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     block = changed([*names, "_s"])
     rows = rows.with_columns(_c=fp.cum_sum(), _block=block)
     c, first = pl.col("_c"), pl.col("_block")
-    last = first.shift(-1, fill_value=True)
-    before = pl.when(first).then(c - fp).forward_fill()
-    after = pl.when(last).then(c).backward_fill()
+    before, after = before_block(c, fp, first), at_block_end(c, first)
     if names:
-        start = pl.when(changed(names)).then(c - fp).forward_fill()
+        start = before_block(c, fp, changed(names))
         twice_u = tp * (before + after - 2 * start)
     else:
         twice_u = tp * (before + after)
