@@ -250,3 +250,39 @@ def test_grouped_auc_routes_agree_exactly(frame: pl.DataFrame, *, float32: bool)
             continue
         auc, _, _ = _oracle(part.with_columns(weight=pl.lit(1.0)), weighted=False)
         assert row["auc"] == (None if auc is None else pytest.approx(auc, abs=1e-12))
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
+@given(frame=tied_rows(), float32=st.booleans(), data=st.data())
+def test_single_auc_merge_equals_one_group_and_pairwise(
+    frame: pl.DataFrame, data: st.DataObject, *, float32: bool, weighted: bool
+) -> None:
+    # The single AUC merges the sorted classes with as-of joins (the last negative before
+    # each positive, and the last at or before it); one group of a grouped AUC ranks, or
+    # sums over tie blocks when weighted. Tie-heavy rows: both give the pairwise AUC.
+    if float32:
+        frame = frame.with_columns(pl.col("score").cast(pl.Float32))
+    weights = st.sampled_from([0.0, 0.5, 1.0, 3.0, None])
+    n = frame.height
+    frame = frame.with_columns(
+        weight=pl.Series(data.draw(st.lists(weights, min_size=n, max_size=n)), dtype=pl.Float64)
+        if weighted
+        else pl.lit(1.0)
+    )
+    weight = "weight" if weighted else None
+    single = frame.roc.auc(weight=weight)
+    grouped = frame.with_columns(g=pl.lit(0)).roc.auc(by="g", weight=weight).drop("g")
+    assert single.schema == grouped.schema
+    (auc, n_pos, n_neg), (g_auc, g_pos, g_neg) = single.row(0), grouped.row(0)
+    assert (n_pos, n_neg) == (g_pos, g_neg)
+    if g_auc is None:
+        assert auc is None
+    else:
+        assert auc == pytest.approx(g_auc, abs=1e-12)
+    kept = frame.drop_nulls(["score", "label", "weight"]).filter(pl.col("weight") > 0)
+    if kept["score"].is_nan().any():
+        assert auc is None
+        return
+    expected, pos, neg = _oracle(frame, weighted=weighted)
+    assert (n_pos, n_neg) == (pytest.approx(pos), pytest.approx(neg))
+    assert auc == (None if expected is None else pytest.approx(expected, abs=1e-12))

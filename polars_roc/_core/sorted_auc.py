@@ -7,10 +7,10 @@ in columns, so every step below runs once:
 1. code the rows once (:func:`polars_roc._core.kernels.coded`); rows that do not count
    keep their group with ``_tp = _fp = 0`` and a null score, so every group of the input
    has a row out;
-2. sort by score alone (without groups or weights: each class's scores sorted apart, the
-   positives searched among the negatives, and no step below), then by group with a
-   stable single-key sort (an ``int_range`` between the two keeps Polars from merging
-   them into one slower multi-key sort);
+2. sort by score alone (without groups or weights: each class's scores sorted apart and
+   merged by as-of joins, and no step below), then by group with a stable single-key
+   sort (an ``int_range`` between the two keeps Polars from merging them into one slower
+   multi-key sort);
 3. one running sum of negatives ``C`` over the whole frame; each tie block's ``C`` before
    and after it, and each group's ``C`` before it, by forward/backward fills;
 4. each row adds ``tp * (before + after - 2 * group_start)``: twice the negatives below it
@@ -18,7 +18,7 @@ in columns, so every step below runs once:
 5. one aggregation per group (sorted keys: Polars' sorted group-by).
 
 Steps 3-5 run for weighted rows (Float64 sums); unweighted rows take the class sorts and
-searches without groups, and ranks within groups with them (exact Int64 or half-integer
+as-of joins without groups, and ranks within groups with them (exact Int64 or half-integer
 sums).
 """
 
@@ -80,17 +80,15 @@ def auc_table(
         masked=weighted or bool(names),
     )
     if not weighted:
-        if names:
-            return _aggregated(coded, names)
-        return _searched(coded)
+        return _aggregated(coded, names) if names else _merged(coded)
     yy, ww = pl.col("_y"), pl.col("_w")
     # Each group's weights times a power of two (exact): products of weights in U neither
     # overflow nor underflow; the class totals are reported from the weights as given.
     sw = kernels.scaled(ww)
     sw = sw.over(names) if names else sw
     # The sorts carry the coded columns and the scaled weight; the four sums are formed
-    # after them (1.8x
-    # faster without groups, 1.6x with, than sorting the four formed columns; 2M rows).
+    # after them (1.8x faster without groups, 1.6x with, than sorting the four formed
+    # columns; 2M rows).
     rows = coded.select(*names, "_s", "_y", "_w", _sw=sw).sort("_s", nulls_last=True)
     if names:
         # The index keeps the two sorts apart (see the module docstring).
@@ -150,36 +148,45 @@ def _aggregated(coded: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     return summarize(coded, names, measures).select(*names, auc, "n_pos", "n_neg")
 
 
-def _searched(coded: pl.LazyFrame) -> pl.LazyFrame:
+def _merged(coded: pl.LazyFrame) -> pl.LazyFrame:
     """
-    The single unweighted AUC: the sorted positives searched among the sorted negatives.
+    The single unweighted AUC: the sorted positives merged with the sorted negatives.
 
-    For each positive, the negatives strictly below it (``search_sorted`` left) plus those
-    at or below it (right) are twice its Mann-Whitney count, ties one half. Each class is
-    sorted once into a one-row list and the two searches read the lists: the streaming
-    engine (Polars' default) does not share common subexpressions, so with the sorts inline
-    it ran them twice (0.224 s against 0.33 s at 4M rows, median of 9; the in-memory engine
-    is unchanged at about 0.20 s).
+    Each class is sorted apart and the negatives carry their 1-based position. Two as-of
+    joins, linear merges of the sorted classes, give each positive the position of the last
+    negative strictly below it and of the last at or below it: the negatives below it and
+    those at or below it, whose sum is twice its Mann-Whitney count (ties one half).
+    0.13 s against 0.22 s for two ``search_sorted`` over the sorted negatives (binary
+    searches; 4M rows, median of 9, taken in turn), 0.065 s against 0.10 s on scores with
+    few distinct values. The coded rows are cached: every branch reads them, and without
+    the cache the optimizer gives the negatives their own scan and label coding. (Weighted
+    rows gain nothing from it: sorting each class with its weights costs what one sort of
+    the frame does, so they take the running sums below.)
     """
-    # Adding 0 makes -0.0 into 0.0: the searches order floats totally, -0.0 below 0.0.
-    s, y = pl.col("_s") + 0, pl.col("_y")
+    s, y, c = pl.col("_s"), pl.col("_y"), pl.col("_c")
+    # Adding 0 makes -0.0 into 0.0 (as a sort key -0.0 would sort below 0.0).
+    rows = coded.select(s + 0, y).cache()
+    positives = rows.filter(y).select(s.sort())
+    negatives = rows.filter(~y).select(s.sort()).with_row_index("_c", offset=1)
+    below = positives.join_asof(
+        negatives.select(s, _lt=c), on="_s", strategy="backward", allow_exact_matches=False
+    ).join_asof(negatives.select(s, _le=c), on="_s", strategy="backward")
+    twice_u = pl.col("_lt").cast(pl.Int64).sum() + pl.col("_le").cast(pl.Int64).sum()
     n_pos = y.sum().cast(pl.Int64)
-    classes = coded.select(
-        _neg=s.filter(~y).sort().implode(),
-        _pos=s.filter(y).sort().implode(),
+    totals = rows.select(
         n_pos=n_pos,
         n_neg=pl.len().cast(pl.Int64) - n_pos,
-        _nan=checks.is_nan(pl.col("_s")).any(),
+        _nan=checks.is_nan(s).any(),
     )
-    negatives, positives = pl.col("_neg").explode(), pl.col("_pos").explode()
-    lo = negatives.search_sorted(positives, side="left").cast(pl.Int64)
-    hi = negatives.search_sorted(positives, side="right").cast(pl.Int64)
-    firsts = [pl.col(c).first() for c in ("n_pos", "n_neg", "_nan")]
-    sums = classes.select(*firsts, _u=lo.sum() + hi.sum())
-    n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
+    sums = pl.concat([totals, below.select(_u=twice_u)], how="horizontal")
+    return sums.select(_auc("n_pos", "n_neg"), "n_pos", "n_neg")
+
+
+def _auc(positives: str, negatives: str) -> pl.Expr:
+    """``_u / (2 * positives * negatives)``: null for an empty class or with a NaN score."""
+    n_pos, n_neg = pl.col(positives).cast(pl.Float64), pl.col(negatives).cast(pl.Float64)
     defined = (n_pos > 0) & (n_neg > 0) & ~pl.col("_nan")
-    auc = pl.when(defined).then(pl.col("_u").cast(pl.Float64) / (2 * n_pos) / n_neg)
-    return sums.select(auc.alias("auc"), "n_pos", "n_neg")
+    return pl.when(defined).then(pl.col("_u").cast(pl.Float64) / (2 * n_pos) / n_neg).alias("auc")
 
 
 def _summed(rows: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
@@ -207,7 +214,4 @@ def _summed(rows: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
         sums = rows.group_by(names, maintain_order=True).agg(measures)
     else:
         sums = rows.select(measures)
-    n_pos, n_neg = pl.col("_ps").cast(pl.Float64), pl.col("_ns").cast(pl.Float64)
-    defined = (n_pos > 0) & (n_neg > 0) & ~pl.col("_nan")
-    auc = pl.when(defined).then(pl.col("_u").cast(pl.Float64) / (2 * n_pos) / n_neg)
-    return sums.select(*names, auc.alias("auc"), "n_pos", "n_neg")
+    return sums.select(*names, _auc("_ps", "_ns"), "n_pos", "n_neg")
