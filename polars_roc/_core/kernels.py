@@ -44,12 +44,17 @@ def rows(
     when the caller knows it from the schema, lets Boolean labels skip the coding check.
     """
     s, y, w = _coding(score, label, weight, pos_label, label_dtype, checked, nan_policy)
-    keep = labels.kept(s, y, w)
-
-    def drop(expr: pl.Expr) -> pl.Expr:
-        return pl.when(keep).then(expr) if masked else expr.filter(keep)
-
-    return Rows(drop(s), drop(y), None if w is None else drop(w))
+    if not masked:
+        keep = labels.kept(s, y, w)
+        return Rows(s.filter(keep), y.filter(keep), None if w is None else w.filter(keep))
+    # Each column masked by the others' validity (its own nulls stay null): every reference
+    # to a coded column repeats its Python dtype check, which Polars never shares.
+    weighed = pl.lit(True) if w is None else w.is_not_null() & (w > 0)
+    return Rows(
+        pl.when(y.is_not_null() & weighed).then(s),
+        pl.when(s.is_not_null() & weighed).then(y),
+        None if w is None else pl.when(s.is_not_null() & y.is_not_null() & (w > 0)).then(w),
+    )
 
 
 def _coding(
