@@ -84,6 +84,8 @@ def auc_interval(
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = 0,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     AUC per group with a DeLong or a stratified bootstrap confidence interval.
@@ -121,6 +123,9 @@ def auc_interval(
         Bootstrap replicates (``ci="bootstrap"``), a positive integer.
     seed
         Bootstrap seed, a non-negative integer; None draws a fresh one.
+    direction, nan_policy
+        As in :func:`polars_roc.areas.auc`: ``"lower"`` when a lower score means positive
+        (thresholds stay in score units); NaN scores propagate, are omitted or raise.
 
     Returns
     -------
@@ -162,6 +167,8 @@ def auc_interval(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        direction=direction,
+        nan_policy=nan_policy,
     )
 
 
@@ -179,6 +186,8 @@ def partial_auc_interval(
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = 0,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Partial AUC per group with a stratified bootstrap interval of the raw partial area.
@@ -198,6 +207,9 @@ def partial_auc_interval(
         ``"bootstrap"``.
     level, n_boot, seed
         As in :func:`auc_interval`.
+    direction, nan_policy
+        As in :func:`polars_roc.areas.auc`: ``"lower"`` when a lower score means positive
+        (thresholds stay in score units); NaN scores propagate, are omitted or raise.
 
     Returns
     -------
@@ -232,6 +244,8 @@ def partial_auc_interval(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        direction=direction,
+        nan_policy=nan_policy,
     )
 
 
@@ -247,6 +261,8 @@ def tpr_at_fpr_interval(
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = 0,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     TPR at given FPRs with stratified bootstrap confidence bands.
@@ -267,6 +283,9 @@ def tpr_at_fpr_interval(
         Column roles, as in :func:`polars_roc.areas.auc`.
     level, n_boot, seed
         As in :func:`auc_interval`.
+    direction, nan_policy
+        As in :func:`polars_roc.areas.auc`: ``"lower"`` when a lower score means positive
+        (thresholds stay in score units); NaN scores propagate, are omitted or raise.
 
     Returns
     -------
@@ -299,6 +318,8 @@ def tpr_at_fpr_interval(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        direction=direction,
+        nan_policy=nan_policy,
     )
 
 
@@ -314,6 +335,8 @@ def fpr_at_tpr_interval(
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = 0,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     FPR at given TPRs with stratified bootstrap confidence bands.
@@ -332,6 +355,9 @@ def fpr_at_tpr_interval(
         Column roles, as in :func:`polars_roc.areas.auc`.
     level, n_boot, seed
         As in :func:`auc_interval`.
+    direction, nan_policy
+        As in :func:`polars_roc.areas.auc`: ``"lower"`` when a lower score means positive
+        (thresholds stay in score units); NaN scores propagate, are omitted or raise.
 
     Returns
     -------
@@ -364,6 +390,8 @@ def fpr_at_tpr_interval(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        direction=direction,
+        nan_policy=nan_policy,
     )
 
 

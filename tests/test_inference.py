@@ -507,3 +507,60 @@ def test_compare_argument_errors() -> None:
         frame.roc.compare(case="id")
     with pytest.raises(ValueError, match="model column 'segment' is already the by column"):
         frame.roc.compare(model="segment", by="segment")
+
+
+# ---------------------------------------------------------------------------------------
+# The interval functions take direction and nan_policy, like the analyses they wrap
+# ---------------------------------------------------------------------------------------
+
+INTERVALS = {
+    "auc_interval": lambda frame, **kw: pr.inference.auc_interval(frame, by="g", **kw),
+    "auc_interval bootstrap": lambda frame, **kw: pr.inference.auc_interval(
+        frame, by="g", ci="bootstrap", n_boot=50, **kw
+    ),
+    "partial_auc_interval": lambda frame, **kw: pr.inference.partial_auc_interval(
+        frame, by="g", fpr=(0.0, 0.5), n_boot=50, **kw
+    ),
+    "tpr_at_fpr_interval": lambda frame, **kw: pr.inference.tpr_at_fpr_interval(
+        frame, [0.25, 0.5], by="g", n_boot=50, **kw
+    ),
+    "fpr_at_tpr_interval": lambda frame, **kw: pr.inference.fpr_at_tpr_interval(
+        frame, 0.5, by="g", n_boot=50, **kw
+    ),
+}
+SCORES = pl.DataFrame(
+    {
+        "g": [1] * 8 + [2] * 8,
+        "score": [0.9, 0.8, 0.7, 0.3, 0.6, 0.2, 0.4, 0.1, 5, 3, 4, 1, 2, 6, 0, 7],
+        "label": [1, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1],
+    }
+)
+
+
+@pytest.mark.parametrize("name", sorted(INTERVALS))
+def test_interval_direction_lower_is_the_negated_score(name: str) -> None:
+    # Negating the score is what "lower" means; thresholds come back in score units.
+    interval = INTERVALS[name]
+    lower = interval(SCORES, direction="lower")
+    negated = interval(SCORES.with_columns(-pl.col("score")))
+    units = [c for c in ("threshold", "op_threshold") if c in negated.columns]
+    negated = negated.with_columns(-pl.col(c) for c in units)
+    assert_frame_equal(lower, negated)
+    higher = interval(SCORES)
+    assert not higher.equals(lower)  # the data are not symmetric: direction matters here
+
+
+@pytest.mark.parametrize("name", sorted(INTERVALS))
+def test_interval_nan_policy(name: str) -> None:
+    interval = INTERVALS[name]
+    with_nan = SCORES.with_columns(
+        score=pl.when(pl.int_range(pl.len()) == 2).then(float("nan")).otherwise("score")
+    )
+    dropped = with_nan.filter(~pl.col("score").is_nan())
+    assert_frame_equal(interval(with_nan, nan_policy="omit"), interval(dropped))
+    propagated = interval(with_nan)  # group 1 holds the NaN: its numbers are null
+    value = propagated.columns[-1]  # the interval's upper bound
+    assert propagated.filter(pl.col("g") == 1)[value].is_null().all()
+    assert propagated.filter(pl.col("g") == 2)[value].is_not_null().all()
+    with pytest.raises(ValueError, match="NaN"):
+        interval(with_nan, nan_policy="raise")

@@ -1,13 +1,16 @@
 """Every public function that takes a score takes `direction` and `nan_policy`, documented.
 
-The list of functions is read from the package itself (``pr.__all__`` and the ``.roc``
-namespaces), so a new public function cannot miss either argument: it fails here unless it
-takes both, documents both, or is named below with the reason it does not.
+The list of functions is read from the package itself (``pr.__all__``, the ``__all__`` of
+every public module, and the ``.roc`` namespaces), so a new public function cannot miss
+either argument: it fails here unless it takes both, documents both, or is named below with
+the reason it does not.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 import re
 from collections.abc import Callable
 from typing import Any
@@ -28,8 +31,15 @@ NO_DIRECTION = {
 }
 #: Not an analysis of a score: reshapes a counts table into weighted rows.
 NOT_AN_ANALYSIS = {"polars_roc.curves.from_counts"}
-#: Score-taking functions not yet given both arguments (none now: keep it empty).
-PENDING: set[str] = set()
+#: Score-taking functions not yet given both arguments. The report runs many analyses on
+#: one score (its thresholds and tables would each need the score's units restored), and
+#: the score chart draws the scores as they are: both are still to do.
+PENDING: set[str] = {
+    "polars_roc.charts.scores.score_chart",
+    "polars_roc.report.compute",
+    "polars_roc.report.to_html",
+    "polars_roc.report_multiclass.one_vs_rest",
+}
 POLICY_ARGUMENTS = ("direction", "nan_policy")
 
 
@@ -39,10 +49,16 @@ def _key(function: Callable[..., Any]) -> str:
 
 def _public_functions() -> dict[str, Callable[..., Any]]:
     found: dict[str, Callable[..., Any]] = {}
-    for name in pr.__all__:
-        value = getattr(pr, name)
-        if callable(value) and not inspect.ismodule(value) and not inspect.isclass(value):
-            found[_key(value)] = value
+    modules = [pr] + [
+        importlib.import_module(info.name)
+        for info in pkgutil.walk_packages(pr.__path__, "polars_roc.")
+        if not any(part.startswith("_") for part in info.name.split("."))
+    ]
+    for module in modules:
+        for name in getattr(module, "__all__", []):
+            value = getattr(module, name)
+            if inspect.isfunction(value):
+                found[_key(value)] = value
     for table in (FRAME_METHODS, EXPR_METHODS):
         for function in table.values():
             found[_key(function)] = function
@@ -72,8 +88,9 @@ def _documented(function: Callable[..., Any]) -> set[str]:
 
 def test_the_scan_sees_the_score_functions() -> None:
     # A guard on the guard: the scan must reach frame methods and expressions alike.
-    for expected in ("polars_roc.areas.auc", "polars_roc.exprs.auc", "polars_roc.gains.ks"):
-        assert expected in SCORED
+    expected = ("areas.auc", "exprs.auc", "gains.ks", "inference.auc_interval")
+    for name in expected:
+        assert f"polars_roc.{name}" in SCORED
     assert len(SCORED) > 30
 
 
