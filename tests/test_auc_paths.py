@@ -109,7 +109,7 @@ def test_frame_auc_float32_nan_and_pos_label(weight: str | None, by: str | None)
     data=st.data(),
 )
 def test_single_auc_counts_signed_zeros_as_ties(scores: list[float], data: st.DataObject) -> None:
-    # The single unweighted frame AUC searches sorted positives among sorted negatives.
+    # The single unweighted frame AUC merges the sorted classes: -0.0 and 0.0 must tie.
     labels = data.draw(st.lists(st.booleans(), min_size=len(scores), max_size=len(scores)))
     frame = pl.DataFrame({"score": scores, "label": labels})
     auc = pairwise_auc(np.array(labels), np.array(scores), np.ones(len(scores)))
