@@ -111,6 +111,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     area.add_argument("--tpr", type=_range, metavar="LO,HI", help="partial-AUC TPR range instead")
     options.add_argument(
+        "--direction",
+        choices=["higher", "lower"],
+        default="higher",
+        help="which end of the score means positive; never guessed (default: %(default)s)",
+    )
+    options.add_argument(
+        "--nan-policy",
+        choices=["propagate", "omit", "raise"],
+        default="propagate",
+        help="NaN scores: their group's numbers are null (propagate), the rows are skipped "
+        "(omit), or the report stops with an error (raise) (default: %(default)s)",
+    )
+    options.add_argument(
         "--method",
         choices=["youden", "closest_topleft", "cost"],
         default="youden",
@@ -553,6 +566,8 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
             else _at_least_one(args.calibration_bins, "--calibration-bins")
         ),
         "fpr_scale": args.fpr_scale,
+        "direction": args.direction,
+        "nan_policy": args.nan_policy,
     }
 
 

@@ -45,7 +45,9 @@ from polars_roc import (
     report_page,
 )
 from polars_roc import thresholds as cutpoints
-from polars_roc._core import validate
+from polars_roc._core import checks, validate
+from polars_roc._core.checks import NanPolicy
+from polars_roc._core.direction import Direction, flips
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
 from polars_roc.report_data import CI_NAMES, Progress, ReportData
@@ -96,6 +98,8 @@ def compute(
     calibration_bins: int | None = report_business.CALIBRATION_BINS,
     fpr_scale: Literal["linear", "log"] = "linear",
     progress: Progress | None = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> ReportData:
     """
     Run the report's queries: AUC table, curves, partial AUC, cutpoints, score distributions.
@@ -136,6 +140,12 @@ def compute(
         every AUC is above 0.95.
     progress
         Called with a one-line message as each step starts.
+    direction, nan_policy
+        As in :func:`polars_roc.areas.auc`, for every analysis of the report: under
+        ``"lower"`` a lower score means positive (thresholds stay in score units, a row is
+        predicted positive iff ``score <= threshold``, and the calibration panel is left
+        out: such scores are not probabilities of the positive class). The score chart draws
+        the scores as they are and leaves NaN scores out.
 
     Returns
     -------
@@ -168,6 +178,8 @@ def compute(
         "cost_fn": validate.cost(cost_fn, "cost_fn"),
     }
     validate.prevalence(prevalence)
+    lower = flips(direction)
+    policies = {"direction": direction, "nan_policy": checks.nan_policy(nan_policy)}
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 2:
         msg = f"n_boot must be an integer of at least 2, got {n_boot!r}\n\nHint: n_boot=2000."
         raise ValueError(msg)
@@ -184,7 +196,12 @@ def compute(
     else:
         msg = "the report needs a partial-AUC range\n\nHint: fpr=(0.0, 0.2) or tpr=(0.8, 1.0)."
         raise ValueError(msg)
-    common: dict[str, Any] = {"by": names or None, "weight": weight, "pos_label": pos_label}
+    common: dict[str, Any] = {
+        "by": names or None,
+        "weight": weight,
+        "pos_label": pos_label,
+        **policies,
+    }
     notes: list[str] = []
 
     total = 8 if ci == "bootstrap" else 7
@@ -199,7 +216,7 @@ def compute(
     segments = pl.struct(names[1:]).n_unique() if len(names) > 1 else pl.lit(1)
     counted = lf.select(pl.len(), points.alias("points"), *ranges, segments.alias("s")).collect()
     n_rows, n_points, score_lo, score_hi, n_segments = counted.row(0)
-    skip = report_business.why_not_calibrated(score_lo, score_hi)
+    skip = report_business.why_not_calibrated(score_lo, score_hi, lower=lower)
     resolution: int | None = None
     if n_points > MAX_CURVE_POINTS:
         resolution = CURVE_QUANTILES
@@ -268,6 +285,7 @@ def compute(
         "calibration_bins": calibration_bins,
         "calibration_skipped": skip,
         "fpr_scale": fpr_scale,
+        **policies,
     }
     return ReportData(
         auc=auc,
@@ -518,6 +536,8 @@ def to_html(
     source: str | None = None,
     js: JsMode = "auto",
     progress: Progress | None = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> str:
     """
     The HTML report of scored rows: :func:`compute`, then :func:`render`.
@@ -534,6 +554,8 @@ def to_html(
     score, label, by, weight, pos_label, ci, level, fpr, tpr, method, progress
         As in :func:`compute`.
     cost_fp, cost_fn, prevalence, n_boot, seed, gains_bins, calibration_bins, fpr_scale
+        As in :func:`compute`.
+    direction, nan_policy
         As in :func:`compute`.
     title, source, js
         As in :func:`render`.
@@ -573,6 +595,8 @@ def to_html(
         calibration_bins=calibration_bins,
         fpr_scale=fpr_scale,
         progress=progress,
+        direction=direction,
+        nan_policy=nan_policy,
     )
     return render(data, title=title, source=source, js=js, progress=progress)
 

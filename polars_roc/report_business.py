@@ -85,9 +85,12 @@ def score_range(score: str) -> list[pl.Expr]:
     return [finite.min().alias("_lo"), finite.max().alias("_hi")]
 
 
-def why_not_calibrated(lo: float | None, hi: float | None) -> str | None:
+def why_not_calibrated(lo: float | None, hi: float | None, *, lower: bool = False) -> str | None:
     """
     Why the calibration panel is skipped for scores from `lo` to `hi`, or None to draw it.
+
+    With `lower` (``direction="lower"``: a lower score means positive) it is always
+    skipped: such scores are not probabilities of the positive class.
 
     Examples
     --------
@@ -96,7 +99,15 @@ def why_not_calibrated(lo: float | None, hi: float | None) -> str | None:
     None
     >>> why_not_calibrated(-2.5, 3.0)  # doctest: +ELLIPSIS
     'Calibration is skipped: the scores run from -2.500 to 3.000, not probabilities in [0, 1]...'
+    >>> why_not_calibrated(0.01, 0.97, lower=True)  # doctest: +ELLIPSIS
+    'Calibration is skipped: with direction="lower" a lower score means positive...'
     """
+    if lower:
+        return (
+            'Calibration is skipped: with direction="lower" a lower score means positive, so '
+            "the scores are not probabilities of the positive class. A reliability diagram "
+            "needs those (e.g. 1 minus the score, if it is the negative class's probability)."
+        )
     if lo is None or hi is None:
         return "Calibration is skipped: there are no scores (every score is null or NaN)."
     if lo < 0.0 or hi > 1.0:
@@ -119,11 +130,17 @@ def compute(
     calibration_bins: int | None,
     skip: str | None,
 ) -> tuple[pl.DataFrame, pl.DataFrame | None]:
-    """The gains table and the calibration curve (None when skipped), each collected once."""
+    """
+    The gains table and the calibration curve (None when skipped), each collected once.
+
+    The calibration takes `common` less `direction` (it reads probabilities of the positive
+    class, and is skipped under ``"lower"``).
+    """
     table = gains.gains_table(lf, score, label, bins=gains_bins, **common).collect()
     if skip is not None or calibration_bins is None:
         return table, None
-    curve = calibrating.calibration(lf, score, label, bins=calibration_bins, **common)
+    probabilities = {k: v for k, v in common.items() if k != "direction"}
+    curve = calibrating.calibration(lf, score, label, bins=calibration_bins, **probabilities)
     return table, curve.collect()
 
 
@@ -257,14 +274,20 @@ def sections(
     skip: str | None,
     names: Sequence[str],
     chart: Callable[[str], str],
+    lower: bool = False,
 ) -> list[tuple[str, str, str]]:
-    """(key, heading, HTML) of the gains, KS and calibration sections, in page order."""
+    """
+    (key, heading, HTML) of the gains, KS and calibration sections, in page order.
+
+    `lower`: the report ran with ``direction="lower"`` (rows ranked lowest score first).
+    """
     color = names[0] if names else None
     per = f", one panel per {names[1]}" if len(names) > 1 else ""
     out = []
     if table is not None:
         caption = (
-            f"Rows ranked by score, highest first, cut into {gains_bins} bins of equal size "
+            f"Rows ranked by score, {'lowest' if lower else 'highest'} first, cut into "
+            f"{gains_bins} bins of equal size "
             "(ties never split across bins, so a bin may hold more or fewer rows). Gain is "
             "the share of positives reached down to the bin; lift the bin's response rate "
             "over the overall rate; KS the gap between the classes' cumulative shares. The "
@@ -277,7 +300,8 @@ def sections(
     else:
         layout = f" (one panel per {color})" if color else ""
     ks_caption = (
-        "The share of positives and of negatives scoring at or above each threshold; the "
+        f"The share of positives and of negatives scoring at or {'below' if lower else 'above'} "
+        "each threshold; the "
         f"black rule marks the largest gap, the KS statistic, at its threshold{layout}. The "
         "wider the gap, the better the score separates the classes."
     )

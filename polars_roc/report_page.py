@@ -94,7 +94,7 @@ def meta(data: ReportData, source: str | None) -> str:
     items = [
         ("data", source or "a LazyFrame"),
         ("rows", f"{data.n_rows:,}"),
-        ("score", roles["score"]),
+        ("score", roles["score"] + (" (lower means positive)" if _lower(roles) else "")),
         ("label", roles["label"]),
         ("positive class", "True / 1" if pos_label is None else repr(pos_label)),
         ("weight", roles["weight"] or "none"),
@@ -105,6 +105,11 @@ def meta(data: ReportData, source: str | None) -> str:
         ("generated", datetime.date.today().isoformat()),
     ]
     return "".join(f"<span><b>{html.escape(k)}</b> {html.escape(str(v))}</span>" for k, v in items)
+
+
+def _lower(roles: dict[str, Any]) -> bool:
+    """Whether the report ran with ``direction="lower"`` (a lower score means positive)."""
+    return bool(roles.get("direction", "higher") == "lower")
 
 
 def _percent(level: float) -> str:
@@ -321,7 +326,8 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
             "thresholds",
             _caption(
                 f"The best cutpoint of each group ({roles['method']}), predicting positive "
-                "when score ≥ threshold; the chart shows the measures against the threshold."
+                f"when score {'≤' if _lower(roles) else '≥'} threshold; the chart shows the "
+                "measures against the threshold."
             ),
             _table(data.best_threshold.select(*names, *marked), "cutpoint-table"),
             _chart("thresholds", drawn),
@@ -356,6 +362,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         skip=roles.get("calibration_skipped"),
         names=names[:2],
         chart=lambda key: _chart(key, drawn),
+        lower=_lower(roles),
     )
     at = next(i for i, (key, _, _) in enumerate(out) if key == "scores")
     out[at:at] = business

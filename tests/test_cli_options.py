@@ -180,3 +180,34 @@ def test_class_scores_report_each_class_against_the_rest(
     with pytest.raises(SystemExit):
         main(["report", str(path), *flags, "--score", "p_cat", "-o", str(out)])
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_direction_and_nan_policy_flags(
+    scores: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "lower.html"
+    assert report(scores, out, "--direction", "lower") == 0
+    page = out.read_text()
+    frame = pl.read_parquet(scores)
+    for row in tables(page)["auc-table"]:
+        part = frame.filter(pl.col("model") == row["model"])
+        expected = roc_auc_score(part["label"], -part["score"])  # a lower score is positive
+        assert float(row["AUC"]) == pytest.approx(expected, abs=5e-4)
+    assert "lower means positive" in page
+    assert "score ≤ threshold" in page
+    with_nan = tmp_path / "nan.parquet"
+    frame.with_columns(
+        score=pl.when(pl.int_range(pl.len()) == 7).then(float("nan")).otherwise("score")
+    ).write_parquet(with_nan)
+    assert report(with_nan, tmp_path / "omit.html", "--nan-policy", "omit") == 0
+    kept = frame.filter(pl.int_range(pl.len()) != 7)
+    for row in tables((tmp_path / "omit.html").read_text())["auc-table"]:
+        part = kept.filter(pl.col("model") == row["model"])
+        expected = roc_auc_score(part["label"], part["score"])
+        assert float(row["AUC"]) == pytest.approx(expected, abs=5e-4)
+    capsys.readouterr()
+    assert report(with_nan, tmp_path / "raise.html", "--nan-policy", "raise") != 0
+    assert "NaN" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # argparse refuses a direction it does not know
+        report(scores, tmp_path / "x.html", "--direction", "auto")
+    assert "invalid choice: 'auto'" in capsys.readouterr().err

@@ -29,17 +29,15 @@ NO_DIRECTION = {
     "polars_roc.metrics.brier_score",
     "polars_roc.metrics.log_loss",
 }
-#: Not an analysis of a score: reshapes a counts table into weighted rows.
-NOT_AN_ANALYSIS = {"polars_roc.curves.from_counts"}
-#: Score-taking functions not yet given both arguments. The report runs many analyses on
-#: one score (its thresholds and tables would each need the score's units restored), and
-#: the score chart draws the scores as they are: both are still to do.
-PENDING: set[str] = {
-    "polars_roc.charts.scores.score_chart",
-    "polars_roc.report.compute",
-    "polars_roc.report.to_html",
+#: Not an analysis of a score: reshapes a counts table into weighted rows, or wide class
+#: scores into one-vs-rest rows for the report (which takes both arguments).
+NOT_AN_ANALYSIS = {
+    "polars_roc.curves.from_counts",
     "polars_roc.report_multiclass.one_vs_rest",
 }
+#: Score-taking functions not yet given both arguments: the score chart draws the scores
+#: as they are and leaves NaN scores out (its docstring says so); still to do.
+PENDING: set[str] = {"polars_roc.charts.scores.score_chart"}
 POLICY_ARGUMENTS = ("direction", "nan_policy")
 
 

@@ -29,6 +29,7 @@ from polars_roc.charts._altair import (
     tooltips,
 )
 from polars_roc.charts._axes import FprScale, fpr_axis
+from polars_roc.charts._direction import predicted, runs_lower
 from polars_roc.charts.roc import chance_rows, ordered_curve, thinned_curve
 from polars_roc.charts.style import COUNT_FORMAT, RATE_FORMAT, THRESHOLD_DIGITS, THRESHOLD_FORMAT
 
@@ -87,7 +88,9 @@ def threshold_explorer(
 
     For a slider value ``t`` each group's operating point is the curve row with the
     smallest threshold at or above ``t`` (rows with ``score >= threshold`` are predicted
-    positive, so that row's counts are those of threshold ``t``). Everything runs in the
+    positive, so that row's counts are those of threshold ``t``); for a curve computed with
+    ``direction="lower"`` (read from its start rows at ``-inf``), the largest at or below
+    ``t``. Everything runs in the
     browser with Vega-Lite: no server. Large curves are thinned for drawing (see
     :mod:`polars_roc.charts._thin`); the slider then moves over the kept rows, and the table
     shows the exact counts of the row it stops at, with that row's own threshold.
@@ -181,15 +184,14 @@ def threshold_explorer(
     data = combine(chance=chance, curve=numbered(drawn.select(keep).with_columns(_group=group)))
     data = axis.placed(data)
 
-    cut = alt_.param(
-        value=start,
-        bind=alt_.binding_range(min=low, max=high, step=step, name="threshold (score ≥ t) "),
-    )
-    at_cut = f"isValid(datum.threshold) && datum.threshold >= {cut.name}"
+    lower = runs_lower(frame)
+    name = f"threshold (score {predicted(lower)} t) "
+    cut = alt_.param(value=start, bind=alt_.binding_range(min=low, max=high, step=step, name=name))
+    at_cut = f"isValid(datum.threshold) && datum.threshold {'<=' if lower else '>='} {cut.name}"
     curve = alt_.Chart().transform_filter(is_mark("curve"))
     chosen = (
         curve.transform_filter(at_cut)
-        .transform_joinaggregate(_cut="min(threshold)", groupby=["_group"])
+        .transform_joinaggregate(_cut=f"{'max' if lower else 'min'}(threshold)", groupby=["_group"])
         .transform_filter("datum.threshold === datum._cut")
     )
     x, y = axis.channels(alt_)

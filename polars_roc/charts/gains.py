@@ -20,6 +20,7 @@ from polars_roc.charts._altair import (
     quantitative,
     require,
 )
+from polars_roc.charts._direction import ranks_lowest_first
 
 if TYPE_CHECKING:
     import altair as alt
@@ -120,7 +121,8 @@ def gain_chart(
     Cumulative gains (or lift) against depth, with the random and perfect-model lines.
 
     The gain chart (cumulative accuracy profile) shows the share of positives reached
-    against the share of rows taken, highest scores first. A random ordering follows the
+    against the share of rows taken, highest scores first (lowest first for a frame computed
+    with ``direction="lower"``, read from the frame). A random ordering follows the
     diagonal; the perfect model reaches every positive at ``depth = prevalence`` (then
     stays at 1). With ``lift=True`` the y axis is the cumulative lift ``gain / depth``:
     1 for a random ordering, ``1 / prevalence`` at best.
@@ -195,9 +197,9 @@ def gain_chart(
         shares = first.select(*keys, "_prevalence")
     perfect = None if shares is None else _perfect(shares, keys, lift=lift)
     data = combine(chance=per_panel(chance, gains, panels.names), perfect=perfect, model=points)
-    x = quantitative(alt_, "X", "depth", title="Depth (share of rows, highest scores first)").scale(
-        domain=[0, 1]
-    )
+    leading = "lowest" if ranks_lowest_first(gains, by) else "highest"
+    depth = f"Depth (share of rows, {leading} scores first)"
+    x = quantitative(alt_, "X", "depth", title=depth).scale(domain=[0, 1])
     title = "Cumulative lift" if lift else "Gain (share of positives reached)"
     y = quantitative(alt_, "Y", "_y", title=title)
     if not lift:

@@ -18,6 +18,7 @@ from polars_roc.charts._altair import (
     quantitative,
     require,
 )
+from polars_roc.charts._direction import predicted, runs_lower
 from polars_roc.charts.style import threshold_text
 
 if TYPE_CHECKING:
@@ -45,7 +46,9 @@ def ks_chart(
     ``fpr`` (negatives). The Kolmogorov-Smirnov statistic is the largest vertical gap
     ``tpr - fpr``; a rule marks it at its threshold (the highest on ties, as
     :func:`polars_roc.gains.ks` reports it), labelled with its value and threshold beside the
-    middle of the gap, on the side with more room.
+    middle of the gap, on the side with more room. A curve computed with
+    ``direction="lower"`` (read from its start rows at ``-inf``) gives the shares scoring at
+    or below each threshold, and the lowest threshold on ties.
 
     Parameters
     ----------
@@ -93,7 +96,13 @@ def ks_chart(
     )
     gap = (pl.col("tpr") - pl.col("fpr")).alias("_gap")
     ranked = finite.with_columns(gap).filter(pl.col("_gap").is_not_null())
-    ranked = ranked.sort([*by, "_gap", "threshold"], nulls_last=True, maintain_order=True)
+    lower = runs_lower(curve)
+    ranked = ranked.sort(
+        [*by, "_gap", "threshold"],
+        descending=[False] * (len(by) + 1) + [lower],
+        nulls_last=True,
+        maintain_order=True,
+    )
     best = ranked.group_by(by, maintain_order=True).last() if by else ranked.tail(1)
     texts = [
         f"KS {value:.3f}\nat {threshold_text(cut)}"
@@ -113,7 +122,7 @@ def ks_chart(
         long = long.filter(keep.over([*by, "_class"]))
     data = combine(line=long, gap=marked)
     x = quantitative(alt_, "X", "threshold", title="Score threshold t")
-    y = quantitative(alt_, "Y", "value", title="Share of the class scoring ≥ t")
+    y = quantitative(alt_, "Y", "value", title=f"Share of the class scoring {predicted(lower)} t")
     y = y.scale(domain=[0, 1])
     hue = nominal(alt_, "Color", "_class", title="class")
     apart = detail(alt_, [name for name in by if name not in panels.names])
@@ -125,7 +134,9 @@ def ks_chart(
     lines = alt_.Chart().transform_filter(is_mark("line"))
     marks = alt_.Chart().transform_filter(is_mark("gap"))
     layers = [
-        lines.mark_line(interpolate="step-before", strokeWidth=2).encode(
+        # Between two thresholds the share is that of the next one up (at or above) or of
+        # the one below (at or below).
+        lines.mark_line(interpolate="step-after" if lower else "step-before", strokeWidth=2).encode(
             x, y, color=hue, tooltip=tips, **apart
         ),
         marks.mark_rule(color="black", strokeWidth=2).encode(

@@ -21,6 +21,7 @@ from polars_roc.charts._altair import (
     quantitative,
     require,
 )
+from polars_roc.charts._direction import predicted, runs_lower
 from polars_roc.charts._layout import FONT, LINE, PAD, text_width
 from polars_roc.charts._thin import budget, drawing_order, thin
 from polars_roc.charts.style import RATE_FORMAT, THRESHOLD_FORMAT, rate_text, threshold_text
@@ -124,11 +125,18 @@ def rule_labels(
     ).drop("_lo", "_hi", "_where", "_short", "_line")
 
 
-def best_rows(frame: pl.DataFrame, by: list[str], measure: str) -> pl.DataFrame:
-    """Each group's row maximizing `measure` (the highest threshold on ties; nulls ignored)."""
+def best_rows(
+    frame: pl.DataFrame, by: list[str], measure: str, *, lower: bool = False
+) -> pl.DataFrame:
+    """
+    Each group's row maximizing `measure`, nulls ignored.
+
+    The highest threshold on ties (the lowest with `lower`: ``direction="lower"``), as
+    :func:`polars_roc.thresholds.best_threshold` chooses.
+    """
     top = pl.col(measure).max()
     chosen = frame.filter(pl.col(measure) == (top.over(by) if by else top))
-    chosen = chosen.sort([*by, "threshold"], descending=[False] * len(by) + [True])
+    chosen = chosen.sort([*by, "threshold"], descending=[False] * len(by) + [not lower])
     return chosen.group_by(by, maintain_order=True).first() if by else chosen.head(1)
 
 
@@ -208,6 +216,7 @@ def threshold_chart(
     by = [name for name in thresholds.columns if name not in THRESHOLD_COLUMNS]
     panels = Panels(facet, row, column, columns)
     check_roles(by, "thresholds", dash=dash, facet=facet, row=row, column=column)
+    lower = runs_lower(thresholds)
     finite = thresholds.filter(pl.col("threshold").is_finite())
     ordered = drawing_order(finite, by, ["threshold"], [True])
     n_groups = ordered.select(by).n_unique() if by else 1
@@ -234,7 +243,7 @@ def threshold_chart(
     marked = None
     if isinstance(best, str):
         require(thresholds, [best], "the thresholds frame", f"add {best!r} to the frame")
-        chosen = best_rows(finite.filter(pl.col(best).is_not_null()), by, best)
+        chosen = best_rows(finite.filter(pl.col(best).is_not_null()), by, best, lower=lower)
         texts = [
             f"{best} {rate_text(value)} at t={threshold_text(cut)}"
             for value, cut in zip(
@@ -251,7 +260,9 @@ def threshold_chart(
     if marked is not None:
         marked = rule_labels(marked, ordered, by, panels.names, width, height)
     data = combine(line=drawn, best=marked)
-    title = "Threshold t (positive if score ≥ t)" if width >= 300 else "Threshold t"
+    title = (
+        f"Threshold t (positive if score {predicted(lower)} t)" if width >= 300 else "Threshold t"
+    )
     axis = alt_.Axis(titleLimit=width, format="~g")
     x = quantitative(alt_, "X", "threshold", title=title, axis=axis)
     y = quantitative(alt_, "Y", "value", title="Value")
