@@ -282,7 +282,8 @@ def roc_chart(
         `auc` column. False: no AUC labels.
     points
         Operating points to mark, labelled with their thresholds: ``"youden"`` (each group's
-        point maximizing ``tpr - fpr``, the highest threshold on ties) or a frame with
+        point maximizing ``tpr - fpr``, the first along the curve on ties: the highest
+        threshold, the lowest for a ``direction="lower"`` curve) or a frame with
         ``*by, fpr, tpr, threshold`` (e.g. from ``df.roc.best_threshold(by=...)``).
     zoom
         Show only this FPR range ``(lo, hi)``, e.g. ``(0, 0.2)`` for strong models whose
