@@ -216,6 +216,10 @@ def score_chart(
     most 400 and at least 32 (so beyond ``max_points / 64`` panels the 32-point floor
     decides: 4,992 rows at 78 panels).
 
+    It takes no `direction` and no `nan_policy`: it draws the scores themselves, in their own
+    units, so a direction changes nothing drawn, and a NaN or infinite score has no place on
+    the axis (those rows are left out, as above; the analyses say what NaN does to them).
+
     Parameters
     ----------
     scores
