@@ -397,7 +397,7 @@ def _score_chart(
             facet=facet,
             row=row,
             column=column,
-            **({"columns": across} if facet is not None else {}),
+            columns=across if facet is not None else None,
         )
         spec: dict[str, Any] = chart.to_dict()
     except Exception as error:  # a chart must not cost the reader the report's tables

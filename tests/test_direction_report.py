@@ -164,3 +164,29 @@ def test_gain_chart_says_which_scores_come_first(direction: str) -> None:
     ):
         spec = pr.charts.gain_chart(frame).to_dict()
         assert spec["layer"][0]["encoding"]["x"]["title"].endswith(f"{first} scores first)")
+
+
+def test_score_chart_direction_and_nan_policy() -> None:
+    # The sorted plot ranks from the least to the most positive score: under "lower" from
+    # the highest score down. The other plots draw the scores as they are.
+    frame = FRAME.with_columns(weight=pl.lit(1.0))
+
+    def points(**options: object) -> set[tuple[float, float]]:
+        spec = pr.charts.score_chart(frame, kind="sorted", **options).to_dict()
+        rows = [row for row in _dataset(spec) if row["_mark"] == "point"]
+        return {(row["score"], round(row["rank"], 12)) for row in rows}
+
+    higher, lower = points(), points(direction="lower")
+    assert lower == {(score, round(1 - rank, 12)) for score, rank in higher}
+    assert max(lower, key=lambda p: p[1])[0] == FRAME["score"].min()
+    histogram = pr.charts.score_chart(frame).to_dict()
+    assert pr.charts.score_chart(frame, direction="lower").to_dict() == histogram
+    with_nan = frame.vstack(
+        pl.DataFrame({"score": [float("nan")], "label": [1], "weight": [1.0]}),
+    )
+    for policy in ("propagate", "omit"):  # a NaN has no place on the axis: not drawn
+        assert pr.charts.score_chart(with_nan, nan_policy=policy).to_dict() == histogram
+    with pytest.raises(ValueError, match="NaN"):
+        pr.charts.score_chart(with_nan, nan_policy="raise")
+    with pytest.raises(ValueError, match="direction must be"):
+        pr.charts.score_chart(frame, direction="auto")  # type: ignore[arg-type]

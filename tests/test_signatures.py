@@ -35,9 +35,6 @@ NOT_AN_ANALYSIS = {
     "polars_roc.curves.from_counts",
     "polars_roc.report_multiclass.one_vs_rest",
 }
-#: Draws the scores themselves, in their own units: a direction changes nothing drawn, and a
-#: NaN score has no place on the axis (left out; its docstring says why it takes neither).
-DRAWS_SCORES = {"polars_roc.charts.scores.score_chart"}
 #: Score-taking functions not yet given both arguments (none now: keep it empty).
 PENDING: set[str] = set()
 POLICY_ARGUMENTS = ("direction", "nan_policy")
@@ -94,7 +91,7 @@ def test_the_scan_sees_the_score_functions() -> None:
     assert len(SCORED) > 30
 
 
-@pytest.mark.parametrize("key", sorted(set(SCORED) - NOT_AN_ANALYSIS - DRAWS_SCORES - PENDING))
+@pytest.mark.parametrize("key", sorted(set(SCORED) - NOT_AN_ANALYSIS - PENDING))
 def test_takes_and_documents_direction_and_nan_policy(key: str) -> None:
     function = SCORED[key]
     parameters = inspect.signature(function).parameters
@@ -115,19 +112,9 @@ def test_probability_functions_say_why_there_is_no_direction(key: str) -> None:
     assert "no `direction`" in (inspect.getdoc(function) or "")
 
 
-@pytest.mark.parametrize("key", sorted(DRAWS_SCORES))
-def test_score_drawings_say_why_they_take_neither(key: str) -> None:
-    function = SCORED[key]
-    parameters = inspect.signature(function).parameters
-    assert "direction" not in parameters
-    assert "nan_policy" not in parameters
-    doc = " ".join((inspect.getdoc(function) or "").split())
-    assert "no `direction` and no `nan_policy`" in doc
-
-
 def test_exemptions_name_real_functions() -> None:
     # A renamed or removed function must leave the exemption lists too.
-    assert set(SCORED) >= NO_DIRECTION | NOT_AN_ANALYSIS | DRAWS_SCORES
+    assert set(SCORED) >= NO_DIRECTION | NOT_AN_ANALYSIS
     assert set(_public_functions()) >= PENDING
 
 

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import numpy as np
 import polars as pl
 
-from polars_roc._core import labels, validate
+from polars_roc._core import checks, labels, validate
+from polars_roc._core.checks import NanPolicy
+from polars_roc._core.direction import Direction, flips
 from polars_roc.charts._altair import (
     Panels,
     altair,
@@ -50,8 +52,13 @@ def coded_rows(
     weight: str | None,
     pos_label: Any,
     panels: list[str],
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
-    """``*panels, _score, _class, _w``: the rows that count, with finite scores, coded."""
+    """
+    ``*panels, _score, _class, _w``: the rows that count, with finite scores, coded.
+
+    NaN scores are left out under every `nan_policy` but ``"raise"``, which refuses them.
+    """
     lf = scores.lazy()
     validate.roles(
         lf.collect_schema(),
@@ -63,7 +70,9 @@ def coded_rows(
     )
     coded = lf.select(
         *panels,
-        _score=labels.score(score, checked=False),
+        _score=labels.score(
+            checks.apply_nan_policy(pl.col(score), nan_policy, score), checked=False
+        ),
         _positive=labels.positive(label, pos_label),
         _w=pl.lit(1.0) if weight is None else labels.weight(weight),
     )
@@ -155,13 +164,22 @@ def density_rows(rows: pl.LazyFrame, panels: list[str], points: int = DENSITY_GR
     return pl.concat(out, how="vertical_relaxed").select(*keys, "score", "density")
 
 
-def sorted_rows(rows: pl.LazyFrame, panels: list[str], share: int) -> pl.DataFrame:
-    """``*panels, _class, score, rank``: rows in score order; every k-th row when too many."""
+def sorted_rows(
+    rows: pl.LazyFrame, panels: list[str], share: int, *, lower: bool = False
+) -> pl.DataFrame:
+    """
+    ``*panels, _class, score, rank``: rows in score order; every k-th row when too many.
+
+    The order runs from the least to the most positive score: ascending, or descending with
+    `lower` (``direction="lower"``).
+    """
     position = pl.int_range(pl.len())
     size = pl.len()
     if panels:
         position, size = position.over(panels), size.over(panels)
-    ordered = rows.sort([*panels, "_score", "_class"]).with_columns(_i=position, _n=size)
+    order = [*panels, "_score", "_class"]
+    descending = [False] * len(panels) + [lower, False]
+    ordered = rows.sort(order, descending=descending).with_columns(_i=position, _n=size)
     stride = (pl.col("_n") / share).ceil().clip(1)
     keep = (pl.col("_i") % stride == 0) | (pl.col("_i") == pl.col("_n") - 1)
     rank = (pl.col("_i").cast(pl.Float64) + 0.5) / pl.col("_n")
@@ -194,6 +212,8 @@ def score_chart(
     height: int = 200,
     max_points: int = 2000,
     seed: int = 0,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> alt.LayerChart | alt.FacetChart | alt.HConcatChart:
     """
     Score distributions of the two classes, from the scored rows themselves.
@@ -203,8 +223,9 @@ def score_chart(
     * ``"histogram"``: per-class (weighted) counts in `bins` shared bins, overlaid;
     * ``"density"``: per-class Gaussian kernel density (each class integrates to 1, so the
       shapes compare however imbalanced the classes are);
-    * ``"sorted"``: every row by its rank in score order (x, from 0 to 1) and its score (y),
-      coloured by class: where the positives sit in the ranking;
+    * ``"sorted"``: every row by its rank in score order (x, from 0 to 1, from the least to
+      the most positive score) and its score (y), coloured by class: where the positives sit
+      in the ranking;
     * ``"strip"``: score by class, jittered.
 
     Rows with a null score, label or weight, a zero weight, or a non-finite score are left
@@ -216,9 +237,9 @@ def score_chart(
     most 400 and at least 32 (so beyond ``max_points / 64`` panels the 32-point floor
     decides: 4,992 rows at 78 panels).
 
-    It takes no `direction` and no `nan_policy`: it draws the scores themselves, in their own
-    units, so a direction changes nothing drawn, and a NaN or infinite score has no place on
-    the axis (those rows are left out, as above; the analyses say what NaN does to them).
+    The scores are drawn in their own units. A NaN score has no place on the axis, so it is
+    left out under ``nan_policy="propagate"`` (the default) as under ``"omit"``; ``"raise"``
+    refuses it. The analyses say what NaN does to their numbers.
 
     Parameters
     ----------
@@ -238,6 +259,13 @@ def score_chart(
         Row budget of the point plots and the density, for all panels together.
     seed
         Random seed of the strip plot's sample and jitter.
+    direction
+        ``"lower"`` when a lower score means positive: the sorted plot then ranks the rows
+        from the highest score down, so the most positive rows sit right as under
+        ``"higher"``. The other plots draw the scores as they are.
+    nan_policy
+        ``"propagate"`` or ``"omit"`` (NaN scores are not drawn) or ``"raise"`` (an error
+        naming the column and the count).
 
     Returns
     -------
@@ -266,9 +294,13 @@ def score_chart(
         msg = f"bins must be a positive integer, got {bins!r}\n\nHint: bins=40."
         raise ValueError(msg)
     bins = int(bins)
+    lower = flips(direction)
     panels = Panels(facet, row, column, columns)
     names = panels.names
-    rows = coded_rows(scores, score, label, weight=weight, pos_label=pos_label, panels=names)
+    rows = coded_rows(
+        scores, score, label, weight=weight, pos_label=pos_label, panels=names,
+        nan_policy=nan_policy,
+    )  # fmt: skip
     rows = rows.cache()
     n_panels = max(1, rows.select(names).unique().collect().height) if names else 1
     share = max(max_points // n_panels, 2)
@@ -311,7 +343,7 @@ def score_chart(
                 x_score, y.stack(None), color=hue, tooltip=tips
             )
         elif k == "sorted":
-            data = combine(point=sorted_rows(rows, names, share))
+            data = combine(point=sorted_rows(rows, names, share, lower=lower))
             x = quantitative(alt_, "X", "rank", title="rank in score order (fraction of rows)")
             x = x.scale(domain=[0, 1], nice=False)
             # The scores above, and one barcode per class along the bottom: where each
