@@ -164,9 +164,8 @@ def _merged(coded: pl.LazyFrame) -> pl.LazyFrame:
     the frame does, so they take the running sums below.)
     """
     s, y, c = pl.col("_s"), pl.col("_y"), pl.col("_c")
-    # Adding 0 makes -0.0 into 0.0: one key for the tie, whatever the sort does with signs
-    # (the as-of joins already compare -0.0 == 0.0; the signed-zero test passes without it).
-    rows = coded.select(s + 0, y).cache()
+    # The as-of joins compare floats as IEEE numbers: -0.0 and 0.0 tie, in either order.
+    rows = coded.select(s, y).cache()
     positives = rows.filter(y).select(s.sort())
     negatives = rows.filter(~y).select(s.sort()).with_row_index("_c", offset=1)
     below = positives.join_asof(

@@ -28,12 +28,16 @@ def runs_lower(frame: pl.DataFrame) -> bool:
     >>> runs_lower(df.roc.curve()), runs_lower(df.roc.curve(direction="lower"))
     (False, True)
     """
-    columns = set(frame.columns)
-    if not {"threshold", "tpr", "fpr"} <= columns:
+    if not {"threshold", "tpr", "fpr"} <= set(frame.columns):
         return False
     rates = [pl.col(rate).fill_null(0.0) == 0.0 for rate in ("tpr", "fpr")]
-    start = frame.filter(pl.col("threshold").is_infinite() & rates[0] & rates[1])
-    return start.height > 0 and bool((start["threshold"] < 0).all())
+    return _starts_below(frame, rates[0] & rates[1])
+
+
+def _starts_below(frame: pl.DataFrame, start: pl.Expr) -> bool:
+    """Whether the rows where `start` holds at an infinite threshold all sit at ``-inf``."""
+    rows = frame.filter(pl.col("threshold").is_infinite() & start)
+    return rows.height > 0 and bool((rows["threshold"] < 0).all())
 
 
 def ranks_lowest_first(gains: pl.DataFrame, by: list[str]) -> bool:
@@ -54,8 +58,7 @@ def ranks_lowest_first(gains: pl.DataFrame, by: list[str]) -> bool:
     [False, True]
     """
     if "threshold" in gains.columns and "depth" in gains.columns:
-        start = gains.filter(pl.col("threshold").is_infinite() & (pl.col("depth") == 0.0))
-        return start.height > 0 and bool((start["threshold"] < 0).all())
+        return _starts_below(gains, pl.col("depth") == 0.0)
     if not {"bin", "min_score"} <= set(gains.columns):
         return False
     ordered = pl.col("min_score").sort_by("bin")

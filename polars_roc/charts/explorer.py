@@ -90,10 +90,10 @@ def threshold_explorer(
     smallest threshold at or above ``t`` (rows with ``score >= threshold`` are predicted
     positive, so that row's counts are those of threshold ``t``); for a curve computed with
     ``direction="lower"`` (read from its start rows at ``-inf``), the largest at or below
-    ``t``. Everything runs in the
-    browser with Vega-Lite: no server. Large curves are thinned for drawing (see
-    :mod:`polars_roc.charts._thin`); the slider then moves over the kept rows, and the table
-    shows the exact counts of the row it stops at, with that row's own threshold.
+    ``t``. Everything runs in the browser with Vega-Lite: no server. Large curves are
+    thinned for drawing (see :mod:`polars_roc.charts._thin`); the slider then moves over the
+    kept rows, and the table shows the exact counts of the row it stops at, with that row's
+    own threshold.
 
     Parameters
     ----------
