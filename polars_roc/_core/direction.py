@@ -19,6 +19,7 @@ from typing import Any, Literal, TypeVar, cast
 import polars as pl
 from polars._typing import IntoExprColumn
 
+from polars_roc._core import checks, validate
 from polars_roc._core.labels import into_expr
 
 Direction = Literal["higher", "lower"]
@@ -28,6 +29,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 SCORE_UNITS = ("threshold", "op_threshold", "threshold_a", "threshold_b")
 #: Pairs of bounds in score units, which swap when negated.
 SCORE_BOUNDS = (("min_score", "max_score"), ("threshold_lower", "threshold_upper"))
+#: The signed integer type that holds the negation of every value of an integer type.
+WIDER: dict[pl.DataType, pl.DataType] = {
+    pl.Int8(): pl.Int16(),
+    pl.Int16(): pl.Int32(),
+    pl.Int32(): pl.Int64(),
+    pl.Int64(): pl.Int128(),
+    pl.UInt8(): pl.Int16(),
+    pl.UInt16(): pl.Int32(),
+    pl.UInt32(): pl.Int64(),
+    pl.UInt64(): pl.Int128(),
+}
+INT128_MIN = -(2**127)
 
 
 def flips(direction: Any) -> bool:
@@ -41,19 +54,74 @@ def flips(direction: Any) -> bool:
     return bool(direction == "lower")
 
 
+def negated(score: pl.Expr, dtype: pl.DataType | None = None) -> pl.Expr:
+    """
+    The score negated exactly, in a type that holds every negation; `dtype` when known.
+
+    Integers widen to the signed type holding their negation (:data:`WIDER`): ``-x`` in
+    the same type has no negation of its minimum (``-(-128)`` wraps to ``-128`` in Int8)
+    and none at all for unsigned types, and Float64 makes integers beyond 2**53 tie.
+    Floats and decimals negate in their own type. A bare expression's dtype is unknown
+    until the query runs: it is subtracted from an Int128 zero, which widens every integer
+    to Int128, a float to Float64 and keeps a decimal. Int128's own minimum, -2**127, has
+    no negation: where the score may be Int128, a check in the query refuses it (and, for
+    a bare expression, a non-numeric score, by name). The name is kept.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"s": pl.Series([-128, 0, 127], dtype=pl.Int8)})
+    >>> df.select(negated(pl.col("s"), pl.Int8)).to_series().to_list()
+    [128, 0, -127]
+    >>> df.select(negated(pl.col("s"))).to_series().dtype  # the dtype left to the query
+    Int128
+    """
+    name = checks.name_of(score, "score")
+    if dtype is None or dtype == pl.Int128:
+        ok = score.map_batches(_negatable(name), return_dtype=pl.Boolean, is_elementwise=True)
+        score = pl.when(ok).then(score)
+    # Polars has no unary minus for Int128: a subtraction from zero, whose supertype with
+    # an Int128 zero is Int128 for every integer, Float64 for a float, a decimal for one.
+    if dtype is None:
+        return (pl.lit(0, dtype=pl.Int128) - score).alias(name)
+    if not dtype.is_integer():
+        return -score
+    wider = WIDER.get(dtype, dtype)
+    return (pl.lit(0, dtype=wider) - score.cast(wider)).alias(name)
+
+
+def _negatable(name: str) -> Callable[[pl.Series], pl.Series]:
+    """An elementwise check that a score column is numeric and can be negated exactly."""
+
+    def check(values: pl.Series) -> pl.Series:
+        validate.score_type(name, values.dtype, swapped=values.dtype == pl.Boolean)
+        if values.dtype == pl.Int128 and (values == INT128_MIN).any():
+            msg = (
+                f"score column {name!r} holds -2**127, the one Int128 value with no Int128 "
+                f"negation, so direction='lower' cannot rank it exactly\n\nHint: clip it, "
+                f"e.g. pl.col({name!r}).clip(-(2**127) + 1) (it then ties with that value "
+                f"if present), or cast the score to pl.Float64 (which ties integers beyond "
+                f"2**53)."
+            )
+            raise ValueError(msg)
+        return pl.repeat(True, values.len(), dtype=pl.Boolean, eager=True)
+
+    return check
+
+
 def scored(lf: pl.LazyFrame, score: str, direction: Direction) -> pl.LazyFrame:
     """
     The rows with the score negated under ``"lower"`` (unchanged under ``"higher"``).
 
-    Only a numeric score is negated (as Float64, unsigned integers included); any other
-    column is left for the role checks to refuse with their usual message.
+    Only a numeric score is negated, exactly (:func:`negated`); any other column is left
+    for the role checks to refuse with their usual message.
 
     Examples
     --------
     >>> import polars as pl
     >>> lf = pl.LazyFrame({"score": [1, 3], "label": [0, 1]})
     >>> scored(lf, "score", "lower").collect()["score"].to_list()
-    [-1.0, -3.0]
+    [-1, -3]
     """
     if not flips(direction):
         return lf
@@ -61,7 +129,7 @@ def scored(lf: pl.LazyFrame, score: str, direction: Direction) -> pl.LazyFrame:
     dtype = schema.get(score) if isinstance(score, str) else None
     if dtype is None or not dtype.is_numeric() or dtype == pl.Boolean:
         return lf
-    return lf.with_columns(-pl.col(score).cast(pl.Float64))
+    return lf.with_columns(negated(pl.col(score), dtype))
 
 
 def restored(lf: pl.LazyFrame, direction: Direction) -> pl.LazyFrame:
@@ -98,9 +166,23 @@ def thresholds(values: Any, direction: Direction) -> Any:
 
 
 def expression(score: IntoExprColumn, direction: Direction) -> pl.Expr:
-    """The score as an expression, negated under ``"lower"``."""
+    """
+    The score as an expression, negated exactly under ``"lower"``.
+
+    The score's dtype is checked before the negation (a Boolean or text score is refused
+    by name, as under ``"higher"``, rather than turned into numbers).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"s": pl.Series([0, 255], dtype=pl.UInt8)})
+    >>> df.select(expression("s", "lower")).to_series().to_list()
+    [0, -255]
+    """
     expr = into_expr(score)
-    return -expr if flips(direction) else expr
+    if not flips(direction):
+        return expr
+    return negated(expr)
 
 
 def directed(function: F) -> F:

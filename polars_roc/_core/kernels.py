@@ -90,11 +90,11 @@ def coded(
 
     Every frame computation (counts, the sorted AUC, DeLong placements) codes its rows here,
     once per query, with the same coding as the expressions' :func:`rows`. `_s` is the
-    score (integers and Float32 keep their type: exact ties and faster sorts; other scores
-    are Float64), `_y` the positive flag, `_w` the checked weight. Rows that do not count
-    (null score or label, null or zero weight) are dropped, or with `masked` kept with all
-    three set to null, so that every group of the input still has a row out (ranks, sums
-    and windows skip the nulls).
+    score (integers, decimals and Float32 keep their type: exact ties and faster sorts;
+    other scores are Float64), `_y` the positive flag, `_w` the checked weight. Rows that
+    do not count (null score or label, null or zero weight) are dropped, or with `masked`
+    kept with all three set to null, so that every group of the input still has a row out
+    (ranks, sums and windows skip the nulls).
 
     Examples
     --------

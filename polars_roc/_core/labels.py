@@ -78,9 +78,10 @@ def score(
     """
     Score expression; `checked` refuses non-numeric scores when the query runs.
 
-    Integer scores keep their type, so scores beyond 2**53 rank as integers, not as false
-    ties in Float64; other scores are Float64 when the caller knows the `dtype`, and keep
-    their numeric type in a bare expression (ranks, sorts and sums take any). Test NaN with
+    Integer and Decimal scores keep their type, so scores beyond 2**53 rank as integers,
+    not as false ties in Float64; other scores are Float64 when the caller knows the
+    `dtype`, and keep their numeric type in a bare expression (ranks, sorts and sums take
+    any). Test NaN with
     :func:`polars_roc._core.checks.is_nan`. `nan_policy` keeps NaN scores (the group's
     result is then null), sets them to null (``"omit"``) or refuses them (``"raise"``).
 
@@ -95,7 +96,7 @@ def score(
     if checked:
         expr = checks.checked_dtype(expr, checks.score_dtype(name))
     expr = checks.apply_nan_policy(expr, nan_policy, name, per_row=True)
-    if dtype is not None and not dtype.is_integer():
+    if dtype is not None and not (dtype.is_integer() or dtype.is_decimal()):
         expr = expr.cast(pl.Float64)
     return expr
 
