@@ -215,7 +215,7 @@ def _cell(value: Any, column: str) -> str:
         return '<td class="null" title="undefined">—</td>'
     if column in ("bin", "n", "n_pos"):
         text = f"{value:,}" if isinstance(value, int) else f"{value:,.2f}"
-    elif column == "min_score":
+    elif column in ("min_score", "max_score"):
         text = threshold_text(value)
     elif column in ("lift", "cum_lift"):
         text = f"{value:.2f}"
@@ -224,9 +224,12 @@ def _cell(value: Any, column: str) -> str:
     return f'<td class="num">{text}</td>'
 
 
-def gains_tables(table: pl.DataFrame, names: Sequence[str]) -> str:
+def gains_tables(table: pl.DataFrame, names: Sequence[str], *, lower: bool = False) -> str:
     """
     The gains tables as HTML: one per segment (the first open), the models one after another.
+
+    Each bin shows the score where it ends, going down the ranking: its lowest score, or
+    under ``direction="lower"`` (`lower`: rows ranked lowest score first) its highest.
 
     Examples
     --------
@@ -235,13 +238,19 @@ def gains_tables(table: pl.DataFrame, names: Sequence[str]) -> str:
     >>> page = gains_tables(table, ["model"])
     >>> page.count("<table"), page.count("<tr>")
     (1, 13)
+    >>> "highest score" in gains_tables(table, ["model"], lower=True)
+    True
     """
     color = names[0] if names else None
     segment = names[1] if len(names) > 1 else None
-    columns = [c for c in _GAINS_COLUMNS if c in table.columns]
+    headers = dict(_GAINS_COLUMNS)
+    if lower:
+        headers = {("max_score" if c == "min_score" else c): h for c, h in headers.items()}
+        headers["max_score"] = "highest score"
+    columns = [c for c in headers if c in table.columns]
     head = "".join(
         f"<th>{html.escape(text)}</th>"
-        for text in ([color] if color else []) + [_GAINS_COLUMNS[c] for c in columns]
+        for text in ([color] if color else []) + [headers[c] for c in columns]
     )
 
     def one(rows: pl.DataFrame, key: str) -> str:
@@ -294,7 +303,8 @@ def sections(
             f"chart shows the gain against depth{f', one line per {color}' if color else ''}"
             f"{per}, over the random diagonal and the perfect model (dotted)."
         )
-        out.append(("gains", _caption(caption) + gains_tables(table, names) + chart("gains")))
+        tables = gains_tables(table, names, lower=lower)
+        out.append(("gains", _caption(caption) + tables + chart("gains")))
     if len(names) > 1:
         layout = f" (one row of panels per {color}, one column per {names[1]})"
     else:

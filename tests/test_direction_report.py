@@ -14,6 +14,7 @@ from polars.testing import assert_frame_equal
 
 import polars_roc as pr
 from polars_roc.charts._direction import runs_lower
+from polars_roc.charts.style import threshold_text
 
 # Lower scores lean positive; two Youden / KS ties (at score 1 and 3 under "lower").
 TIES = pl.DataFrame({"score": [1, 2, 3, 4], "label": [1, 0, 1, 0]})
@@ -190,3 +191,23 @@ def test_score_chart_direction_and_nan_policy() -> None:
         pr.charts.score_chart(with_nan, nan_policy="raise")
     with pytest.raises(ValueError, match="direction must be"):
         pr.charts.score_chart(frame, direction="auto")  # type: ignore[arg-type]
+
+
+def test_report_gains_table_shows_where_each_bin_ends() -> None:
+    # Going down the ranking a bin ends at its lowest score, or under "lower" its highest:
+    # the cutoff a user would apply (score >= t, or score <= t).
+    rows = pr.datasets.simulate(400, models=["logit"], seed=6).lazy()
+    for direction, column, header in (
+        ("higher", "min_score", "lowest score"),
+        ("lower", "max_score", "highest score"),
+    ):
+        result = pr.report.compute(rows, ci=None, calibration_bins=None, direction=direction)
+        page = pr.report.render(result, js="cdn")
+        table = page[page.index('<table class="gains"') :]
+        table = table[: table.index("</table>")]
+        assert header in table
+        first = table.split("<tr>")[2]  # header row, then bin 1
+        cutoff = result.gains.sort("bin")[column][0]
+        other = result.gains.sort("bin")["max_score" if column == "min_score" else "min_score"][0]
+        cells = [c.split("<")[0] for c in first.split('class="num">')[1:]]
+        assert cells[1] == threshold_text(cutoff) != threshold_text(other)
