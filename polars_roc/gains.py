@@ -18,6 +18,7 @@ integer weight k is the same as k copies of the row.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
@@ -356,21 +357,50 @@ def ks(
     names = validate.as_names(by)
     _check_outputs(names, ("ks", "threshold"))
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
-    weighted = weight is not None
-    kind = pl.Float64 if weighted else pl.Int64
-    tp, fp, tn, fn = (pl.col(c).cast(kind) for c in ("tp", "fp", "tn", "fn"))
-    positives, negatives = tp + fn, fp + tn
-    # tpr - fpr ranked as tp * N - fp * P: exact in integers (below 3e9 rows a group), so
-    # exact ties stay ties.
-    gap = pl.when((positives > 0) & (negatives > 0)).then(tp * negatives - fp * positives)
+    return largest_gap(points, names)
+
+
+def largest_gap(
+    points: pl.LazyFrame, names: Sequence[str], *, lowest: bool = False
+) -> pl.LazyFrame:
+    """
+    ``*names, ks, threshold`` from ROC curve points: the largest ``tpr - fpr`` per group.
+
+    The one choice of the KS threshold, for :func:`ks` and the KS chart. With the counts
+    (``tp, fp, tn, fn``) the gaps are ranked as ``tp * N - fp * P``, exact in integers
+    (below 3e9 rows a group), so exactly equal gaps tie even where ``tpr - fpr`` differs in
+    its last bit; without them, by ``tpr - fpr``. Among thresholds reaching the largest gap
+    the highest is taken, or the `lowest` (a curve of ``direction="lower"`` in score
+    units). A group whose gap is undefined (all null) gives nulls.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [4, 3, 2, 1], "label": [1, 0, 1, 0]})
+    >>> largest_gap(df.roc.curve().lazy(), [], lowest=False).collect().row(0)
+    (0.5, 4.0)
+    >>> largest_gap(df.roc.curve().lazy(), [], lowest=True).collect().row(0)
+    (0.5, 2.0)
+    """
+    names = list(names)
+    if {"tp", "fp", "tn", "fn"} <= set(points.collect_schema().names()):
+        kind = pl.Int64 if points.collect_schema()["tp"].is_integer() else pl.Float64
+        tp, fp, tn, fn = (pl.col(c).cast(kind) for c in ("tp", "fp", "tn", "fn"))
+        positives, negatives = tp + fn, fp + tn
+        gap: pl.Expr = pl.when((positives > 0) & (negatives > 0)).then(
+            tp * negatives - fp * positives
+        )
+    else:
+        gap = pl.col("tpr") - pl.col("fpr")
     keys = names or ["_g"]
     candidates = points.with_columns(_gap=gap)
     if not names:
         candidates = candidates.with_columns(_g=pl.lit(True))
-    # One pass per group, independent of row order: among the thresholds reaching the
-    # largest gap, the highest; a group whose gap is undefined (all null) gives nulls.
+    # One pass per group, independent of row order.
     top = pl.col("_gap") == pl.col("_gap").max()
-    threshold = pl.col("threshold").filter(top).max()
+    tied = pl.col("threshold").filter(top)
+    threshold = tied.min() if lowest else tied.max()
     ks_at = (pl.col("tpr") - pl.col("fpr")).filter(top & (pl.col("threshold") == threshold))
     best = candidates.group_by(keys).agg(ks=ks_at.first(), threshold=threshold)
     return best.sort(keys, nulls_last=True).select(*names, "ks", "threshold")

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import polars_roc as pr
+from polars_roc.charts.style import threshold_text
 
 
 def rows_of(spec: dict, mark: str) -> list[dict]:
@@ -111,3 +114,29 @@ def test_ks_chart_marks_the_ks_gap(scored: pl.DataFrame) -> None:
         assert gaps[model]["threshold"] == threshold
     big = pr.datasets.simulate(20_000, seed=1).roc.curve(by="model")
     assert len(rows_of(pr.charts.ks_chart(big, max_points=1000).to_dict(), "line")) <= 1100
+
+
+@given(
+    scores=st.lists(st.integers(0, 5), min_size=2, max_size=25),
+    data=st.data(),
+    direction=st.sampled_from(["higher", "lower"]),
+)
+def test_ks_chart_marks_the_threshold_gains_ks_reports(
+    scores: list[int], data: st.DataObject, direction: str
+) -> None:
+    # Equal gaps may differ in the last bit of tpr - fpr (1/7 - 0 against 3/7 - 2/7): the
+    # chart must mark the threshold the KS table gives, not a float-rounding neighbour.
+    labels = data.draw(st.lists(st.booleans(), min_size=len(scores), max_size=len(scores)))
+    frame = pl.DataFrame({"score": [float(v) for v in scores], "label": labels})
+    ks = frame.roc.ks(direction=direction)
+    spec = pr.charts.ks_chart(frame.roc.curve(direction=direction)).to_dict()
+    marked = [(row["threshold"], row["tpr"] - row["fpr"]) for row in rows_of(spec, "gap")]
+    value, threshold = ks.row(0)
+    if threshold is None:  # no positives or no negatives
+        assert marked == []
+    elif abs(threshold) == float("inf"):  # KS 0 at the start row: labelled at the axis end
+        end = max(scores) if threshold > 0 else min(scores)
+        assert marked == [(end, 0.0)]
+        assert rows_of(spec, "gap")[0]["_text"] == f"KS 0.000\nat {threshold_text(threshold)}"
+    else:
+        assert marked == [(threshold, pytest.approx(value))]

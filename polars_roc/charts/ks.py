@@ -20,6 +20,7 @@ from polars_roc.charts._altair import (
 )
 from polars_roc.charts._direction import predicted, runs_lower
 from polars_roc.charts.style import threshold_text
+from polars_roc.gains import largest_gap
 
 if TYPE_CHECKING:
     import altair as alt
@@ -44,9 +45,11 @@ def ks_chart(
 
     Two step lines over the score: ``tpr`` (positives at or above the threshold) and
     ``fpr`` (negatives). The Kolmogorov-Smirnov statistic is the largest vertical gap
-    ``tpr - fpr``; a rule marks it at its threshold (the highest on ties, as
-    :func:`polars_roc.gains.ks` reports it), labelled with its value and threshold beside the
-    middle of the gap, on the side with more room. A curve computed with
+    ``tpr - fpr``; a rule marks it at the threshold :func:`polars_roc.gains.ks` reports
+    (gaps ranked exactly from the counts; the highest threshold on ties), labelled with its
+    value and threshold beside the middle of the gap, on the side with more room. A KS of
+    0 reached only at the start row (no threshold separates the classes the right way) is
+    labelled at the end of the axis, with no rule. A curve computed with
     ``direction="lower"`` (read from its start rows at ``-inf``) gives the shares scoring at
     or below each threshold, and the lowest threshold on ties.
 
@@ -94,27 +97,34 @@ def ks_chart(
             {"tpr": "positives", "fpr": "negatives"}, return_dtype=pl.String
         )
     )
-    gap = (pl.col("tpr") - pl.col("fpr")).alias("_gap")
-    ranked = finite.with_columns(gap).filter(pl.col("_gap").is_not_null())
     lower = runs_lower(curve)
-    ranked = ranked.sort(
-        [*by, "_gap", "threshold"],
-        descending=[False] * (len(by) + 1) + [lower],
-        nulls_last=True,
-        maintain_order=True,
+    # The threshold gains.ks reports (exact ranking of the gaps). One off the axis (the
+    # start row's +inf or -inf: no threshold separates the classes the right way) is
+    # labelled at the axis end, with no rule.
+    best = largest_gap(curve.lazy(), by, lowest=lower).collect()
+    best = best.filter(pl.col("threshold").is_not_null())
+    on_axis = best.filter(pl.col("threshold").is_finite()).join(
+        finite.select(*by, "threshold", "tpr", "fpr"),
+        on=[*by, "threshold"],
+        nulls_equal=True,
+        maintain_order="left",
     )
-    best = ranked.group_by(by, maintain_order=True).last() if by else ranked.tail(1)
+    off_axis = best.filter(~pl.col("threshold").is_finite()).with_columns(tpr=0.5, fpr=0.5)
+    best = pl.concat([on_axis, off_axis.select(on_axis.columns)])
     texts = [
         f"KS {value:.3f}\nat {threshold_text(cut)}"
-        for value, cut in zip(best["_gap"].to_list(), best["threshold"].to_list(), strict=True)
+        for value, cut in zip(best["ks"].to_list(), best["threshold"].to_list(), strict=True)
     ]
-    marked = best.select(*by, "threshold", "tpr", "fpr", _text=pl.Series(texts, dtype=pl.String))
     # The label goes on the side of the rule with more room (the panels share the x scale).
     lo, hi = finite["threshold"].min(), finite["threshold"].max()
     middle = (lo + hi) / 2 if lo is not None and hi is not None else 0.0  # type: ignore[operator]
-    marked = marked.with_columns(
-        _right=pl.col("threshold") > middle, _middle=(pl.col("tpr") + pl.col("fpr")) / 2
-    )
+    marked = best.select(
+        *by,
+        pl.col("threshold").clip(pl.lit(lo), pl.lit(hi)),
+        "tpr",
+        "fpr",
+        _text=pl.Series(texts, dtype=pl.String),
+    ).with_columns(_right=pl.col("threshold") > middle, _middle=(pl.col("tpr") + pl.col("fpr")) / 2)
     if long.height > max_points:  # thin evenly for drawing, keeping each line's ends
         step = long.height // max_points + 1
         position = pl.int_range(pl.len())
