@@ -29,18 +29,22 @@ F = TypeVar("F", bound=Callable[..., Any])
 SCORE_UNITS = ("threshold", "op_threshold", "threshold_a", "threshold_b")
 #: Pairs of bounds in score units, which swap when negated.
 SCORE_BOUNDS = (("min_score", "max_score"), ("threshold_lower", "threshold_upper"))
-#: The signed integer type that holds the negation of every value of an integer type.
+#: The signed integer type that holds the negation of every value of an unsigned type.
 WIDER: dict[pl.DataType, pl.DataType] = {
-    pl.Int8(): pl.Int16(),
-    pl.Int16(): pl.Int32(),
-    pl.Int32(): pl.Int64(),
-    pl.Int64(): pl.Int128(),
     pl.UInt8(): pl.Int16(),
     pl.UInt16(): pl.Int32(),
     pl.UInt32(): pl.Int64(),
     pl.UInt64(): pl.Int128(),
 }
-INT128_MIN = -(2**127)
+#: Each signed integer type's minimum, which has no negation in the type, and the type to
+#: cast such a score to first.
+SIGNED_MINIMUM: dict[pl.DataType, tuple[int, str]] = {
+    pl.Int8(): (-(2**7), "Int16"),
+    pl.Int16(): (-(2**15), "Int32"),
+    pl.Int32(): (-(2**31), "Int64"),
+    pl.Int64(): (-(2**63), "Int128"),
+    pl.Int128(): (-(2**127), "Float64"),
+}
 
 
 def flips(direction: Any) -> bool:
@@ -58,35 +62,35 @@ def negated(score: pl.Expr, dtype: pl.DataType | None = None) -> pl.Expr:
     """
     The score negated exactly, in a type that holds every negation; `dtype` when known.
 
-    Integers widen to the signed type holding their negation (:data:`WIDER`): ``-x`` in
-    the same type has no negation of its minimum (``-(-128)`` wraps to ``-128`` in Int8)
-    and none at all for unsigned types, and Float64 makes integers beyond 2**53 tie.
-    Floats and decimals negate in their own type. A bare expression's dtype is unknown
-    until the query runs: it is subtracted from an Int128 zero, which widens every integer
-    to Int128, a float to Float64 and keeps a decimal. Int128's own minimum, -2**127, has
-    no negation: where the score may be Int128, a check in the query refuses it (and, for
-    a bare expression, a non-numeric score, by name). The name is kept.
+    ``-score`` in the score's own type is not exact everywhere: unsigned types have no
+    negation, Float64 ties integers beyond 2**53, and a signed type's minimum has no
+    negation in it (``-(-128)`` wraps to ``-128`` in Int8). So an unsigned score is negated
+    in the signed type holding its negation (:data:`WIDER`); a signed one in its own type,
+    after a check in the query that refuses its minimum by name (a sentinel more often
+    than a score); floats and decimals in their own type. A bare expression's dtype is
+    known only when the query runs: it is subtracted from an Int8 zero (whose supertype
+    with the score is one of the above), after a check that also refuses a non-numeric
+    score by name. The name is kept.
 
     Examples
     --------
     >>> import polars as pl
-    >>> df = pl.DataFrame({"s": pl.Series([-128, 0, 127], dtype=pl.Int8)})
-    >>> df.select(negated(pl.col("s"), pl.Int8)).to_series().to_list()
-    [128, 0, -127]
+    >>> df = pl.DataFrame({"s": pl.Series([0, 255], dtype=pl.UInt8)})
+    >>> df.select(negated(pl.col("s"), pl.UInt8)).to_series().to_list()
+    [0, -255]
     >>> df.select(negated(pl.col("s"))).to_series().dtype  # the dtype left to the query
-    Int128
+    Int16
     """
     name = checks.name_of(score, "score")
-    if dtype is None or dtype == pl.Int128:
+    if dtype is None or dtype.is_signed_integer():
         ok = score.map_batches(_negatable(name), return_dtype=pl.Boolean, is_elementwise=True)
         score = pl.when(ok).then(score)
-    # Polars has no unary minus for Int128: a subtraction from zero, whose supertype with
-    # an Int128 zero is Int128 for every integer, Float64 for a float, a decimal for one.
     if dtype is None:
-        return (pl.lit(0, dtype=pl.Int128) - score).alias(name)
+        return (pl.lit(0, dtype=pl.Int8) - score).alias(name)
     if not dtype.is_integer():
         return -score
     wider = WIDER.get(dtype, dtype)
+    # A subtraction: Polars has no unary minus for Int128 (nor for unsigned types).
     return (pl.lit(0, dtype=wider) - score.cast(wider)).alias(name)
 
 
@@ -94,14 +98,16 @@ def _negatable(name: str) -> Callable[[pl.Series], pl.Series]:
     """An elementwise check that a score column is numeric and can be negated exactly."""
 
     def check(values: pl.Series) -> pl.Series:
-        validate.score_type(name, values.dtype, swapped=values.dtype == pl.Boolean)
-        if values.dtype == pl.Int128 and (values == INT128_MIN).any():
+        dtype = values.dtype
+        validate.score_type(name, dtype, swapped=dtype == pl.Boolean)
+        low, wider = SIGNED_MINIMUM.get(dtype, (None, ""))
+        if low is not None and (values == low).any():
             msg = (
-                f"score column {name!r} holds -2**127, the one Int128 value with no Int128 "
-                f"negation, so direction='lower' cannot rank it exactly\n\nHint: clip it, "
-                f"e.g. pl.col({name!r}).clip(-(2**127) + 1) (it then ties with that value "
-                f"if present), or cast the score to pl.Float64 (which ties integers beyond "
-                f"2**53)."
+                f"score column {name!r} holds {low}, the minimum of {dtype}, which has no "
+                f"negation in {dtype}, so direction='lower' cannot rank it exactly\n\n"
+                f"Hint: cast the score to a wider type first, e.g. "
+                f"pl.col({name!r}).cast(pl.{wider}), or replace the value if it marks a "
+                f"missing score."
             )
             raise ValueError(msg)
         return pl.repeat(True, values.len(), dtype=pl.Boolean, eager=True)
@@ -125,8 +131,7 @@ def scored(lf: pl.LazyFrame, score: str, direction: Direction) -> pl.LazyFrame:
     """
     if not flips(direction):
         return lf
-    schema = lf.collect_schema()
-    dtype = schema.get(score) if isinstance(score, str) else None
+    dtype = lf.collect_schema().get(score) if isinstance(score, str) else None
     if dtype is None or not dtype.is_numeric() or dtype == pl.Boolean:
         return lf
     return lf.with_columns(negated(pl.col(score), dtype))
