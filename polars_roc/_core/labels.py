@@ -81,9 +81,9 @@ def score(
     Integer and Decimal scores keep their type, so scores beyond 2**53 rank as integers,
     not as false ties in Float64; other scores are Float64 when the caller knows the
     `dtype`, and keep their numeric type in a bare expression (ranks, sorts and sums take
-    any). Test NaN with
-    :func:`polars_roc._core.checks.is_nan`. `nan_policy` keeps NaN scores (the group's
-    result is then null), sets them to null (``"omit"``) or refuses them (``"raise"``).
+    any). Test NaN with :func:`polars_roc._core.checks.is_nan`. `nan_policy` keeps NaN
+    scores (the group's result is then null), sets them to null (``"omit"``) or refuses
+    them (``"raise"``).
 
     Frame functions check the score's dtype against the schema at call time and pass
     ``checked=False``. A bare expression cannot see the schema, so the check runs in the
