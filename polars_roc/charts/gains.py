@@ -198,7 +198,7 @@ def gain_chart(
     perfect = None if shares is None else _perfect(shares, keys, lift=lift)
     data = combine(chance=per_panel(chance, gains, panels.names), perfect=perfect, model=points)
     leading = "lowest" if ranks_lowest_first(gains, by) else "highest"
-    depth = f"Depth (share of rows, {leading} scores first)"
+    depth = f"Depth ({leading} scores first)"  # short: fits a panel in any font
     x = quantitative(alt_, "X", "depth", title=depth).scale(domain=[0, 1])
     title = "Cumulative lift" if lift else "Gain (share of positives reached)"
     y = quantitative(alt_, "Y", "_y", title=title)
