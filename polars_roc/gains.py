@@ -383,9 +383,9 @@ def largest_gap(
     >>> largest_gap(df.roc.curve().lazy(), [], lowest=True).collect().row(0)
     (0.5, 2.0)
     """
-    names = list(names)
-    if {"tp", "fp", "tn", "fn"} <= set(points.collect_schema().names()):
-        kind = pl.Int64 if points.collect_schema()["tp"].is_integer() else pl.Float64
+    names, schema = list(names), points.collect_schema()
+    if {"tp", "fp", "tn", "fn"} <= set(schema.names()):
+        kind = pl.Int64 if schema["tp"].is_integer() else pl.Float64
         tp, fp, tn, fn = (pl.col(c).cast(kind) for c in ("tp", "fp", "tn", "fn"))
         positives, negatives = tp + fn, fp + tn
         gap: pl.Expr = pl.when((positives > 0) & (negatives > 0)).then(

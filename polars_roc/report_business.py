@@ -243,10 +243,8 @@ def gains_tables(table: pl.DataFrame, names: Sequence[str], *, lower: bool = Fal
     """
     color = names[0] if names else None
     segment = names[1] if len(names) > 1 else None
-    headers = dict(_GAINS_COLUMNS)
-    if lower:
-        headers = {("max_score" if c == "min_score" else c): h for c, h in headers.items()}
-        headers["max_score"] = "highest score"
+    cutoff = {"min_score": ("max_score", "highest score")} if lower else {}
+    headers = dict(cutoff.get(c, (c, h)) for c, h in _GAINS_COLUMNS.items())
     columns = [c for c in headers if c in table.columns]
     head = "".join(
         f"<th>{html.escape(text)}</th>"
