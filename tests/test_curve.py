@@ -9,6 +9,7 @@ import polars as pl
 import pytest
 from conftest import repeat_rows, scored_rows
 from hypothesis import given
+from hypothesis import strategies as st
 from sklearn.metrics import auc as trapezoid
 from sklearn.metrics import roc_curve
 
@@ -159,6 +160,37 @@ def test_nan_group_has_null_rates_and_other_groups_are_untouched() -> None:
     got = frame.roc.curve(by="g")
     assert got.filter(pl.col("g") == 1)["tpr"].is_null().all()
     assert got.filter(pl.col("g") == 2)["tpr"].to_list() == [0.0, 1.0, 1.0]
+
+
+SPECIAL = [float("nan"), float("inf"), float("-inf"), 0.0, -0.0, 1.0, 2.0]
+
+
+@given(
+    rows=st.lists(st.tuples(st.sampled_from(SPECIAL), st.booleans()), min_size=1, max_size=30),
+    dtype=st.sampled_from([pl.Float32, pl.Float64]),
+)
+def test_curve_with_nan_and_infinite_scores_is_the_one_group_curve(
+    rows: list[tuple[float, bool]], dtype: pl.DataType
+) -> None:
+    # The single curve merges each class's sorted scores: NaN must still be one tie block,
+    # as in the grouped curve's sort (a merge on NaN's comparisons split it in two).
+    frame = pl.DataFrame(rows, schema={"score": dtype, "label": pl.Boolean}, orient="row")
+    single = frame.roc.curve()
+    grouped = frame.with_columns(g=pl.lit(1)).roc.curve(by="g").drop("g")
+    assert single.equals(grouped, null_equal=True)
+    thresholds = single["threshold"].to_list()[1:]
+    nan = [t for t in thresholds if t != t]
+    assert len(nan) == (1 if frame["score"].is_nan().any() else 0)
+    # Each finite or infinite threshold counts the rows at or above it (NaN rows aside).
+    for t, tp, fp in single.select("threshold", "tp", "fp").rows()[1:]:
+        if t != t:
+            continue
+        above = [y for s, y in rows if s == s and s >= t]
+        nan_rows = [y for s, y in rows if s != s]
+        assert (tp, fp) == (
+            sum(above) + sum(nan_rows),
+            len(above) - sum(above) + len(nan_rows) - sum(nan_rows),
+        )
 
 
 def test_one_class_group_has_null_fpr() -> None:

@@ -148,17 +148,28 @@ def _merged(rows: pl.LazyFrame) -> pl.LazyFrame:
     Each class's scores are sorted as a bare column, and the two runs merged: the same
     order as :func:`threshold_order` up to the order within ties, which the deferred tally
     collapses. The single curve's counts at 4M rows: 0.29 s to 0.21 s with the streaming
-    engine, 0.40 s to 0.29 s with the in-memory one (median of 7, taken in turn).
+    engine, 0.40 s to 0.29 s with the in-memory one (median of 7, taken in turn). The
+    runs carry one Boolean, not two Int64 counts, and float scores are merged negated
+    instead of reversed: the whole curve 1.1-1.3x faster again (2.75-2.89x to 3.2-4.0x
+    scikit-learn's ``roc_curve``, 4M rows).
     """
     threshold, positive = pl.col("threshold"), pl.col("tp") == 1
+    y = pl.col("_y")
+    counts = {"tp": y.cast(pl.Int64), "fp": (~y).cast(pl.Int64)}
+    # merge_sorted takes ascending runs. Float scores negate exactly, so their negations,
+    # merged ascending, come in descending order without a reverse pass; NaN becomes null,
+    # which sorts and merges first, as NaN does in the descending sort.
+    flip = rows.collect_schema()["threshold"].is_float()
 
-    def scores(cases: pl.Expr, tp: int) -> pl.LazyFrame:
-        counts = {"tp": pl.lit(tp, dtype=pl.Int64), "fp": pl.lit(1 - tp, dtype=pl.Int64)}
-        return rows.select(threshold.filter(cases).sort()).with_columns(**counts)
+    def scores(cases: pl.Expr, case: bool) -> pl.LazyFrame:
+        key = threshold.filter(cases)
+        key = (-key).fill_nan(None) if flip else key
+        return rows.select(key.sort(), _y=pl.lit(case))
 
-    # merge_sorted takes ascending runs: merged ascending, then reversed (NaN first, as in
-    # the descending sort).
-    return scores(~positive, 0).merge_sorted(scores(positive, 1), "threshold").reverse()
+    merged = scores(~positive, False).merge_sorted(scores(positive, True), "threshold")
+    if flip:
+        return merged.select((-threshold).fill_null(float("nan")), **counts)
+    return merged.reverse().select(threshold, **counts)
 
 
 def accumulate(
@@ -265,7 +276,7 @@ def with_totals(table: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:
     derived from the totals is null too. The totals are real columns, never broadcast
     scalars: Polars may divide by a broadcast scalar through its reciprocal, which is not
     exact (3 / 5 gives 0.6000000000000001), and a column also divides bit for bit like
-    scikit-learn. Without groups a one-row cross join is cheaper than a window.
+    scikit-learn.
     """
     defined = ~pl.col("threshold").is_nan().any()
     totals = [
@@ -274,7 +285,7 @@ def with_totals(table: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:
     ]
     if names:
         return table.with_columns(total.over(names) for total in totals)
-    # A one-row cross join is cheaper than a window, but Polars keeps its columns as
-    # broadcast scalars; adding a zero column makes them real columns.
-    spread = {name: pl.col(name) + pl.col("tp") * 0 for name in ("_positives", "_negatives")}
-    return table.join(table.select(totals), how="cross").with_columns(**spread)
+    # Without groups the totals are scalars, which Polars broadcasts; adding a zero column
+    # makes them real columns (4M rows: 0.16 s to 0.04 s against a one-row cross join).
+    zero = pl.col("tp") * 0
+    return table.with_columns(total + zero for total in totals)
