@@ -9,6 +9,7 @@ labels, zero weights, groups with no counted row and null group keys.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import polars as pl
@@ -286,3 +287,49 @@ def test_single_auc_merge_equals_one_group_and_pairwise(
     expected, pos, neg = _oracle(frame, weighted=weighted)
     assert (n_pos, n_neg) == (pytest.approx(pos), pytest.approx(neg))
     assert auc == (None if expected is None else pytest.approx(expected, abs=1e-12))
+
+
+def _correctly_rounded_auc(part: pl.DataFrame) -> float | None:
+    """``U / (P * N)`` from exact integer pair counts (ties one half), rounded once."""
+    kept = part.drop_nulls(["score", "label"])
+    pos = kept.filter(pl.col("label") == 1)["score"].to_list()
+    neg = kept.filter(pl.col("label") == 0)["score"].to_list()
+    if not pos or not neg:
+        return None
+    twice_u = sum(2 if p > n else 1 if p == n else 0 for p in pos for n in neg)
+    return float(Fraction(twice_u, 2 * len(pos) * len(neg)))  # Fraction -> float rounds once
+
+
+@given(
+    frame=tied_rows(),
+    scores=st.lists(st.integers(-3, 3), min_size=40, max_size=40),
+    float32=st.booleans(),
+)
+def test_unweighted_auc_is_correctly_rounded_on_every_path(
+    frame: pl.DataFrame, scores: list[int], *, float32: bool
+) -> None:
+    # Every route forms the AUC from exact counts with one rounding division, so all agree
+    # bit for bit with Fraction(U, P * N): the single AUC's merge used to divide twice
+    # (2U / 2P, then / N) and differ from the grouped AUC in the last bit (23/60).
+    frame = frame.with_columns(
+        score=pl.Series(scores[: frame.height], dtype=pl.Float64) / 7,
+        code=pl.col("group").rank("dense"),
+    )
+    if float32:
+        frame = frame.with_columns(pl.col("score").cast(pl.Float32))
+    expected = {
+        g: _correctly_rounded_auc(frame.filter(pl.col("group").eq_missing(g)))
+        for g in frame["group"].unique().to_list()
+    }
+    by_string = dict(frame.roc.auc(by="group").select("group", "auc").iter_rows())
+    assert by_string == expected
+    by_code = dict(frame.roc.auc(by="code").select("code", "auc").iter_rows())
+    codes = dict(frame.select("code", "group").unique().iter_rows())
+    assert {codes[c]: a for c, a in by_code.items()} == expected
+    agg = frame.group_by("group").agg(pr.auc("score", "label"))
+    assert dict(agg.iter_rows()) == expected
+    for group, auc in expected.items():
+        part = frame.filter(pl.col("group").eq_missing(group))
+        assert part.roc.auc()["auc"].item() == auc
+        assert part.select(pr.auc("score", "label")).item() == auc
+        assert part.lazy().roc.auc().collect(engine="streaming")["auc"].item() == auc

@@ -183,10 +183,16 @@ def _merged(coded: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def _auc(positives: str, negatives: str) -> pl.Expr:
-    """``_u / (2 * positives * negatives)``: null for an empty class or with a NaN score."""
+    """
+    ``_u / 2 / (positives * negatives)``: null for an empty class or with a NaN score.
+
+    Halving is exact, so from integer counts the AUC is rounded once, bit for bit as by the
+    grouped and expression routes (``_u / (2 * n_pos) / n_neg`` rounded twice: 23/60 came
+    out 0.37878787878787884).
+    """
     n_pos, n_neg = pl.col(positives).cast(pl.Float64), pl.col(negatives).cast(pl.Float64)
     defined = (n_pos > 0) & (n_neg > 0) & ~pl.col("_nan")
-    return pl.when(defined).then(pl.col("_u").cast(pl.Float64) / (2 * n_pos) / n_neg).alias("auc")
+    return pl.when(defined).then(pl.col("_u").cast(pl.Float64) / 2 / (n_pos * n_neg)).alias("auc")
 
 
 def _summed(rows: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
