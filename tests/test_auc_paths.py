@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 import pytest
-from conftest import POOL, pairwise_auc
+from conftest import POOL, pairwise_auc, scored_rows
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -333,3 +333,34 @@ def test_unweighted_auc_is_correctly_rounded_on_every_path(
         assert part.roc.auc()["auc"].item() == auc
         assert part.select(pr.auc("score", "label")).item() == auc
         assert part.lazy().roc.auc().collect(engine="streaming")["auc"].item() == auc
+
+
+@pytest.mark.parametrize("route", ["frame", "grouped", "expression"])
+@given(
+    frame=scored_rows(weighted=True, groups=2),
+    shifts=st.tuples(st.integers(-1000, 1000), st.integers(-1000, 1000)),
+)
+def test_weighted_auc_ignores_a_power_of_two_on_either_class(
+    frame: pl.DataFrame, shifts: tuple[int, int], route: str
+) -> None:
+    # U / (P * N) is unchanged by a power of two on either class's weights. Each class is
+    # scaled apart, so the AUC is the same bits; one scale for both classes lost a class
+    # whose weights were all tiny beside the other's (2**-1000 against 2**1000: blank AUC).
+    positive, negative = (math.ldexp(1.0, k) for k in shifts)
+    shifted = frame.with_columns(
+        weight=pl.col("weight") * pl.when("label").then(positive).otherwise(negative)
+    )
+
+    def auc(rows: pl.DataFrame) -> list[float | None]:
+        if route == "frame":
+            return rows.roc.auc(weight="weight")["auc"].to_list()
+        if route == "grouped":
+            return rows.roc.auc(by="group", weight="weight")["auc"].to_list()
+        query = rows.group_by("group").agg(pr.auc("score", "label", weight="weight"))
+        return query.sort("group")["auc"].to_list()
+
+    assert auc(shifted) == auc(frame)
+    if route == "frame":
+        totals = shifted.roc.auc(weight="weight").select("n_pos", "n_neg").row(0)
+        expected = frame.roc.auc(weight="weight").select("n_pos", "n_neg").row(0)
+        assert totals == (expected[0] * positive, expected[1] * negative)

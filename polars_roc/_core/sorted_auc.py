@@ -17,7 +17,8 @@ in columns, so every step below runs once:
    plus the tied ones, i.e. ``2 U`` of Mann-Whitney with ties counting one half;
 5. one aggregation per group (sorted keys: Polars' sorted group-by).
 
-Steps 3-5 run for weighted rows (Float64 sums); unweighted rows take the class sorts and
+Steps 3-5 run for weighted rows (Float64 sums; without groups the sort carries one signed
+weight, :func:`_signed`); unweighted rows take the class sorts and
 as-of joins without groups, and ranks within groups with them (exact Int64 or half-integer
 sums).
 """
@@ -81,11 +82,12 @@ def auc_table(
     )
     if not weighted:
         return _aggregated(coded, names) if names else _merged(coded)
+    if not names:
+        return _signed(coded)
     yy, ww = pl.col("_y"), pl.col("_w")
-    # Each group's weights times a power of two (exact): products of weights in U neither
-    # overflow nor underflow; the class totals are reported from the weights as given.
-    sw = kernels.scaled(ww)
-    sw = sw.over(names) if names else sw
+    # Each class's weights in each group times a power of two (exact): products of weights
+    # in U neither overflow nor underflow; the class totals come from the weights as given.
+    sw = kernels.class_scaled(pl.when(yy).then(ww).otherwise(-ww)).over(names)
     # The sorts carry the coded columns and the scaled weight; the four sums are formed
     # after them (1.8x faster without groups, 1.6x with, than sorting the four formed
     # columns; 2M rows).
@@ -100,7 +102,7 @@ def auc_table(
         *names,
         "_s",
         _tp=pl.when(keep & yy).then(sw).otherwise(0.0),
-        _fp=pl.when(keep & ~yy).then(sw).otherwise(0.0),
+        _fp=pl.when(keep & ~yy).then(-sw).otherwise(0.0),
         _np=pl.when(keep & yy).then(ww).otherwise(0.0),
         _nn=pl.when(keep & ~yy).then(ww).otherwise(0.0),
     )
@@ -180,6 +182,28 @@ def _merged(coded: pl.LazyFrame) -> pl.LazyFrame:
     )
     sums = pl.concat([totals, below.select(_u=twice_u)], how="horizontal")
     return sums.select(_auc("n_pos", "n_neg"), "n_pos", "n_neg")
+
+
+def _signed(coded: pl.LazyFrame) -> pl.LazyFrame:
+    """
+    The single weighted AUC: the sort carries the score and one signed, scaled weight.
+
+    Each row's weight times a power of two (:func:`~polars_roc._core.kernels.scaled`),
+    negated for a negative and zero for a row that does not count, is the one column the
+    sort carries with the score: 1.15x faster than carrying the label and both weights (4M
+    rows, 0.42 s to 0.37 s, median of 7 taken in turn; the frame method 1.08x, in
+    ``bench_core``). The class totals are the weights as given, summed from the cached
+    coded rows: a weight too small beside the largest to survive the scaling still counts.
+    """
+    y, w, v = pl.col("_y"), pl.col("_w"), pl.col("_v")
+    coded = coded.cache()  # the sort and the class totals both read it
+    signed = pl.when(y.is_not_null()).then(pl.when(y).then(w).otherwise(-w)).otherwise(0.0)
+    rows = coded.select("_s", _v=kernels.class_scaled(signed)).sort("_s", nulls_last=True)
+    tp, fp = v.clip(lower_bound=0.0), (-v).clip(lower_bound=0.0)
+    zero = pl.lit(0.0, dtype=pl.Float64)
+    sums = _summed(rows.select("_s", _tp=tp, _fp=fp, _np=zero, _nn=zero), [])
+    totals = coded.select(n_pos=w.filter(y).sum(), n_neg=w.filter(~y).sum())
+    return pl.concat([sums.select("auc"), totals], how="horizontal")
 
 
 def _auc(positives: str, negatives: str) -> pl.Expr:
