@@ -159,7 +159,7 @@ def _weighted_auc(r: Rows) -> pl.Expr:
     ``list.eval`` over the previous stage's list:
 
     1. the scores sorted (plus 0: ``-0.0`` becomes ``0.0``), the weights sorted by score;
-    2. each class's weights scaled (:func:`class_scaled`) and split; the running sum of negatives
+    2. the weights scaled (:func:`scaled`) and split by class; the running sum of negatives
        and the first row of each tie block;
     3. per tie block the negatives before it and up to its end, by fills; each positive
        adds its weight times their sum, twice its ``U`` with ties one half.
@@ -177,7 +177,7 @@ def _weighted_auc(r: Rows) -> pl.Expr:
     ordered = packed.list.eval(
         pl.struct(s.sort(nulls_last=True).alias("s"), v.sort_by(s, nulls_last=True).alias("v"))
     )
-    v = class_scaled(v)
+    v = scaled(v, v.abs().max())
     fp = (-v).clip(lower_bound=0.0).fill_null(0.0)
     summed = ordered.list.eval(
         pl.struct(
@@ -218,27 +218,6 @@ def scaled(w: pl.Expr, largest: pl.Expr | None = None) -> pl.Expr:
     half = (exponent / 2).floor()
     two = pl.lit(2.0, dtype=pl.Float64)
     return w * two.pow(-half) * two.pow(half - exponent)
-
-
-def class_scaled(v: pl.Expr) -> pl.Expr:
-    """
-    Weights signed by class (positive for positives), each class scaled apart (:func:`scaled`).
-
-    The AUC ``U / (P * N)`` is unchanged by a power of two on either class, and a class
-    whose weights are all tiny beside the other's (1e-300 against 1e300) keeps its digits:
-    one scale for both classes left it zero and the AUC blank. Zero and null stay as they are.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> v = pl.lit(pl.Series([1e-300, -1e300, 3e-300, 0.0]))
-    >>> pl.select(class_scaled(v)).to_series().to_list()
-    [0.334..., -1.493..., 1.004..., 0.0]
-    """
-    positive, negative = v.clip(lower_bound=0.0).max(), (-v).clip(lower_bound=0.0).max()
-    return (
-        pl.when(v > 0).then(scaled(v, positive)).when(v < 0).then(scaled(v, negative)).otherwise(v)
-    )
 
 
 def segment_area(x: str, y: str, lo: float, hi: float, names: Sequence[str]) -> pl.Expr:
