@@ -1,4 +1,4 @@
-"""AUC per group of a frame from one sort: running sums over tie blocks, no rank, no window.
+"""AUC per group of a frame from one sort: running sums over tie blocks, no rank.
 
 The frame-level twin of :func:`polars_roc._core.kernels.auc_of` (which must stay a single
 expression for ``select``, ``group_by().agg()`` and ``over()``). A frame may stage its work
@@ -11,16 +11,16 @@ in columns, so every step below runs once:
    merged by as-of joins, and no step below), then by group with a stable single-key
    sort (an ``int_range`` between the two keeps Polars from merging them into one slower
    multi-key sort);
-3. one running sum of negatives ``C`` over the whole frame; each tie block's ``C`` before
-   and after it, and each group's ``C`` before it, by forward/backward fills;
-4. each row adds ``tp * (before + after - 2 * group_start)``: twice the negatives below it
-   plus the tied ones, i.e. ``2 U`` of Mann-Whitney with ties counting one half;
+3. each group's running sum of negatives ``C`` (a window: a Float64 sum over the whole
+   frame less its value before the group would lose a group's small weights); each tie
+   block's ``C`` before and after it, by forward/backward fills;
+4. each row adds ``tp * (before + after)``: twice the negatives below it plus the tied
+   ones, i.e. ``2 U`` of Mann-Whitney with ties counting one half;
 5. one aggregation per group (sorted keys: Polars' sorted group-by).
 
 Steps 3-5 run for weighted rows (Float64 sums; without groups the sort carries one signed
-weight, :func:`_signed`); unweighted rows take the class sorts and
-as-of joins without groups, and ranks within groups with them (exact Int64 or half-integer
-sums).
+weight, :func:`_signed`); unweighted rows take the class sorts and as-of joins without
+groups, and ranks within groups with them (exact Int64 or half-integer sums).
 """
 
 from __future__ import annotations
