@@ -181,7 +181,7 @@ def test_curve_with_nan_and_infinite_scores_is_the_one_group_curve(
     thresholds = single["threshold"].to_list()[1:]
     nan = [t for t in thresholds if t != t]
     assert len(nan) == (1 if frame["score"].is_nan().any() else 0)
-    # Each finite or infinite threshold counts the rows at or above it (NaN rows aside).
+    # Every other threshold counts the rows at or above it, and the NaN rows (sorted first).
     for t, tp, fp in single.select("threshold", "tp", "fp").rows()[1:]:
         if t != t:
             continue
