@@ -106,7 +106,8 @@ def auc_table(
         _np=pl.when(keep & yy).then(ww).otherwise(0.0),
         _nn=pl.when(keep & ~yy).then(ww).otherwise(0.0),
     )
-    return _summed(rows, names)
+    totals = [pl.col("_np").sum().alias("n_pos"), pl.col("_nn").sum().alias("n_neg")]
+    return _summed(rows, names, totals)
 
 
 def _aggregated(coded: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
@@ -200,10 +201,9 @@ def _signed(coded: pl.LazyFrame) -> pl.LazyFrame:
     signed = pl.when(y.is_not_null()).then(pl.when(y).then(w).otherwise(-w)).otherwise(0.0)
     rows = coded.select("_s", _v=kernels.scaled(signed, w.max())).sort("_s", nulls_last=True)
     tp, fp = v.clip(lower_bound=0.0), (-v).clip(lower_bound=0.0)
-    zero = pl.lit(0.0, dtype=pl.Float64)
-    sums = _summed(rows.select("_s", _tp=tp, _fp=fp, _np=zero, _nn=zero), [])
+    auc = _summed(rows.select("_s", _tp=tp, _fp=fp), [])
     totals = coded.select(n_pos=w.filter(y).sum(), n_neg=w.filter(~y).sum())
-    return pl.concat([sums.select("auc"), totals], how="horizontal")
+    return pl.concat([auc, totals], how="horizontal")
 
 
 def _auc(positives: str, negatives: str) -> pl.Expr:
@@ -219,8 +219,8 @@ def _auc(positives: str, negatives: str) -> pl.Expr:
     return pl.when(defined).then(pl.col("_u").cast(pl.Float64) / 2 / (n_pos * n_neg)).alias("auc")
 
 
-def _summed(rows: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
-    """From weighted rows sorted by group then score: the per-group sums and the AUC."""
+def _summed(rows: pl.LazyFrame, names: list[str], totals: Sequence[pl.Expr] = ()) -> pl.LazyFrame:
+    """From weighted rows sorted by group then score: the AUC per group, and `totals`."""
     fp, tp = pl.col("_fp"), pl.col("_tp")
     block = changed([*names, "_s"])
     # Each group's own running sum: one over the whole frame less its value before the
@@ -235,12 +235,11 @@ def _summed(rows: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
         pl.col("_u").sum().alias("_u"),
         tp.sum().alias("_ps"),
         fp.sum().alias("_ns"),
-        pl.col("_np").sum().alias("n_pos"),
-        pl.col("_nn").sum().alias("n_neg"),
+        *totals,
         checks.is_nan(pl.col("_s")).any().alias("_nan"),
     ]
     if names:
         sums = rows.group_by(names, maintain_order=True).agg(measures)
     else:
         sums = rows.select(measures)
-    return sums.select(*names, _auc("_ps", "_ns"), "n_pos", "n_neg")
+    return sums.select(*names, _auc("_ps", "_ns"), *(t.meta.output_name() for t in totals))
