@@ -364,3 +364,70 @@ def test_weighted_auc_ignores_a_power_of_two_on_either_class(
         totals = shifted.roc.auc(weight="weight").select("n_pos", "n_neg").row(0)
         expected = frame.roc.auc(weight="weight").select("n_pos", "n_neg").row(0)
         assert totals == (expected[0] * positive, expected[1] * negative)
+
+
+@st.composite
+def many_small_groups(draw: st.DrawFn) -> pl.DataFrame:
+    """Integer-keyed groups of 1 to 12 rows (at, below and above the paired size), in any order."""
+    sizes = draw(st.lists(st.integers(1, 12), min_size=1, max_size=12))
+    keys = draw(st.lists(st.integers(-5, 30) | st.none(), min_size=len(sizes), max_size=len(sizes)))
+    group = [k for k, size in zip(keys, sizes, strict=True) for _ in range(size)]
+    n = len(group)
+    special = st.sampled_from([-0.0, 0.0, 1.0, -1.0, math.inf, -math.inf, math.nan])
+    scores = st.one_of(special, st.none(), st.floats(-3, 3, allow_nan=False))
+    labels = st.one_of(st.sampled_from([0, 1]), st.none())
+    frame = pl.DataFrame(
+        {
+            "score": draw(st.lists(scores, min_size=n, max_size=n)),
+            "label": draw(st.lists(labels, min_size=n, max_size=n)),
+            "group": group,
+        },
+        schema={"score": pl.Float64, "label": pl.Int64, "group": pl.Int64},
+    )
+    return frame.sample(fraction=1.0, shuffle=True, seed=draw(st.integers(0, 2**16)))
+
+
+@given(frame=many_small_groups())
+def test_small_integer_groups_compare_pairs_exactly(frame: pl.DataFrame) -> None:
+    # Groups of up to 8 rows under one integer key count their positive-negative pairs one
+    # by one; larger groups rank. Both give the correctly rounded U / (P * N), the same bits
+    # as the string-keyed window ranks, with a null AUC for a NaN score or an empty class.
+    got = frame.roc.auc(by="group")
+    keys = sorted(frame["group"].unique().to_list(), key=lambda g: (g is None, g or 0))
+    assert got["group"].to_list() == keys
+    as_string = frame.with_columns(pl.col("group").cast(pl.String)).roc.auc(by="group")
+    by_string = {row["group"]: row for row in as_string.iter_rows(named=True)}
+    for row in got.iter_rows(named=True):
+        part = frame.filter(pl.col("group").eq_missing(row["group"])).drop_nulls(["score", "label"])
+        positives = part.filter(pl.col("label") == 1)["score"]
+        assert (row["n_pos"], row["n_neg"]) == (positives.len(), part.height - positives.len())
+        nan = part["score"].is_nan().any()
+        assert row["auc"] == (None if nan else _correctly_rounded_auc(part))
+        twin = by_string[None if row["group"] is None else str(row["group"])]
+        assert (twin["auc"], twin["n_pos"], twin["n_neg"]) == (
+            row["auc"],
+            row["n_pos"],
+            row["n_neg"],
+        )
+
+
+def test_groups_around_the_paired_size_count_every_pair() -> None:
+    # 20 groups of each size from 1 to 12 rows, rows shuffled: every positive must meet every
+    # negative of its group, however far apart the sort by key leaves them.
+    rng = np.random.default_rng(7)
+    sizes = np.repeat(np.arange(1, 13), 20)
+    group = np.repeat(np.arange(sizes.size), sizes)
+    frame = pl.DataFrame(
+        {
+            "score": rng.choice([-1.0, 0.0, 0.5, 2.0, math.inf], group.size),
+            "label": rng.integers(0, 2, group.size),
+            "group": group,
+        }
+    ).sample(fraction=1.0, shuffle=True, seed=3)
+    got = frame.roc.auc(by="group")
+    assert got["group"].to_list() == list(range(sizes.size))
+    expected = [
+        _correctly_rounded_auc(frame.filter(pl.col("group") == g)) for g in range(sizes.size)
+    ]
+    assert got["auc"].to_list() == expected
+    assert sum(auc is not None for auc in expected) > 180  # most groups have both classes
