@@ -395,6 +395,7 @@ def test_small_integer_groups_compare_pairs_exactly(frame: pl.DataFrame) -> None
     got = frame.roc.auc(by="group")
     keys = sorted(frame["group"].unique().to_list(), key=lambda g: (g is None, g or 0))
     assert got["group"].to_list() == keys
+    assert frame.lazy().roc.auc(by="group").collect(engine="in-memory").equals(got)
     as_string = frame.with_columns(pl.col("group").cast(pl.String)).roc.auc(by="group")
     by_string = {row["group"]: row for row in as_string.iter_rows(named=True)}
     for row in got.iter_rows(named=True):
