@@ -20,7 +20,8 @@ in columns, so every step below runs once:
 
 Steps 3-5 run for weighted rows (Float64 sums; without groups the sort carries one signed
 weight, :func:`_signed`); unweighted rows take the class sorts and as-of joins without
-groups, and ranks within groups with them (exact Int64 or half-integer sums).
+groups, and ranks within groups with them (exact Int64 or half-integer sums; under
+one integer key, groups of at most :data:`PAIRED` rows count their pairs instead).
 """
 
 from __future__ import annotations
@@ -31,12 +32,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import checks, kernels
-from polars_roc._core.groups import (
-    at_block_end,
-    before_block,
-    changed,
-    summarize,
-)
+from polars_roc._core.groups import at_block_end, before_block, changed, summarize
 
 
 def auc_table(
@@ -131,10 +127,13 @@ def _aggregated(coded: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     One integer key: the rows are sorted by it and flagged, and the group-by ranks each
     slice (1.2-1.5x faster with the sort included, 4M rows, 10 to 400k groups). A rank per
     group costs about 1.5 microseconds however small the group, so groups of at most
-    :data:`PAIRED` rows, found in the sorted rows without a window, compare their rows
-    pair by pair instead (:func:`_paired`): 2M groups of 2 rows took 3.3-3.6 s ranked and
-    0.65-0.8 s paired; 40k groups of 100 rows, where no group is paired, 5-15% more than
-    before the split (4M rows, medians of 3-5).
+    :data:`PAIRED` rows (counted by a window over the sorted rows) compare their rows pair
+    by pair instead (:func:`_paired`). 4M rows, medians of 5 taken in turn: 2M groups of 2
+    rows 3.1-3.4 s to 0.62-0.74 s, of 5 rows 1.4-1.6 s to 0.58-0.75 s; but 40k groups of
+    100 rows, where no group is paired, 0.33-0.37 s to 0.40-0.50 s, and groups of 9 to 32
+    rows 1.1-1.4x slower too: the count and the split cost that much. A lazy plan cannot
+    see the group sizes to skip them; this trade keeps every size within 2-3x of the cost
+    per row of 100-row groups (9-row groups the dearest; 2-row groups were 8.6-9.5x).
 
     Other keys (strings, several columns) rank in a window and sum in a plain group-by:
     1.2x faster than ranking in a hash group-by (4M rows, 3 x 1,000 groups), and on 100M
