@@ -148,14 +148,14 @@ def _aggregated(coded: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
         checks.is_nan(s).any().alias("_nan"),
     ]
     n_pos = pl.col("n_pos")
-    # Twice the Mann-Whitney U: twice the positives' rank sum less P (P + 1), exact.
-    twice_u = 2 * pl.col("_ranks") - n_pos * (n_pos + 1)
+    # Twice the Mann-Whitney U: `_ranks`, twice the positives' rank sum, less P (P + 1), exact.
+    twice_u = pl.col("_ranks") - n_pos * (n_pos + 1)
     if len(names) == 1 and coded.collect_schema()[names[0]].is_integer():
         key = names[0]
         small = pl.col("_small")
         rows = coded.sort(key, nulls_last=True).with_columns(pl.col(key).set_sorted())
         rows = rows.with_columns(_small=pl.len().over(key) <= PAIRED).cache()
-        ranks = (s.rank("average") * y).sum().alias("_ranks")  # half-integers: exact sums
+        ranks = (2 * (s.rank("average") * y).sum()).alias("_ranks")  # exact: half-integers
         ranked = rows.filter(~small).group_by(key, maintain_order=True).agg(ranks, *counts)
         ranked = ranked.select(key, _u=twice_u, n_pos="n_pos", n_neg="n_neg", _nan="_nan")
         paired = _paired(rows.filter(small), key)
@@ -165,8 +165,7 @@ def _aggregated(coded: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
         # A product, not a filter: the streaming engine streams plain sums of elementwise
         # expressions and gathers the whole frame in memory for a filter (2.2x the peak).
         ranks = (pl.col("_r").cast(pl.Int64) * y).sum().alias("_ranks")  # twice the sum
-        sums = summarize(coded, names, [ranks, *counts])
-        sums = sums.with_columns(_u=pl.col("_ranks") - n_pos * (n_pos + 1))
+        sums = summarize(coded, names, [ranks, *counts]).with_columns(_u=twice_u)
     return sums.select(*names, _auc("n_pos", "n_neg"), "n_pos", "n_neg")
 
 
