@@ -17,6 +17,7 @@ import pytest
 from conftest import POOL, pairwise_auc, scored_rows
 from hypothesis import given
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 
 import polars_roc as pr
 
@@ -412,7 +413,24 @@ def test_small_integer_groups_compare_pairs_exactly(frame: pl.DataFrame) -> None
         )
 
 
-def test_groups_around_the_paired_size_count_every_pair() -> None:
+def _weighted_auc(part: pl.DataFrame) -> float | None:
+    """``U / (P * N)``, weights as exact rationals (ties count one half), rounded once."""
+    kept = part.drop_nulls(["score", "label", "weight"]).filter(pl.col("weight") > 0)
+    rows = [(s, Fraction(w), y == 1) for s, y, w in kept.select("score", "label", "weight").rows()]
+    pos = [(s, w) for s, w, y in rows if y]
+    neg = [(s, w) for s, w, y in rows if not y]
+    if not pos or not neg or any(math.isnan(s) for s, _, _ in rows):
+        return None
+    u = sum(
+        wp * wn * (1 if sp > sn else Fraction(1, 2) if sp == sn else 0)
+        for sp, wp in pos
+        for sn, wn in neg
+    )
+    return float(u / (sum(w for _, w in pos) * sum(w for _, w in neg)))
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
+def test_groups_around_the_paired_size_count_every_pair(*, weighted: bool) -> None:
     # 20 groups of each size from 1 to 12 rows, rows shuffled: every positive must meet every
     # negative of its group, however far apart the sort by key leaves them.
     rng = np.random.default_rng(7)
@@ -422,13 +440,54 @@ def test_groups_around_the_paired_size_count_every_pair() -> None:
         {
             "score": rng.choice([-1.0, 0.0, 0.5, 2.0, math.inf], group.size),
             "label": rng.integers(0, 2, group.size),
+            "weight": rng.choice([0.25, 1.0, 3.0], group.size),
             "group": group,
         }
     ).sample(fraction=1.0, shuffle=True, seed=3)
-    got = frame.roc.auc(by="group")
+    got = frame.roc.auc(by="group", weight="weight" if weighted else None)
     assert got["group"].to_list() == list(range(sizes.size))
-    expected = [
-        _correctly_rounded_auc(frame.filter(pl.col("group") == g)) for g in range(sizes.size)
-    ]
-    assert got["auc"].to_list() == expected
+    parts = [frame.filter(pl.col("group") == g) for g in range(sizes.size)]
+    if weighted:
+        expected = [_weighted_auc(part) for part in parts]
+        close = [None if auc is None else pytest.approx(auc, rel=1e-13) for auc in expected]
+        assert got["auc"].to_list() == close
+    else:
+        expected = [_correctly_rounded_auc(part) for part in parts]
+        assert got["auc"].to_list() == expected
     assert sum(auc is not None for auc in expected) > 180  # most groups have both classes
+
+
+@given(
+    frame=many_small_groups(),
+    data=st.data(),
+    scale=st.sampled_from([1.0, 1e200, 1e-200]),
+)
+def test_small_weighted_integer_groups_sum_their_pairs(
+    frame: pl.DataFrame, data: st.DataObject, scale: float
+) -> None:
+    # Weighted groups of up to 8 rows under one integer key sum their pairs' products of
+    # weights, each group scaled by a power of two: weights of 1e200 (products overflow) or
+    # 1e-200 (products vanish) must give the AUC of weights near 1, within rounding.
+    weights = st.sampled_from([0.0, 0.25, 0.5, 1.0, 3.0]) | st.none()
+    column = data.draw(st.lists(weights, min_size=frame.height, max_size=frame.height))
+    frame = frame.with_columns(weight=pl.Series(column, dtype=pl.Float64) * scale)
+    got = frame.roc.auc(by="group", weight="weight")
+    keys = sorted(frame["group"].unique().to_list(), key=lambda g: (g is None, g or 0))
+    assert got["group"].to_list() == keys
+    in_memory = frame.lazy().roc.auc(by="group", weight="weight").collect(engine="in-memory")
+    assert_frame_equal(in_memory, got, check_exact=False, rel_tol=1e-15)  # float sums' order
+    as_string = frame.with_columns(pl.col("group").cast(pl.String))
+    twins = {
+        row["group"]: row
+        for row in as_string.roc.auc(by="group", weight="weight").iter_rows(named=True)
+    }
+    for row in got.iter_rows(named=True):
+        twin = twins[None if row["group"] is None else str(row["group"])]
+        part = frame.filter(pl.col("group").eq_missing(row["group"]))
+        kept = part.drop_nulls(["score", "label", "weight"])
+        expected = _weighted_auc(part)
+        assert row["auc"] == (None if expected is None else pytest.approx(expected, rel=1e-13))
+        assert twin["auc"] == (None if expected is None else pytest.approx(expected, rel=1e-13))
+        n_pos = kept.filter(pl.col("label") == 1)["weight"].sum()
+        assert row["n_pos"] == pytest.approx(n_pos, rel=1e-15)
+        assert row["n_neg"] == pytest.approx(kept["weight"].sum() - n_pos, rel=1e-15)

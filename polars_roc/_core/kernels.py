@@ -196,11 +196,14 @@ def _weighted_auc(r: Rows) -> pl.Expr:
     return summed.list.eval(auc).list.first()
 
 
-def scaled(w: pl.Expr, largest: pl.Expr | None = None) -> pl.Expr:
+def scaled(
+    w: pl.Expr, largest: pl.Expr | None = None, *, exponent: pl.Expr | None = None
+) -> pl.Expr:
     """
     Weights times a power of two bringing the largest near 1: no overflow, no underflow.
 
-    `largest` is the largest weight when `w` is not it (e.g. weights signed by class).
+    `largest` is the largest weight when `w` is not it (e.g. weights signed by class);
+    `exponent`, when given, is its binary exponent ``floor(log2(largest))``.
 
     Sums of products of weights (``U``, ``n_pos * n_neg``) overflow past about 1e154 and
     lose every digit below about 1e-154; a power of two changes no ratio and no bit of the
@@ -214,7 +217,8 @@ def scaled(w: pl.Expr, largest: pl.Expr | None = None) -> pl.Expr:
     >>> pl.select(scaled(pl.lit(pl.Series([5e-324])))).item()
     1.0
     """
-    exponent = (w.max() if largest is None else largest).log(2.0).floor()
+    if exponent is None:
+        exponent = (w.max() if largest is None else largest).log(2.0).floor()
     half = (exponent / 2).floor()
     two = pl.lit(2.0, dtype=pl.Float64)
     return w * two.pow(-half) * two.pow(half - exponent)

@@ -85,6 +85,18 @@ def auc_table(
         return _aggregated(coded, names) if names else _merged(coded)
     if not names:
         return _signed(coded)
+    if _one_integer_key(coded, names):
+        key = names[0]
+        rows = _by_size(coded, key)
+        small = pl.col("_small")
+        big = _weighted(rows.filter(~small).drop("_small"), names)
+        paired = _paired_weighted(rows.filter(small), key)
+        return pl.concat([big, paired], how="vertical_relaxed").sort(key, nulls_last=True)
+    return _weighted(coded, names)
+
+
+def _weighted(coded: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
+    """Weighted AUC per group: running sums of each group's scaled weights over tie blocks."""
     yy, ww = pl.col("_y"), pl.col("_w")
     # Each group's weights times a power of two (exact): products of weights in U neither
     # overflow nor underflow; the class totals are reported from the weights as given.
@@ -93,11 +105,10 @@ def auc_table(
     # after them (1.8x faster without groups, 1.6x with, than sorting the four formed
     # columns; 2M rows).
     rows = coded.select(*names, "_s", "_y", "_w", _sw=sw).sort("_s", nulls_last=True)
-    if names:
-        # The index keeps the two sorts apart (see the module docstring).
-        rows = rows.with_columns(_i=pl.int_range(pl.len(), dtype=pl.UInt32)).sort(
-            names, nulls_last=True, maintain_order=True
-        )
+    # The index keeps the two sorts apart (see the module docstring).
+    rows = rows.with_columns(_i=pl.int_range(pl.len(), dtype=pl.UInt32)).sort(
+        names, nulls_last=True, maintain_order=True
+    )
     keep, sw = yy.is_not_null(), pl.col("_sw")
     rows = rows.select(
         *names,
@@ -150,11 +161,10 @@ def _aggregated(coded: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     n_pos = pl.col("n_pos")
     # Twice the Mann-Whitney U: `_ranks`, twice the positives' rank sum, less P (P + 1), exact.
     twice_u = pl.col("_ranks") - n_pos * (n_pos + 1)
-    if len(names) == 1 and coded.collect_schema()[names[0]].is_integer():
+    if _one_integer_key(coded, names):
         key = names[0]
         small = pl.col("_small")
-        rows = coded.sort(key, nulls_last=True).with_columns(pl.col(key).set_sorted())
-        rows = rows.with_columns(_small=pl.len().over(key) <= PAIRED).cache()
+        rows = _by_size(coded, key)
         ranks = (2 * (s.rank("average") * y).sum()).alias("_ranks")  # exact: half-integers
         ranked = rows.filter(~small).group_by(key, maintain_order=True).agg(ranks, *counts)
         ranked = ranked.select(key, _u=twice_u, n_pos="n_pos", n_neg="n_neg", _nan="_nan")
@@ -169,6 +179,45 @@ def _aggregated(coded: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     return sums.select(*names, _auc("n_pos", "n_neg"), "n_pos", "n_neg")
 
 
+def _one_integer_key(coded: pl.LazyFrame, names: list[str]) -> bool:
+    """Whether the groups are one integer column: the route of sorted keys and pairs."""
+    return len(names) == 1 and coded.collect_schema()[names[0]].is_integer()
+
+
+def _by_size(coded: pl.LazyFrame, key: str) -> pl.LazyFrame:
+    """
+    Rows sorted by an integer `key` (nulls last), flagged ``_small`` in small groups.
+
+    A window counts each group's rows; groups of at most :data:`PAIRED` rows are small.
+    The rows are cached: each size takes its own branch.
+    """
+    rows = coded.sort(key, nulls_last=True).with_columns(pl.col(key).set_sorted())
+    return rows.with_columns(_small=pl.len().over(key) <= PAIRED).cache()
+
+
+def _pair_terms(key: str, weight: pl.Expr | None = None) -> list[pl.Expr]:
+    """
+    Each row's pairs with the next ``PAIRED - 1`` rows of its group (`key`, rows sorted by it).
+
+    A positive-negative pair adds 2 when the positive scores higher, 1 for a tie and 0 when
+    lower (twice its Mann-Whitney count; -0.0 and 0.0 tie, as in the ranks), times the
+    product of the two rows' `weight` when given. One expression per step.
+    """
+    s, y, g = pl.col("_s"), pl.col("_y"), pl.col(key)
+    side = y.cast(pl.Int8) * 2 - 1  # +1 for a positive, -1 for a negative, null otherwise
+    terms = []
+    for step in range(1, PAIRED):
+        other = s.shift(-step)
+        order = (s > other).cast(pl.Int8) - (s < other).cast(pl.Int8)
+        pair = g.eq_missing(g.shift(-step)) & (side * side.shift(-step) == -1)
+        twice = 1 + side * order
+        if weight is None:
+            terms.append(pl.when(pair).then(twice).otherwise(0))
+        else:
+            terms.append(pl.when(pair).then(weight * weight.shift(-step) * twice).otherwise(0.0))
+    return terms
+
+
 def _paired(rows: pl.LazyFrame, key: str) -> pl.LazyFrame:
     """
     ``key, _u, n_pos, n_neg, _nan`` of groups of at most :data:`PAIRED` rows, sorted by key.
@@ -179,19 +228,12 @@ def _paired(rows: pl.LazyFrame, key: str) -> pl.LazyFrame:
     sums per group are differences of running Int64 sums at each group's last row (exact;
     a sorted group-by of plain sums alone cost 0.35 s over 2M groups).
     """
-    s, y, g = pl.col("_s"), pl.col("_y"), pl.col(key)
-    side = y.cast(pl.Int8) * 2 - 1  # +1 for a positive, -1 for a negative, null otherwise
-    terms = []
-    for step in range(1, PAIRED):
-        other = s.shift(-step)
-        order = (s > other).cast(pl.Int8) - (s < other).cast(pl.Int8)
-        pair = g.eq_missing(g.shift(-step)) & (side * side.shift(-step) == -1)
-        terms.append(pl.when(pair).then(1 + side * order).otherwise(0))
+    s, y = pl.col("_s"), pl.col("_y")
     last = changed([key]).shift(-1, fill_value=True)
     running = rows.select(
         key,
         _last=last,
-        _u=pl.sum_horizontal(terms).cast(pl.Int64).cum_sum(),
+        _u=pl.sum_horizontal(_pair_terms(key)).cast(pl.Int64).cum_sum(),
         n_pos=y.fill_null(False).cast(pl.Int64).cum_sum(),
         n_neg=(~y).fill_null(False).cast(pl.Int64).cum_sum(),
         _nan=checks.is_nan(s).fill_null(False).cast(pl.Int64).cum_sum(),
@@ -202,6 +244,42 @@ def _paired(rows: pl.LazyFrame, key: str) -> pl.LazyFrame:
 
     ends = running.filter("_last")
     return ends.select(key, since("_u"), since("n_pos"), since("n_neg"), _nan=since("_nan") > 0)
+
+
+def _paired_weighted(rows: pl.LazyFrame, key: str) -> pl.LazyFrame:
+    """
+    ``key, auc, n_pos, n_neg`` of weighted groups of at most :data:`PAIRED` rows, by key.
+
+    The pairs of :func:`_paired`, each times the product of its two scaled weights. Each
+    group's weights are scaled by a power of two bringing its largest near 1, as in
+    :func:`_weighted`: the largest binary exponent comes from one running maximum over the
+    frame of ``group number * 4096 + exponent`` (exponents of doubles span fewer than 4096
+    values), read at each group's last row, with no window. The float sums stay per group
+    (a sorted group-by of plain sums): a running sum over the frame, less its value before
+    the group, would lose a group's small weights.
+    """
+    s, y, w, sw = pl.col("_s"), pl.col("_y"), pl.col("_w"), pl.col("_sw")
+    group = changed([key]).cum_sum().cast(pl.Int64) * 4096
+    code = group + 2048 + w.log(2.0).floor().cast(pl.Int64).fill_null(-2048)
+    last = changed([key]).shift(-1, fill_value=True)
+    exponent = pl.when(last).then(code.cum_max()).backward_fill() - group - 2048
+    rows = rows.with_columns(_sw=kernels.scaled(w, exponent=exponent))
+    keep = y.is_not_null()
+    positive, negative = keep & y, keep & ~y
+    sums = rows.select(
+        key,
+        _u=pl.sum_horizontal(_pair_terms(key, sw)),
+        _ps=pl.when(positive).then(sw).otherwise(0.0),
+        _ns=pl.when(negative).then(sw).otherwise(0.0),
+        n_pos=pl.when(positive).then(w).otherwise(0.0),
+        n_neg=pl.when(negative).then(w).otherwise(0.0),
+        _nan=checks.is_nan(s).fill_null(False),
+    )
+    columns = ("_u", "_ps", "_ns", "n_pos", "n_neg")
+    totals = sums.group_by(key, maintain_order=True).agg(
+        *(pl.col(c).sum() for c in columns), pl.col("_nan").any()
+    )
+    return totals.select(key, _auc("_ps", "_ns"), "n_pos", "n_neg")
 
 
 def _merged(coded: pl.LazyFrame) -> pl.LazyFrame:
