@@ -145,9 +145,9 @@ def partial_auc(
     "specificity"); with ``tpr=(lo, hi)`` it is the integral of specificity (1 - FPR) over
     that TPR range (pROC's focus "sensitivity"). The curve is interpolated linearly at the
     bounds. ``pauc_std = (1 + (A - min) / (max - min)) / 2`` with ``max = hi - lo`` and
-    ``min`` the same area under the chance diagonal; it is null where the curve's area is
-    below the diagonal's (the standardization is undefined there). For ``fpr=(0, b)`` it
-    equals scikit-learn's ``roc_auc_score(max_fpr=b)``.
+    ``min`` the same area under the chance diagonal. For ``fpr=(0, b)`` it equals
+    scikit-learn's ``roc_auc_score(max_fpr=b)``, also where the curve's area is below the
+    diagonal's: there it is below 0.5 (pROC returns NA instead).
 
     Parameters
     ----------
@@ -278,7 +278,7 @@ def partial_auc_of_curve(
     table = summarize(per_group, names, summary)
     width = hi - lo
     standardized = (1 + (pl.col("pauc") - chance) / (width - chance)) / 2
-    return table.with_columns(pauc_std=pl.when(pl.col("pauc") >= chance).then(standardized)).select(
+    return table.with_columns(pauc_std=standardized).select(
         *names, "pauc", "pauc_std", "n_pos", "n_neg"
     )
 

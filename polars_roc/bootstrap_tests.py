@@ -16,6 +16,11 @@ key and the two model names (:func:`polars_roc.resampling.group_rng`); rows are 
 canonical order first (by case when paired, else by label and score), so the result does
 not depend on the row order. Replicates are vectorized as in :mod:`polars_roc.resampling`:
 each is a matrix of counts per distinct score, a chunk of replicates at a time.
+
+Undefined results are null, by the DeLong route's rules: ``auc_a, auc_b, diff`` are null
+where a model has a NaN score or lacks a class; the interval, statistic and p-value are
+null also where a class of either model has fewer than 2 rows (:data:`MIN_CLASS`), while
+the point areas are still reported.
 """
 
 from __future__ import annotations
@@ -41,6 +46,9 @@ from polars_roc.resampling import (
 
 #: Matrix cells per chunk of replicates.
 CHUNK_CELLS = 1 << 16
+
+#: Rows each class of each model needs for the test (the point areas need one).
+MIN_CLASS = 2
 
 RESULT = ("auc_a", "auc_b", "diff", "diff_lower", "diff_upper", "statistic", "p_value")
 
@@ -93,6 +101,11 @@ class _Curve:
         self.levels, inverse = np.unique(scores, return_inverse=True)
         self.level = inverse.reshape(-1).astype(np.intp)
         self.positive = np.asarray(positive, dtype=bool)
+
+    def smallest_class(self) -> int:
+        """The number of rows of the smaller class."""
+        n_pos = int(self.positive.sum())
+        return min(n_pos, len(self.positive) - n_pos)
 
     def area(self, statistic: Statistic, pos_rows: IntArray, neg_rows: IntArray) -> FloatArray:
         """The statistic over replicates given as drawn positive and negative row positions."""
@@ -207,15 +220,14 @@ def _pair_row(
         curve_b = _Curve(b["_s"].to_numpy(), b["_y"].to_numpy())
     row: dict[str, Any] = dict.fromkeys(RESULT)
     row.update(paired=is_paired, df=None)
-    usable = all(
-        c.positive.sum() >= 2 and (~c.positive).sum() >= 2 and not np.isnan(c.levels).any()
-        for c in (curve_a, curve_b)
-    )
-    if not usable:
-        return row
+    curves = (curve_a, curve_b)
+    if not all(c.smallest_class() >= 1 and not np.isnan(c.levels).any() for c in curves):
+        return row  # an area is undefined: everything null
     area_a, area_b = curve_a.estimate(statistic), curve_b.estimate(statistic)
-    diffs = _replicate_diffs(curve_a, curve_b, statistic, paired=is_paired, n_boot=n_boot, rng=rng)
     row.update(auc_a=area_a, auc_b=area_b, diff=area_a - area_b)
+    if min(c.smallest_class() for c in curves) < MIN_CLASS:
+        return row  # the areas are defined; their test is not (as DeLong's)
+    diffs = _replicate_diffs(curve_a, curve_b, statistic, paired=is_paired, n_boot=n_boot, rng=rng)
     row.update(_test(area_a - area_b, diffs, alternative=alternative, level=level))
     return row
 
@@ -242,6 +254,9 @@ def compare(
 
     Columns: ``*names, model_a, model_b, auc_a, auc_b, diff, diff_lower, diff_upper,
     statistic, p_value, paired, df`` (`df` null: the reference is the normal).
+    ``auc_a, auc_b, diff`` are null where an area is undefined (a NaN score, a class
+    without rows); the other results are null also where a class of either model has
+    fewer than 2 rows, as on the DeLong route.
     """
     schema = lf.collect_schema()
     statistic = area_statistic(fpr, tpr)

@@ -30,7 +30,7 @@ import polars as pl
 from polars._typing import IntoExprColumn
 
 from polars_roc._core import labels, validate
-from polars_roc._core.checks import NanPolicy
+from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.counts import coded
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group
@@ -81,7 +81,8 @@ def _checked(score: pl.Expr, name: str | None = None) -> pl.Expr:
     """Refuse scores outside [0, 1] when the query runs (NaN passes: its group is null)."""
 
     def check(values: pl.Series) -> pl.Series:
-        bad = values.filter(values.is_not_nan() & ((values < 0) | (values > 1)))
+        numbers = values.cast(pl.Float64)  # decimals and integers too
+        bad = numbers.filter(numbers.is_not_nan() & ((numbers < 0) | (numbers > 1)))
         if bad.len() > 0:
             msg = (
                 f"calibration needs probabilities in [0, 1]; score column "
@@ -90,7 +91,7 @@ def _checked(score: pl.Expr, name: str | None = None) -> pl.Expr:
                 f"raw scores or logits."
             )
             raise ValueError(msg)
-        return values
+        return numbers
 
     return score.map_batches(check, return_dtype=pl.Float64, is_elementwise=True)
 
@@ -214,7 +215,7 @@ def _summary(binned: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.La
         sums = {"_score_sum": (s * w).sum(), "_pos": pos.sum(), "n": w.sum()}
     else:
         sums = {"_score_sum": s.sum(), "_pos": pos.sum(), "n": pl.len().cast(pl.Int64)}
-    per_bin = binned.group_by(*names, "_bin").agg(**sums, _nan=s.is_nan().any())
+    per_bin = binned.group_by(*names, "_bin").agg(**sums, _nan=is_nan(s).any())
     # A group holding a NaN score keeps one row: null bin, null measures, all its rows in `n`.
     bin_ = pl.when(~per_group(pl.col("_nan").any(), names)).then(pl.col("_bin") + 1)
     again = {name: pl.col(name).sum() for name in ("_score_sum", "_pos", "n")}
@@ -375,7 +376,7 @@ def _ece_of_sorted(bins: int, strategy: Strategy, *, weighted: bool) -> pl.Expr:
         runs = edges.search_sorted(s, side="left").rle().struct.field("len")
         at_ends = gap.gather(runs.cum_sum() - 1)
         per_bin = pl.concat([pl.lit(0.0), at_ends]).diff().slice(1)
-    defined = (total > 0) & ~s.is_nan().any()
+    defined = (total > 0) & ~is_nan(s).any()
     return pl.when(defined).then(per_bin.abs().sum() / total)
 
 

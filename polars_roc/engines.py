@@ -154,8 +154,8 @@ def _pos_label_found(label: str, pos_label: Any) -> pl.Expr:
     """Whether each label is `pos_label`; raises when the column holds labels but not it."""
 
     def check(values: pl.Series) -> pl.Series:
-        positive: pl.Series = values.eq(pos_label)
-        if values.null_count() < values.len() and not positive.any():
+        positive = labels.is_class(values, pos_label)
+        if positive.null_count() < positive.len() and not positive.any():
             found = values.drop_nulls().unique().sort().head(10).to_list()
             msg = (
                 f"pos_label {pos_label!r} occurs nowhere in label column {label!r}, which holds "
@@ -528,6 +528,8 @@ def auc_table(
         y = nw.col(label) == 1
     # Rows that do not count (null score or label) stay in: the groups they make stay too.
     counted = ~nw.col(source).is_null() & ~nw.col(label).is_null()
+    if dtype.is_float():  # a NaN class label is missing, as in the Polars routes
+        counted = counted & ~nw.col(label).is_nan()
 
     def indicator(condition: Any) -> Any:
         return nw.when(counted & condition).then(nw.lit(1.0)).otherwise(nw.lit(0.0))
@@ -568,7 +570,8 @@ def auc_table(
     defined = (n_pos > 0) & (n_neg > 0) & ~pl.col(nan).fill_null(False)
     return small.select(
         *names,
-        auc=pl.when(defined).then(pl.col(area).cast(pl.Float64) / n_pos / n_neg),
+        # One division by the pairs: the AUC rounded once, as on the Polars routes.
+        auc=pl.when(defined).then(pl.col(area).cast(pl.Float64) / (n_pos * n_neg)),
         n_pos=pl.col("n_pos").cast(pl.Float64).round().cast(pl.Int64),
         n_neg=pl.col("n_neg").cast(pl.Float64).round().cast(pl.Int64),
     ).sort(names, nulls_last=True)

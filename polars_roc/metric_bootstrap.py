@@ -214,13 +214,19 @@ class Ranked(NamedTuple):
 
 
 def _ranked(metric: Counted, counts: FloatArray) -> Ranked:
-    """The running totals of one (score, label) pair, scores all distinct."""
+    """
+    The running totals of one (score, label) pair, scores all distinct.
+
+    A group without positives has no columns and ``n_pos`` 0: its metrics come out NaN
+    (0 / 0), which the summary treats as undefined.
+    """
     c = counts if metric.order is None else counts[:, metric.order]
     columns = np.flatnonzero(metric.positive)
     on_positives = c[:, columns]
     below = np.cumsum(c, axis=1)[:, columns]
     positives_below = np.cumsum(on_positives, axis=1)
-    return Ranked(on_positives, below, positives_below, positives_below[:, -1])
+    n_pos = on_positives.sum(axis=1)  # not positives_below[:, -1]: there may be no column
+    return Ranked(on_positives, below, positives_below, n_pos)
 
 
 def _ranked_value(kind: str, r: Ranked, n: int) -> FloatArray:

@@ -158,7 +158,7 @@ def _multiclass(
 def _no_nan(columns: list[pl.Expr], value: pl.Expr) -> pl.Expr:
     nan = pl.lit(False)
     for column in columns:
-        nan = nan | column.is_nan().any()
+        nan = nan | checks.is_nan(column).any()
     return pl.when(~nan).then(value)
 
 

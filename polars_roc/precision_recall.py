@@ -390,7 +390,7 @@ def _pr_area_of_sorted(*, weighted: bool) -> pl.Expr:
     # From the point (recall 0, precision 1) at the top, down the thresholds.
     step = recall - recall.shift(1).fill_null(0.0)
     height = (precision + precision.shift(1).fill_null(1.0)) / 2
-    defined = (n_pos > 0) & ~s.is_nan().any()
+    defined = (n_pos > 0) & ~is_nan(s).any()
     return pl.when(defined).then((step * height).sum())
 
 

@@ -233,20 +233,58 @@ def _interpolate(x: FloatArray, y: FloatArray, wanted: FloatArray, *, last: bool
     return out
 
 
-def _summary(values: FloatArray, level: float) -> dict[str, list[float | None]]:
-    """Standard error (ddof 1) and percentile interval of each column of replicates."""
-    alpha = 1.0 - level
-    finite = [bool(ok) for ok in np.asarray(np.isfinite(values).all(axis=0)).ravel()]
-    lower, upper = np.quantile(values, [alpha / 2, 1 - alpha / 2], axis=0)
-    se = values.std(axis=0, ddof=1) if values.shape[0] > 1 else np.full(values.shape[1], np.nan)
+def _percentiles(values: FloatArray, probs: list[float], unbounded: Sequence[int]) -> FloatArray:
+    """
+    ``(len(probs), width)`` type 7 percentiles of each column, +inf allowed in `unbounded`.
 
-    def listed(column: FloatArray) -> list[float | None]:
+    In those columns +inf sorts above every finite value: a percentile that falls on +inf,
+    or between a finite value and +inf, is +inf (the limit of the interpolation); others are
+    numpy's. Other columns are numpy's (:func:`_summary` nulls one with a non-finite value).
+    """
+    out = np.asarray(np.quantile(values, probs, axis=0), dtype=np.float64).reshape(len(probs), -1)
+    for j in unbounded:
+        column = values[:, j]
+        if not np.isposinf(column).any():
+            continue
+        below = np.quantile(column, probs, method="lower")
+        above = np.quantile(column, probs, method="higher")
+        out[:, j] = np.where(below == above, below, np.where(np.isposinf(above), above, out[:, j]))
+    return out
+
+
+def _summary(
+    values: FloatArray, level: float, unbounded: Sequence[int] = ()
+) -> dict[str, list[float | None]]:
+    """
+    Standard error (ddof 1) and percentile interval of each column of replicates.
+
+    A column with a NaN or infinite replicate gets nulls, except that +inf is a value in the
+    `unbounded` columns (a threshold above every score, "always negative"): it sorts above
+    every finite value, so a bound is +inf where its percentile falls on +inf and finite
+    otherwise (see :func:`_percentiles`); the standard error is then null (no finite spread).
+    NaN or -inf still give nulls there.
+    """
+    alpha = 1.0 - level
+    allowed = np.isfinite(values)
+    for j in unbounded:
+        allowed[:, j] |= np.isposinf(values[:, j])
+    finite = [bool(ok) for ok in np.asarray(allowed.all(axis=0)).ravel()]
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, reported as null
+        lower, upper = _percentiles(values, [alpha / 2, 1 - alpha / 2], unbounded)
+        many = values.shape[0] > 1
+        se = values.std(axis=0, ddof=1) if many else np.full(values.shape[1], np.nan)
+
+    def listed(column: FloatArray, *, infinite: bool = False) -> list[float | None]:
         return [
-            float(v) if ok and np.isfinite(v) else None
+            float(v) if ok and (np.isfinite(v) or (infinite and np.isposinf(v))) else None
             for v, ok in zip(column.tolist(), finite, strict=True)
         ]
 
-    return {"se": listed(se), "lower": listed(lower), "upper": listed(upper)}
+    return {
+        "se": listed(se),
+        "lower": listed(lower, infinite=True),
+        "upper": listed(upper, infinite=True),
+    }
 
 
 def bootstrap(
@@ -258,13 +296,15 @@ def bootstrap(
     level: float,
     n_boot: int,
     seed: int | None,
+    unbounded: Sequence[int] = (),
 ) -> pl.Expr:
     """
     Per-group stratified bootstrap as an aggregation: a struct of ``se, lower, upper`` lists.
 
     Valid in ``select`` and ``group_by().agg()``. Each list holds `width` values (one per
     target of the statistic). They are null when the group has fewer than 2 positive or
-    2 negative rows or a NaN score.
+    2 negative rows or a NaN score, and where a replicate is NaN or infinite, except that
+    +inf is an ordinary value (above every finite one) in the `unbounded` columns.
 
     Parameters
     ----------
@@ -283,6 +323,9 @@ def bootstrap(
         Number of replicates.
     seed
         Random seed; None draws a fresh one.
+    unbounded
+        Positions (among the `width` values) where +inf is a legitimate replicate value,
+        such as a chosen threshold of +inf ("always negative"): see :func:`_summary`.
     """
     weighted = r.weight is not None
     inputs = [r.score, r.positive, *([r.weight] if r.weight is not None else []), *key]
@@ -301,7 +344,7 @@ def bootstrap(
         values = replicates(
             scores, positive, weights, statistic, width=width, n_boot=n_boot, rng=rng
         )
-        return _summary(values, level)
+        return _summary(values, level, unbounded)
 
     return pl.map_groups(inputs, run, return_dtype=BOOT_DTYPE, returns_scalar=True)
 
@@ -315,8 +358,14 @@ def boot_expr(
     level: float,
     n_boot: int,
     seed: int | None,
+    unbounded: Sequence[int] = (),
 ) -> pl.Expr:
-    """The checked bootstrap aggregation ``_boot`` (a struct of lists), seeded per group."""
+    """
+    The checked bootstrap aggregation ``_boot`` (a struct of lists), seeded per group.
+
+    `unbounded`: the value positions where +inf is a legitimate replicate (see
+    :func:`bootstrap`).
+    """
     check_n_boot(n_boot)
     check_seed(seed)
     validate.level(level)
@@ -328,6 +377,7 @@ def boot_expr(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        unbounded=unbounded,
     ).alias("_boot")
 
 
@@ -353,10 +403,25 @@ def boot_table(
     level: float,
     n_boot: int,
     seed: int | None,
+    unbounded: Sequence[int] = (),
 ) -> pl.LazyFrame:
-    """``*names, _boot``: the bootstrap summary struct per group (unsorted)."""
+    """
+    ``*names, _boot``: the bootstrap summary struct per group (unsorted).
+
+    `unbounded`: the value positions where +inf is a legitimate replicate (see
+    :func:`bootstrap`).
+    """
     r = rows(score, label, weight=weight, pos_label=pos_label, checked=False)
-    boot = boot_expr(r, names, statistic, width=width, level=level, n_boot=n_boot, seed=seed)
+    boot = boot_expr(
+        r,
+        names,
+        statistic,
+        width=width,
+        level=level,
+        n_boot=n_boot,
+        seed=seed,
+        unbounded=unbounded,
+    )
     return lf.group_by(names).agg(boot) if names else lf.select(boot)
 
 

@@ -13,7 +13,9 @@ its ROC curve lives on the group's own distinct scores:
 * for the optimal cutpoint, each replicate chooses its own optimum by the same rule as
   :func:`polars_roc.thresholds.best_threshold` (the same objective, the same range limits,
   the highest threshold on ties), so the interval covers the choice of the cutpoint as well
-  as the rates at it (as cutpointr's bootstrap and pROC's ``ci.coords(x="best")``).
+  as the rates at it (as cutpointr's bootstrap and pROC's ``ci.coords(x="best")``). A
+  replicate may choose +inf ("always negative"): it sorts above every finite threshold, so
+  ``threshold_upper`` (or both bounds) can be +inf.
 """
 
 from __future__ import annotations
@@ -160,7 +162,15 @@ def with_best_intervals(
     n_boot: int,
     seed: int | None,
 ) -> pl.LazyFrame:
-    """The optimum's row with ``threshold_lower, threshold_upper`` and its rates' bounds."""
+    """
+    The optimum's row with ``threshold_lower, threshold_upper`` and its rates' bounds.
+
+    A replicate whose optimum is +inf (every row predicted negative, as
+    :func:`polars_roc.thresholds.best_threshold` chooses for all-tied scores) counts as a
+    threshold above every score: a bound is +inf where its percentile falls on +inf, and
+    finite otherwise. A replicate without a candidate (NaN: range limits exclude every
+    threshold) still makes the bounds null, as for the rates.
+    """
     boot = boot_table(
         lf,
         score,
@@ -173,6 +183,7 @@ def with_best_intervals(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        unbounded=(0,),  # a replicate's optimum may be +inf: "always negative"
     )
     field = pl.col("_boot").struct.field
     bands = boot.select(

@@ -354,8 +354,10 @@ def best_threshold(
         ``"bootstrap"`` adds ``threshold_lower, threshold_upper, tpr_lower, tpr_upper,
         fpr_lower, fpr_upper``: each stratified resample finds its own optimum by the same
         rule (candidates: every distinct score; needs ``thresholds=None``), and the bounds
-        are the percentile intervals of its threshold, tpr and fpr. A bound is null when a
-        resample has no candidate (or picks the ``+inf`` row).
+        are the percentile intervals of its threshold, tpr and fpr. A resample that picks
+        the ``+inf`` row ("always negative") counts with a threshold above every score, so
+        a threshold bound is ``+inf`` where its percentile falls there; the bounds are null
+        when a resample has no candidate.
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
     where
@@ -602,7 +604,7 @@ def point(
             )
             raise pl.exceptions.SchemaError(msg)
     y = labels.positive(label, pos_label)
-    yhat = labels.positive(prediction, pos_label)
+    yhat = labels.positive(prediction, pos_label, role="prediction")
     w = None if weight is None else labels.weight(weight)
     keep = labels.kept(yhat, y, w)
     if w is None:

@@ -152,6 +152,26 @@ def test_auc_table_is_the_pairwise_probability(frame: pl.DataFrame, backend: str
 
 
 @backends
+def test_auc_table_rounds_once_like_the_polars_route(backend: str) -> None:
+    # U = 5.5 over 3 x 3 pairs: U / 3 / 3 rounds twice to 0.611111111111111, one division
+    # by the 9 pairs gives the correctly rounded 0.6111111111111112, as the Polars route.
+    single = pl.DataFrame(
+        {"score": [2.5, 1.5, 0.0, 0.0, 1.0, 2.0], "label": [True] * 3 + [False] * 3}
+    )
+    assert pr.auc_table(BACKENDS[backend](single))["auc"].item() == 11 / 18
+    rng = np.random.default_rng(16)
+    frame = pl.DataFrame(
+        {
+            "group": np.repeat(np.arange(300), 40),
+            "label": rng.random(12_000) < 0.4,
+            "score": np.round(rng.normal(size=12_000), 1),
+        }
+    )
+    got = pr.auc_table(BACKENDS[backend](frame), by="group")
+    assert got["auc"].to_list() == frame.roc.auc(by="group")["auc"].to_list()
+
+
+@backends
 def test_auc_table_without_groups_and_with_string_labels(backend: str) -> None:
     frame = pl.DataFrame(
         {"score": [0.9, 0.8, 0.8, 0.1, 0.4], "label": ["sick", "sick", "well", "well", None]}

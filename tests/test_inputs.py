@@ -174,3 +174,30 @@ def test_published_data_sets_agree_with_sklearn() -> None:
     assert curve.height == 21  # 20 distinct scores plus the (0, 0) start
     got = fawcett.roc.auc("score", "class", pos_label="p")["auc"].item()
     assert got == pytest.approx(roc_auc_score(fawcett["label"], fawcett["score"]), abs=1e-12)
+
+
+def test_a_nan_class_label_is_missing_like_a_null() -> None:
+    # Float class codes with pos_label: a NaN label once counted as a negative (0.75 with
+    # n_neg 2 here). It is a missing label, like null: the row is skipped on every route.
+    frame = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [float("nan"), 0.0, 1.0, 1.0]})
+    nulled = frame.with_columns(pl.col("label").fill_nan(None))
+    expected = roc_auc_score([0, 1, 1], [0.4, 0.35, 0.8])  # the three labelled rows
+    assert expected == 0.5
+    assert frame.roc.auc(pos_label=1.0).row(0) == (expected, 2, 1)
+    assert frame.select(pr.auc("score", "label", pos_label=1.0)).item() == expected
+    grouped = frame.group_by(pl.lit(0)).agg(pr.auc("score", "label", pos_label=1.0))
+    assert grouped["auc"].item() == expected
+    assert frame.roc.curve(pos_label=1.0).equals(nulled.roc.curve(pos_label=1.0))
+    counts = pr.tally(frame, pos_label=1.0).roc.auc(weight="weight").collect()
+    assert counts.row(0) == (expected, 2.0, 1.0)
+    assert pr.auc_table(frame, pos_label=1.0).row(0) == (expected, 2, 1)
+
+
+def test_point_names_the_prediction_column_in_its_coding_error() -> None:
+    frame = pl.DataFrame({"pred": [0, 1, 2, 1], "label": [1, 0, 1, 0]})
+    with pytest.raises(ValueError, match=r"^prediction column 'pred' holds values"):
+        frame.roc.point("pred")
+    with pytest.raises(ValueError, match=r"^label column 'label' holds values"):
+        frame.with_columns(pred=pl.Series([0, 1, 1, 1]), label=pl.Series([1, 0, 2, 0])).roc.point(
+            "pred", "label"
+        )

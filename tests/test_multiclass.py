@@ -533,3 +533,24 @@ def test_lazy_method_never_runs_the_query() -> None:
     ]:
         with pytest.raises(Exception, match="the query was executed"):
             query.collect()
+
+
+def test_micro_skips_a_class_absent_from_a_group_like_the_other_averages() -> None:
+    # Group "b" has no case of class 2: its column's rows (all negatives) once joined the
+    # pooled rows. The micro AUC pools the classes present, as scikit-learn on those columns.
+    frame, _, _ = DATASETS["wine"]()
+    frame = frame.with_columns(g=pl.when(pl.col("y") == 2).then(pl.lit("a")).otherwise(pl.lit("b")))
+    frame = frame.with_columns(
+        g=pl.when(pl.int_range(pl.len()) % 3 == 0).then(pl.lit("a")).otherwise("g")
+    )
+    got = frame.roc.multiclass_auc(COLUMNS, "y", average="micro", by="g")
+    agg = frame.group_by("g").agg(pr.multiclass_auc(COLUMNS, "y", average="micro")).sort("g")
+    for g in ("a", "b"):
+        part = frame.filter(pl.col("g") == g)
+        present = sorted(part["y"].unique().to_list())
+        Y = label_binarize(part["y"].to_numpy(), classes=[0, 1, 2])[:, present]
+        scores = part.select(COLUMNS[k] for k in present).to_numpy()
+        expected = roc_auc_score(Y.ravel(), scores.ravel())
+        assert got.filter(pl.col("g") == g)["auc"].item() == pytest.approx(expected)
+        assert agg.filter(pl.col("g") == g)["auc"].item() == pytest.approx(expected)
+    assert got["n_classes"].to_list() == [3, 2]

@@ -182,3 +182,19 @@ def test_lower_refuses_a_signed_minimum_and_says_what_to_cast_to() -> None:
     wider = frame.with_columns(pl.col("score").cast(pl.Int16))  # the fix the hint gives
     assert wider.roc.auc(direction="lower")["auc"].item() == 1.0
     assert wider.select(pr.auc("score", "label", direction="lower")).item() == 1.0
+
+
+@pytest.mark.parametrize(
+    "metric",
+    [pr.pr_auc, pr.average_precision, pr.expected_calibration_error],
+    ids=["pr_auc", "average_precision", "expected_calibration_error"],
+)
+def test_decimal_probabilities_give_the_float_numbers_in_expressions(metric: Any) -> None:
+    # Decimal scores once failed in the PR AUC and ECE expressions (`is_nan` is not defined
+    # for decimals) while the frame methods took them.
+    floats = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8, 0.35], "label": [0, 0, 1, 1, 0]})
+    decimals = floats.with_columns(pl.col("score").cast(pl.Decimal(10, 2)))
+    expected = floats.select(metric("score", "label")).item()
+    assert expected is not None
+    assert decimals.select(metric("score", "label")).item() == expected
+    assert decimals.lazy().select(metric("score", "label")).collect().item() == expected

@@ -26,7 +26,7 @@ def into_expr(value: IntoExprColumn) -> pl.Expr:
     return pl.lit(value)
 
 
-def _binary_codes(labels: pl.Series) -> pl.Series:
+def _binary_codes(labels: pl.Series, role: str = "label") -> pl.Series:
     """Map Boolean labels to themselves and 0/1 codes to False/True; refuse anything else."""
     if labels.dtype == pl.Boolean:
         return labels
@@ -38,7 +38,7 @@ def _binary_codes(labels: pl.Series) -> pl.Series:
     if bad.len() > 0:
         found = labels.drop_nulls().unique().sort().head(10).to_list()
         msg = (
-            f"label column {labels.name!r} holds values like {found}, not Boolean or 0/1 codes; "
+            f"{role} column {labels.name!r} holds values like {found}, not Boolean or 0/1 codes; "
             f"which class is positive?\n\nHint: pass pos_label=<the positive class>, "
             f"e.g. pos_label={found[-1]!r}."
         )
@@ -46,25 +46,59 @@ def _binary_codes(labels: pl.Series) -> pl.Series:
     return labels.cast(pl.Boolean)
 
 
+def is_class(labels: pl.Series, pos_label: Any) -> pl.Series:
+    """
+    Whether each label is `pos_label`: null where the label is null, or NaN (missing too).
+
+    Examples
+    --------
+    >>> is_class(pl.Series([1.0, float("nan"), 0.0, None]), 1.0).to_list()
+    [True, None, False, None]
+    """
+    present = labels.fill_nan(None) if labels.dtype.is_float() else labels
+    positive: pl.Series = present.eq(pos_label)
+    return positive
+
+
+def _is_class_of(pos_label: Any) -> Any:
+    def run(labels: pl.Series) -> pl.Series:
+        return is_class(labels, pos_label)
+
+    return run
+
+
 def positive(
-    label: IntoExprColumn, pos_label: Any = None, *, dtype: pl.DataType | None = None
+    label: IntoExprColumn,
+    pos_label: Any = None,
+    *,
+    dtype: pl.DataType | None = None,
+    role: str = "label",
 ) -> pl.Expr:
     """
     Boolean expression: is the row's label the positive class (null where the label is null).
 
     Without `pos_label`, Boolean labels mean True and 0/1 integers mean 1; any other coding
     raises when the query runs. A caller that knows the label's `dtype` from the schema
-    skips that check for Boolean labels.
+    skips that check for Boolean labels. A NaN label (float class codes) is missing, like a
+    null (:func:`is_class`): its row is skipped, never counted as a negative. `role` names
+    the column in the error (e.g. ``"prediction"`` for predicted classes).
     """
     expr = into_expr(label)
     if pos_label is None and dtype == pl.Boolean:
         return expr
     if pos_label is None:
-        return expr.map_batches(_binary_codes, return_dtype=pl.Boolean, is_elementwise=True)
+        return expr.map_batches(
+            lambda labels: _binary_codes(labels, role), return_dtype=pl.Boolean, is_elementwise=True
+        )
     if dtype is None:  # a bare expression: check the dtype and pos_label's type in the query
         expr = checks.checked_dtype(
             expr, checks.label_dtype(checks.name_of(expr, "label"), pos_label)
         )
+        return expr.map_batches(
+            _is_class_of(pos_label), return_dtype=pl.Boolean, is_elementwise=True
+        )
+    if dtype.is_float():
+        expr = expr.fill_nan(None)
     return expr == pl.lit(pos_label)
 
 

@@ -287,6 +287,10 @@ def multiclass_auc_table(
     )
     w = None if weight is None else n.weight
     if average == "micro":
+        # Classes absent from a group are skipped here too: their rows (all negatives) are
+        # masked, so the pooled rows are those of the classes present.
+        present = pl.col(n.positive).any().over([*names, n.cls])
+        long = long.with_columns(pl.when(present).then(pl.col(n.positive)).alias(n.positive))
         r = kernels.rows(
             n.score, n.positive, weight=w, checked=False, masked=True, label_dtype=pl.Boolean()
         )

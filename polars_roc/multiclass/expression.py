@@ -154,7 +154,13 @@ def multiclass_auc(
         value = _pairs(score_of, known, complete, w, average, "higher", hand_till=True)
     elif average == "micro":
         pooled = pl.concat_list(list(score_of.values())).explode()
-        truth = pl.concat_list([pl.when(complete).then(known == pl.lit(c)) for c in keys])
+
+        def cases_of(c: Any) -> pl.Expr:  # null for a class absent here: its rows skipped
+            truth = pl.when(complete).then(known == pl.lit(c))
+            counted = truth if w is None else truth & (w > 0)
+            return pl.when(counted.any()).then(truth)
+
+        truth = pl.concat_list([cases_of(c) for c in keys])
         weights = None if w is None else pl.concat_list([w] * len(keys)).explode()
         value = _auc(pooled, truth.explode(), weights)[0]
     else:
