@@ -505,9 +505,10 @@ def compare(
     With more than two models every pair is tested; ``adjust="holm"``, ``"bonferroni"`` or
     ``"bh"`` (Benjamini-Hochberg) adds ``p_adjusted``, corrected over all the rows returned
     (:mod:`polars_roc.multiple_testing`). A group with fewer than two models
-    yields no rows. Results are null when a curve is undefined or has a class with fewer
-    than 2 rows. For a one-sided `alternative` the interval is one-sided, with the far end
-    at ±1 (the range of a difference of AUCs); intervals are clipped to [-1, 1].
+    yields no rows. Results are null when a curve is undefined; the interval, statistic and
+    p-value also where a class has fewer than 2 rows. For a one-sided `alternative` the
+    interval is one-sided, with the far end at ±1 (the range of a difference of AUCs);
+    intervals are clipped to [-1, 1].
 
     Parameters
     ----------
@@ -608,25 +609,26 @@ def compare(
         boot: dict[str, Any] = {"n_boot": n_boot, "seed": seed, "fpr": fpr, "tpr": tpr}
         tested = bootstrap_tests.compare(lf, score, label, names=names, **cols, **test, **boot)
         return with_adjusted(tested, adjust)
-    if case is None:
-        # As pROC: without case ids, two models score the same cases when they hold the same
-        # number of rows with the same labels in the same order; the row's position within
-        # its model (and group) is then its case id.
-        case = fresh("__roc_case", list(schema))
-        lf = lf.with_columns(pl.int_range(pl.len()).over([*names, model]).alias(case))
-    extra = [case]
-    placed, table = delong_table(
-        lf.rename({model: "_model"}),
-        score,
-        label,
-        names=[*names, "_model"],
-        weight=None,
-        pos_label=pos_label,
-        extra=extra,
+    # Only the columns the test reads, model and case under names not in the frame: no other
+    # column meets an internal one. As pROC: without case ids, two models score the same
+    # cases when they hold the same number of rows with the same labels in the same order;
+    # the row's position within its model (and group) is then its case id.
+    taken = list(schema)
+    model_column, case_column = fresh("__roc_model", taken), fresh("__roc_case", taken)
+    case_id = pl.col(case) if case is not None else pl.int_range(pl.len()).over([*names, model])
+    rows = lf.select(
+        *names, score, label, pl.col(model).alias(model_column), case_id.alias(case_column)
     )
+    keys = [*names, model_column]
+    placed, table = delong_table(
+        rows, score, label, names=keys, weight=None, pos_label=pos_label, extra=[case_column]
+    )
+    # Past the coding every column is ours (the groups run under reserved names).
+    placed = placed.rename({model_column: "_model", case_column: "_case"})
+    table = table.rename({model_column: "_model"})
     dup = placed.group_by(*names, "_model").agg(
-        _dup=pl.col(case).filter(pl.col(case).is_duplicated()).first(),
-        _null_cases=pl.col(case).is_null().sum(),
+        _dup=pl.col("_case").filter(pl.col("_case").is_duplicated()).first(),
+        _null_cases=pl.col("_case").is_null().sum(),
     )
     table = table.join(dup, on=[*names, "_model"], how="left", nulls_equal=True)
     table = opaque(
@@ -637,7 +639,7 @@ def compare(
     b = table.select(*names, *(pl.col(c).alias(f"{c}_b") for c in side))
     pairs = join_groups(a, b, names, how="inner").filter(pl.col("_model_a") < pl.col("_model_b"))
     pair_keys = [*names, "_model_a", "_model_b"]
-    cells = placed.select(*names, "_model", pl.col(case).alias("_case"), "_y", "_d")
+    cells = placed.select(*names, "_model", "_case", "_y", "_d")
     left = cells.rename({"_model": "_model_a", "_y": "_y_a", "_d": "_d_a"})
     right = cells.rename({"_model": "_model_b", "_y": "_y_b", "_d": "_d_b"})
     matched = left.join(right, on=[*names, "_case"], how="inner", nulls_equal=True).filter(

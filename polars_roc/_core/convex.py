@@ -244,15 +244,15 @@ def standard_points(
 ) -> pl.LazyFrame:
     """A points frame as ``*by, _name, fpr, tpr, threshold, _x, _y`` (rates checked)."""
     lf = points.lazy()
-    schema = points_schema(lf, fpr, tpr, name, by)
-    has_threshold = "threshold" in schema and "threshold" not in {fpr, tpr, name, *by}
+    points_schema(lf, fpr, tpr, name, by)
+    carried = has_threshold(lf, fpr, tpr, name, by)
     return lf.select(
         *by,
         _name=pl.lit(None) if name is None else pl.col(name),
         fpr=_rate(fpr),
         tpr=_rate(tpr),
         threshold=pl.col("threshold").cast(pl.Float64)
-        if has_threshold
+        if carried
         else pl.lit(None, dtype=pl.Float64),
     ).with_columns(_x="fpr", _y="tpr")
 
@@ -265,5 +265,20 @@ def points_vertices(
 
 
 def has_threshold(points: Frame, fpr: str, tpr: str, name: str | None, by: list[str]) -> bool:
+    """
+    Whether a points frame has thresholds to carry along: a ``threshold`` column of its own.
+
+    A role column named ``threshold`` (the classifier names, a rate, a group) is not one.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> points = pl.DataFrame({"threshold": ["c1"], "fpr": [0.2], "tpr": [0.6]})
+    >>> has_threshold(points, "fpr", "tpr", "threshold", [])
+    False
+    >>> has_threshold(points.rename({"threshold": "model"}).with_columns(threshold=0.5),
+    ...               "fpr", "tpr", "model", [])
+    True
+    """
     schema = points.lazy().collect_schema()
     return "threshold" in schema and "threshold" not in {fpr, tpr, name, *by}

@@ -1,11 +1,13 @@
-"""Group columns kept apart from the package's own columns.
+"""Key columns kept apart from the package's own columns.
 
 Every frame function names columns of its own: outputs (``tpr``, ``auc``, ``threshold``)
-and internal helpers (``_positives``, ``_gid``). A `by` column named like one of them would
-overwrite it or collide with it. :func:`private_by` renames the `by` columns to reserved
-names not in the frame for the duration of the call and back in the result, so internal
-columns can never collide with the user's; an *output* column equal to a `by` column is
-an error at call time naming both.
+and internal helpers (``_positives``, ``_gid``, ``_x``). A key column named like one of them
+would overwrite it or collide with it. Key columns are those that come back in the result
+under the user's name: the `by` groups, and the classifier column (`across` of scored rows,
+`name` of a frame of ROC points). :func:`private_by` renames them to reserved names not in
+the frame for the duration of the call and back in the result, so internal columns can
+never collide with the user's; an *output* column equal to a key column is an error at call
+time naming both.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from polars_roc._core import validate
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: Prefix of the reserved names the `by` columns take during a call.
+#: Prefix of the reserved names the key columns take during a call.
 PREFIX = "__roc_by"
 
 #: Parameters that name a column of the frame (a column cannot be both one and a group).
@@ -40,6 +42,9 @@ ROLES = (
     "tpr",
     "name",
 )
+
+#: Roles naming the classifier column, a key of the result like the `by` groups.
+KEYS = ("across", "name")
 
 
 def reserved(names: list[str], taken: list[str]) -> list[str]:
@@ -84,20 +89,57 @@ def _check_roles(bound: inspect.BoundArguments, names: list[str]) -> None:
             raise ValueError(msg)
 
 
-def _rename(frame: Any, mapping: dict[str, str]) -> Any:
-    if isinstance(frame, pl.LazyFrame | pl.DataFrame):
-        present = {old: new for old, new in mapping.items() if old in frame.collect_schema()}
-        return frame.rename(present)
-    return frame
+def _keys(bound: inspect.BoundArguments, names: list[str], schema: pl.Schema) -> dict[str, str]:
+    """The key columns to run under reserved names, each with its role."""
+    inner = all(name.startswith(PREFIX) for name in names)  # groups already private
+    keys: dict[str, str] = {} if inner else dict.fromkeys(names, "by")
+    if keys:
+        for name in names:
+            validate.column(schema, name, "by")
+        _check_roles(bound, names)
+    used = [value for role in ROLES if isinstance(value := bound.arguments.get(role), str)]
+    for role in KEYS:
+        column = bound.arguments.get(role)
+        if not isinstance(column, str) or column not in schema or column.startswith(PREFIX):
+            continue  # none, missing (the function says so) or already private
+        if used.count(column) == 1:  # also another role: the function says so
+            keys[column] = role
+    return keys
+
+
+def _points(bound: inspect.BoundArguments, first: str) -> pl.Schema:
+    """The schema of the `points` frame of extra ROC points, if one is given."""
+    points = bound.arguments.get("points")
+    if first != "points" and isinstance(points, pl.LazyFrame | pl.DataFrame):
+        return points.collect_schema()
+    return pl.Schema()
+
+
+def _public(column: str, back: dict[str, str]) -> tuple[str, str | None]:
+    """
+    A result column's name for the user, and the key column it comes from (if any).
+
+    A reserved name gives the key's own name back; a name derived from one (the ``_a`` of
+    ``<across>_a``) gives the name derived from the key's.
+    """
+    if column in back:
+        return back[column], back[column]
+    for new, old in back.items():
+        if column.startswith(f"{new}_"):
+            return old + column[len(new) :], old
+    return column, None
 
 
 def private_by(function: F) -> F:
     """
-    Run a frame function with its `by` columns under reserved names.
+    Run a frame function with its key columns under reserved names.
 
-    The result's columns are checked at call time (from the schema, no data read): an
-    output column named like a `by` column raises a ValueError naming both. Functions
-    without a `by` parameter are returned unchanged.
+    The key columns are the `by` groups and the classifier column (`across`, or `name`),
+    in the frame and in a `points` frame of extra ROC points (which must hold them). A
+    result column named after a reserved name (or derived from one, as ``<across>_a``) gets
+    the user's name back. The result's columns are checked at call time (from the schema,
+    no data read): an output column named like a key column raises a ValueError naming
+    both. Functions without a `by` parameter are returned unchanged.
 
     Examples
     --------
@@ -115,37 +157,57 @@ def private_by(function: F) -> F:
     Traceback (most recent call last):
     ...
     ValueError: output column 'n' of count() collides with the `by` column 'n'...
+    >>> @private_by
+    ... def pairs(lf: pl.LazyFrame, *, across: str, by: list[str]) -> pl.LazyFrame:
+    ...     return lf.select(pl.col(across).alias(f"{across}_a"), _x=pl.lit(1))
+    >>> pairs(pl.LazyFrame({"_x": ["m"]}), across="_x", by=[]).collect().columns
+    ['_x_a', '_x']
     """
     signature = inspect.signature(function)
     if "by" not in signature.parameters:
         return function
+    keyed = any(role in signature.parameters for role in KEYS)
+    first = next(iter(signature.parameters))
 
     @functools.wraps(function)
     def run(frame: Any, *args: Any, **kwargs: Any) -> Any:
         names = validate.as_names(kwargs.get("by"))
-        if not names or not isinstance(frame, pl.LazyFrame):
+        if not isinstance(frame, pl.LazyFrame) or not (names or keyed):
             return function(frame, *args, **kwargs)
-        if all(name.startswith(PREFIX) for name in names):  # an inner call: already private
+        if not keyed and all(name.startswith(PREFIX) for name in names):  # an inner call
             return function(frame, *args, **kwargs)
         schema = frame.collect_schema()
-        for name in names:
-            validate.column(schema, name, "by")
         bound = signature.bind_partial(frame, *args, **kwargs)
         bound.apply_defaults()
-        _check_roles(bound, names)
-        private = reserved(names, list(schema))
-        mapping = dict(zip(names, private, strict=True))
-        if isinstance(kwargs.get("points"), pl.LazyFrame | pl.DataFrame):
-            kwargs["points"] = _rename(kwargs["points"], mapping)
-        result = function(frame.rename(mapping), *args, **{**kwargs, "by": private})
-        clash = [column for column in result.collect_schema() if column in mapping]
-        if clash:
-            msg = (
-                f"output column {clash[0]!r} of {function.__name__}() collides with the `by` "
-                f"column {clash[0]!r}: the result cannot hold both\n\nHint: rename the group "
-                f"column first, e.g. .rename({{{clash[0]!r}: {clash[0] + '_group'!r}}})."
-            )
-            raise ValueError(msg)
-        return result.rename({new: old for old, new in mapping.items()})
+        keys = _keys(bound, names, schema)
+        if not keys:
+            return function(frame, *args, **kwargs)
+        points = _points(bound, first)
+        for column, role in keys.items():
+            if points:  # extra ROC points belong to the same groups and classifiers
+                validate.column(points, column, role)
+        mapping = dict(zip(keys, reserved(list(keys), [*schema, *points]), strict=True))
+        arguments = bound.arguments
+        arguments[first] = frame.rename(mapping)
+        if points:
+            arguments["points"] = arguments["points"].rename(mapping)
+        if names:
+            arguments["by"] = [mapping.get(name, name) for name in names]
+        arguments |= {role: mapping[column] for column, role in keys.items() if role != "by"}
+        result = function(*bound.args, **bound.kwargs)
+        back = {new: old for old, new in mapping.items()}
+        columns = result.collect_schema().names()
+        public = [_public(column, back) for column in columns]
+        shown = [name for name, _ in public]
+        for name, origin in public:
+            if origin is not None and shown.count(name) > 1:
+                role = keys[origin]
+                msg = (
+                    f"output column {name!r} of {function.__name__}() collides with the "
+                    f"`{role}` column {origin!r}: the result cannot hold both\n\nHint: rename "
+                    f"the {role} column first, e.g. .rename({{{origin!r}: {origin + '_key'!r}}})."
+                )
+                raise ValueError(msg)
+        return result.rename(dict(zip(columns, shown, strict=True)))
 
     return cast(F, run)
