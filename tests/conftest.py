@@ -13,6 +13,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from polars_roc.resampling import group_rng
+
 # "ci" (the default) replays the same examples on every run, so a green suite stays green on
 # a fresh machine; HYPOTHESIS_PROFILE=explore draws new examples each run to hunt for bugs.
 settings.register_profile(
@@ -101,3 +103,15 @@ def repeat_rows(frame: pl.DataFrame, weight: str = "weight") -> pl.DataFrame:
     """Each row repeated `weight` times (integer weights), the weight column dropped."""
     counts = frame[weight].cast(pl.Int64)
     return frame.drop(weight).select(pl.all().repeat_by(counts).explode()).drop_nulls()
+
+
+def engine_resamples(df: pl.DataFrame, key: list, seed: int, n_boot: int) -> list[pl.DataFrame]:
+    """The resampling engine's replicates as frames (one chunk: small data, few replicates)."""
+    scores, positive = df["score"].to_numpy(), df["label"].to_numpy().astype(bool)
+    order = np.lexsort((scores, positive))
+    rows = df[order]
+    pos, neg = np.flatnonzero(positive[order]), np.flatnonzero(~positive[order])
+    rng = group_rng(seed, key)
+    pos_draws = rng.integers(0, len(pos), size=(n_boot, len(pos)))
+    neg_draws = rng.integers(0, len(neg), size=(n_boot, len(neg)))
+    return [rows[np.r_[pos[p], neg[q]]] for p, q in zip(pos_draws, neg_draws, strict=True)]

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from conftest import pairwise_auc
+from conftest import engine_resamples, pairwise_auc
 from sklearn.metrics import average_precision_score
 
 import polars_roc as pr
@@ -109,18 +109,6 @@ CUTPOINT = pl.DataFrame(
         ],
     }
 )
-
-
-def engine_resamples(df: pl.DataFrame, key: list, seed: int, n_boot: int) -> list[pl.DataFrame]:
-    """The resampling engine's replicates as frames (one chunk: small data, few replicates)."""
-    scores, positive = df["score"].to_numpy(), df["label"].to_numpy().astype(bool)
-    order = np.lexsort((scores, positive))
-    rows = df[order]
-    pos, neg = np.flatnonzero(positive[order]), np.flatnonzero(~positive[order])
-    rng = group_rng(seed, key)
-    pos_draws = rng.integers(0, len(pos), size=(n_boot, len(pos)))
-    neg_draws = rng.integers(0, len(neg), size=(n_boot, len(neg)))
-    return [rows[np.r_[pos[p], neg[q]]] for p, q in zip(pos_draws, neg_draws, strict=True)]
 
 
 @pytest.mark.parametrize("n_boot", [50, 100, 200])

@@ -16,6 +16,7 @@ from itertools import combinations
 import numpy as np
 import polars as pl
 import pytest
+from conftest import engine_resamples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
@@ -159,18 +160,6 @@ def test_bootstrap_undefined_and_bad_arguments() -> None:
 # ---------------------------------------------------------------------------------------
 # thresholds(ci=) and best_threshold(ci=): our point functions over the engine's resamples
 # ---------------------------------------------------------------------------------------
-
-
-def engine_resamples(df: pl.DataFrame, key: list, seed: int, n_boot: int) -> list[pl.DataFrame]:
-    """The resampling engine's replicates as frames (one chunk: small data, few replicates)."""
-    scores, positive = df["score"].to_numpy(), df["label"].to_numpy().astype(bool)
-    order = np.lexsort((scores, positive))
-    rows = df[order]
-    pos, neg = np.flatnonzero(positive[order]), np.flatnonzero(~positive[order])
-    rng = group_rng(seed, key)
-    pos_draws = rng.integers(0, len(pos), size=(n_boot, len(pos)))
-    neg_draws = rng.integers(0, len(neg), size=(n_boot, len(neg)))
-    return [rows[np.r_[pos[p], neg[q]]] for p, q in zip(pos_draws, neg_draws, strict=True)]
 
 
 @pytest.mark.parametrize("ties", [False, True], ids=["distinct", "tied"])
