@@ -41,7 +41,7 @@ from polars_roc import areas, bootstrap_tests, operating
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.compat import opaque
-from polars_roc._core.delong import delong_table
+from polars_roc._core.delong import delong_table, ordered_variance
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import (
     difference_test,
@@ -649,10 +649,12 @@ def compare(
     # The paired variance from the per-case differences of placements: the same number as
     # var_a + var_b - 2 cov, and exactly 0 for identical curves (no cancellation error).
     gap = pl.col("_d_a") - pl.col("_d_b")
-    covariances = matched.group_by(pair_keys).agg(
+    # Cases sorted and sums in row order: the same bits on every run and engine.
+    ordered = matched.sort([*pair_keys, "_case"])
+    covariances = ordered.group_by(pair_keys, maintain_order=True).agg(
         _matched=pl.len(),
-        _g10=gap.filter(y).var(ddof=1),
-        _g01=gap.filter(~y).var(ddof=1),
+        _g10=ordered_variance(gap.filter(y)),
+        _g01=ordered_variance(gap.filter(~y)),
     )
     pairs = pairs.join(covariances, on=pair_keys, how="left", nulls_equal=True)
     same_cases = (pl.col("_matched") == pl.col("_n_a")) & (pl.col("_n_a") == pl.col("_n_b"))

@@ -64,6 +64,27 @@ def class_sizes(weighted: bool) -> tuple[pl.Expr, pl.Expr]:
     return n_pos.cast(pl.Float64), n_neg.cast(pl.Float64)
 
 
+def ordered_variance(x: pl.Expr) -> pl.Expr:
+    """
+    The sample variance (ddof = 1) with its sums taken in row order: the same bits every run.
+
+    Two passes (the mean, then the squared deviations), each a running sum read at its
+    end: an aggregation's ``var`` or ``sum`` may combine partial sums in any order, which
+    moved the last bits of a paired test between runs. Give the rows a fixed order first.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> pl.DataFrame({"x": [1.0, 2.0, 4.0]}).select(ordered_variance(pl.col("x"))).item()
+    2.333333333333333
+    >>> pl.DataFrame({"x": [1.0]}).select(ordered_variance(pl.col("x"))).item() is None
+    True
+    """
+    mean = x.cum_sum().last() / x.len()
+    squares = ((x - mean) ** 2).cum_sum().last()
+    return pl.when(x.len() >= 2).then(squares / (x.len() - 1))  # null below 2 values, as var
+
+
 def delong_variance(*, weighted: bool) -> pl.Expr:
     """
     DeLong variance of the AUC of one group of placement rows, as an aggregation.
