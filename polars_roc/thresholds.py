@@ -249,6 +249,11 @@ def _table(
     names = validate.as_names(by)
     schemes.scheme(scheme)  # fail at call time
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    return _measured(points, names, scheme)
+
+
+def _measured(points: pl.LazyFrame, names: list[str], scheme: Thresholds) -> pl.LazyFrame:
+    """The threshold table of curves (:func:`polars_roc.curves.curve`) at a scheme."""
     table = at_thresholds(points, names, scheme, ends=False)
     return table.with_columns(measures()).select(*names, *COLUMNS)
 
@@ -468,9 +473,9 @@ def best_threshold(
             f"method={method!r}, where={where!r}\n\nHint: drop ci=, or use a named method."
         )
         raise ValueError(msg)
-    table = _table(
-        lf, score, label, by=names, weight=weight, pos_label=pos_label, scheme=thresholds
-    )
+    schemes.scheme(thresholds)  # fail at call time
+    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    table = _measured(points, names, thresholds)
     if method in named:
         objective = _objective(method, cost_fp, cost_fn, prevalence, weighted=weight is not None)
     else:
@@ -487,14 +492,14 @@ def best_threshold(
     columns = list(COLUMNS)
     keys = names or ["_g"]
     if not names:  # one group: a constant key, so the group is kept when it has no candidate
-        table = table.with_columns(_g=pl.lit(True))
+        points = points.with_columns(_g=pl.lit(True))
         candidates = candidates.with_columns(_g=pl.lit(True))
     best = candidates.group_by(keys).agg(
         pl.col(columns).sort_by(["_objective", "threshold"]).last()
     )
-    totals = table.group_by(keys).agg(
-        n_pos=(pl.col("tp") + pl.col("fn")).first(), n_neg=(pl.col("fp") + pl.col("tn")).first()
-    )
+    # The class sizes from the curve's last counts: shown also where a NaN score leaves the
+    # group without a defined table (as auc's n_pos, n_neg).
+    totals = points.group_by(keys).agg(n_pos=pl.col("tp").max(), n_neg=pl.col("fp").max())
     out = totals.join(best, on=keys, how="left", nulls_equal=True)
     out = out.sort(keys, nulls_last=True).select(*names, *columns, "n_pos", "n_neg")
     if not interval:

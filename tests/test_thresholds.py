@@ -630,3 +630,22 @@ def test_point_refuses_float_scores_and_misfit_pos_label() -> None:
     floats = pl.DataFrame({"pred": [1.0, 0.0, 1.0], "label": [1.0, 0.0, 0.0]})
     got = floats.roc.point("pred", pos_label=1.0).row(0, named=True)
     assert (got["tp"], got["fp"], got["tn"], got["fn"]) == (1, 1, 1, 0)
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_best_threshold_of_a_nan_group_still_shows_its_class_sizes(weight: str | None) -> None:
+    # A NaN score leaves the group without a defined table (its row is null), but n_pos and
+    # n_neg show the class sizes, as auc's do; they were null.
+    frame = pl.DataFrame(
+        {
+            "score": [0.9, float("nan"), 0.3, 0.1, 0.9, 0.2],
+            "label": [1, 0, 1, 0, 1, 0],
+            "g": ["a", "a", "a", "a", "b", "b"],
+            "w": [1.0, 2.0, 1.0, 1.0, 1.0, 3.0],
+        }
+    )
+    got = frame.roc.best_threshold(by="g", weight=weight)
+    sizes = frame.roc.auc(by="g", weight=weight).select("g", "n_pos", "n_neg")
+    assert got.select("g", "n_pos", "n_neg").equals(sizes)
+    assert got["threshold"].to_list() == [None, 0.9]
+    assert got.select(pl.len()).item() == 2

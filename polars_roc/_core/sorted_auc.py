@@ -20,8 +20,10 @@ in columns, so every step below runs once:
 
 Steps 3-5 run for weighted rows (Float64 sums; without groups the sort carries one signed
 weight, :func:`_signed`); unweighted rows take the class sorts and as-of joins without
-groups, and ranks within groups with them (exact Int64 or half-integer sums; under
-one integer key, groups of at most :data:`PAIRED` rows count their pairs instead).
+groups, and ranks within groups with them (exact Int64 or half-integer sums). Under one
+integer key, groups of at most :data:`PAIRED` rows count their pairs instead, weighted or
+not (:func:`_paired`, :func:`_paired_weighted`): a window or a rank costs about 1.5 µs per
+group however small the group.
 """
 
 from __future__ import annotations
@@ -256,7 +258,8 @@ def _paired_weighted(rows: pl.LazyFrame, key: str) -> pl.LazyFrame:
     frame of ``group number * 4096 + exponent`` (exponents of doubles span fewer than 4096
     values), read at each group's last row, with no window. The float sums stay per group
     (a sorted group-by of plain sums): a running sum over the frame, less its value before
-    the group, would lose a group's small weights.
+    the group, would lose a group's small weights. 4M rows in 2M groups of 2: 4.2-5.5 s with
+    the two windows per group of :func:`_weighted`, 1.9-2.3 s (old and new run in turn).
     """
     s, y, w, sw = pl.col("_s"), pl.col("_y"), pl.col("_w"), pl.col("_sw")
     group = changed([key]).cum_sum().cast(pl.Int64) * 4096
