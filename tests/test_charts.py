@@ -463,6 +463,24 @@ def test_auc_interval_chart_is_sorted_by_auc() -> None:
     assert y_labels == ["south", "west", "north", "east"]  # highest AUC on top
 
 
+def test_auc_interval_chart_names_each_part_of_a_null_key() -> None:
+    # Two keys, the model null in two rows: the labels were built whole, so both rows read
+    # "null" and were drawn on one line.
+    frame = pl.DataFrame(
+        {
+            "model": [None, None, "gbm"],
+            "segment": ["east", "west", "east"],
+            "auc": [0.71, 0.64, 0.80],
+            "n_pos": [40, 30, 45],
+            "n_neg": [400, 380, 410],
+        }
+    )
+    root = render(auc_interval_chart(frame))
+    assert len(marks(root, "symbol")) == 3
+    labels = set(texts(root, "axis-label"))
+    assert {"null · east", "null · west", "gbm · east"} <= labels
+
+
 def test_auc_interval_chart_without_intervals(scored: pl.DataFrame) -> None:
     auc = scored.roc.auc(by=["model", "segment"])
     root = render(auc_interval_chart(auc, color="model", facet="segment"))
@@ -591,6 +609,19 @@ def test_pr_chart_average_precision_and_baseline(scored: pl.DataFrame) -> None:
     assert len(marks(root, "line", 1)) == 3
     assert len(marks(root, "rule", 0)) == 3  # a no-skill baseline per model
     labels = texts(root, "legend-label")
+    for model, part in scored.partition_by("model", as_dict=True).items():
+        ap = average_precision_score(part["label"].to_numpy(), part["score"].to_numpy())
+        assert f"{model[0]} (AP {ap:.3f})" in labels
+    (prevalence,) = {row["precision"] for row in rows_of(strict_json(chart), "baseline")}
+    assert prevalence == pytest.approx(scored["label"].mean())
+
+
+def test_pr_chart_of_a_lower_direction_curve_runs_from_its_start(scored: pl.DataFrame) -> None:
+    # A direction="lower" PR curve starts at threshold -inf: drawn from the +inf end, its AP
+    # came out negative and its baseline at precision 1.
+    lower = scored.with_columns(pl.col("score").neg())
+    chart = pr_chart(lower.roc.pr_curve(by="model", direction="lower"), color="model")
+    labels = texts(render(chart), "legend-label")
     for model, part in scored.partition_by("model", as_dict=True).items():
         ap = average_precision_score(part["label"].to_numpy(), part["score"].to_numpy())
         assert f"{model[0]} (AP {ap:.3f})" in labels

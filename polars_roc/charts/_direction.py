@@ -34,6 +34,26 @@ def runs_lower(frame: pl.DataFrame) -> bool:
     return _starts_below(frame, rates[0] & rates[1])
 
 
+def pr_runs_lower(frame: pl.DataFrame) -> bool:
+    """
+    Whether a precision-recall curve frame came from ``direction="lower"``.
+
+    As :func:`runs_lower`, from the start rows of a PR curve: recall 0 (or null without
+    positives) at an infinite threshold, ``-inf`` under ``"lower"``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.1, 0.4], "label": [1, 0, 0]})
+    >>> pr_runs_lower(df.roc.pr_curve()), pr_runs_lower(df.roc.pr_curve(direction="lower"))
+    (False, True)
+    """
+    if not {"threshold", "recall"} <= set(frame.columns):
+        return False
+    return _starts_below(frame, pl.col("recall").fill_null(0.0) == 0.0)
+
+
 def _starts_below(frame: pl.DataFrame, start: pl.Expr) -> bool:
     """Whether the rows where `start` holds at an infinite threshold all sit at ``-inf``."""
     rows = frame.filter(pl.col("threshold").is_infinite() & start)

@@ -200,7 +200,9 @@ def auc_interval_chart(
     )
     check_roles(by, "auc", **{f"label[{i}]": name for i, name in enumerate(names)})
     if names:
-        text = pl.concat_str([pl.col(n).cast(pl.String) for n in names], separator=" · ")
+        # Each part named on its own: one null key must not blank the whole label.
+        parts = [pl.col(n).cast(pl.String).fill_null("null") for n in names]
+        text = pl.concat_str(parts, separator=" · ")
     else:
         text = pl.lit("AUC")
     rows = auc.filter(pl.col("auc").is_not_null()).with_columns(_label=text.fill_null("null"))

@@ -30,6 +30,7 @@ from polars_roc.charts._altair import (
     row_order,
     tooltips,
 )
+from polars_roc.charts._direction import pr_runs_lower
 from polars_roc.charts._layout import PAD, Plot
 from polars_roc.charts._thin import budget, drawing_order, thin
 
@@ -123,8 +124,8 @@ def pr_chart(
     by = groups(pr, (*PR_COLUMNS, *THRESHOLD_COLUMNS))
     panels = Panels(facet, row, column, columns)
     check_roles(by, "pr_curve", color=color, facet=facet, row=row, column=column)
-    if "threshold" in pr.columns:
-        ordered = drawing_order(pr, by, ["threshold"], [True])
+    if "threshold" in pr.columns:  # from the start row (recall 0) on, in either direction
+        ordered = drawing_order(pr, by, ["threshold"], [not pr_runs_lower(pr)])
     else:
         ordered = drawing_order(pr, by, ["recall", "precision"], [False, True])
     labels = place_labels(
