@@ -616,6 +616,32 @@ def test_pr_chart_average_precision_and_baseline(scored: pl.DataFrame) -> None:
     assert prevalence == pytest.approx(scored["label"].mean())
 
 
+@pytest.mark.parametrize("keys", ["string", "integer"])
+def test_a_null_group_key_is_drawn_and_named(scored: pl.DataFrame, keys: str) -> None:
+    # A colour scale's domain cannot hold null, and a key outside the domain got no colour:
+    # the null group's curve vanished and the legend left it out.
+    codes = {"gbm": 7, "logit": 12, "baseline": None}
+    model = pl.col("model").replace_strict(codes, default=None) if keys == "integer" else None
+    nulled = scored.with_columns(
+        model if model is not None else pl.when(pl.col("model") != "baseline").then("model")
+    )
+    aucs = nulled.roc.auc(by="model")
+    for chart in (
+        roc_chart(nulled.roc.curve(by="model"), color="model"),
+        pr_chart(nulled.roc.pr_curve(by="model"), color="model"),
+    ):
+        root = render(chart)
+        strokes = {line.get("stroke") for line in marks(root, "line", 1)}
+        assert len(strokes) == 3
+        assert not strokes & {None, ""}
+        labels = texts(root, "legend-label")
+        assert len(labels) == 3
+        assert labels[-1].startswith("null")
+    (null_auc,) = aucs.filter(pl.col("model").is_null())["auc"].to_list()
+    legend = texts(render(roc_chart(nulled.roc.curve(by="model"), color="model")), "legend-label")
+    assert legend[-1] == f"null (AUC {null_auc:.3f})"
+
+
 def test_pr_chart_of_a_lower_direction_curve_runs_from_its_start(scored: pl.DataFrame) -> None:
     # A direction="lower" PR curve starts at threshold -inf: drawn from the +inf end, its AP
     # came out negative and its baseline at precision 1.

@@ -456,10 +456,38 @@ def color_scale(alt: Any, frame: pl.DataFrame, color: str) -> Any:
     every chart of the same groups gives a group the same colour, whatever order the rows,
     the legend or the AUCs are in.
     """
-    domain = color_domain(frame, column=color)
+    domain: list[Any] = color_domain(frame, column=color)
+    if has_null_groups(frame, color):  # named "null" in the chart, after the others
+        domain = [*(js_key(value) for value in domain), "null"]
     if not domain:
         return alt.Undefined
     return alt.Scale(domain=domain, range=color_range(domain))
+
+
+def has_null_groups(frame: pl.DataFrame | None, color: str | None) -> bool:
+    """Whether `frame` holds a group whose `color` key is null (see :func:`named_nulls`)."""
+    return (
+        frame is not None
+        and color is not None
+        and color in frame.columns
+        and frame[color].null_count() > 0
+    )
+
+
+def named_nulls(chart: Any, color: str | None, frame: pl.DataFrame | None) -> Any:
+    """
+    `chart` with a null `color` key drawn as the group ``"null"``, in its own colour.
+
+    A colour scale's domain cannot hold null, and a value outside the domain gets no
+    colour: such a group's curve was not drawn, and the legend left it out. With a null
+    key in `frame`, the chart's rows take the key as text (as JavaScript writes it, so
+    the legend's texts keyed by :func:`js_key` still match) and null as ``"null"``; the
+    colour scale (:func:`color_scale`) and the legend (:func:`color_channel`) list it last.
+    """
+    if not has_null_groups(frame, color):
+        return chart
+    key = datum(str(color))
+    return chart.transform_calculate(as_=color, calculate=f"{key} === null ? 'null' : '' + {key}")
 
 
 def color_channel(
@@ -475,7 +503,9 @@ def color_channel(
         return {}
     scale = alt.Undefined if frame is None else color_scale(alt, frame, color)
     if labels is not None and labels.legend is not None:
-        order = [value for value in labels.order or [] if value is not None]  # null goes last
+        order = [value for value in labels.order or [] if value is not None]
+        if has_null_groups(frame, color):  # keys as text, the null group last
+            order = [*(js_key(value) for value in order), "null"]
         legend = alt.Legend(labelExpr=labels.legend, labelLimit=400, values=order)
         return {"color": nominal(alt, "Color", color, legend=legend, scale=scale)}
     return {"color": nominal(alt, "Color", color, scale=scale)}

@@ -14,6 +14,7 @@ from polars_roc.charts._altair import (
     detail,
     field,
     is_mark,
+    named_nulls,
     nominal,
     quantitative,
     require,
@@ -145,6 +146,7 @@ def _panel(
         ),
         data=data,
     ).properties(width=size, height=size)
+    diagram = named_nulls(diagram, color, calibration)
     if not histogram:
         return cast("alt.LayerChart", diagram)
     counts = alt_.Chart(data).transform_filter(is_mark("bins"))
@@ -165,4 +167,5 @@ def _panel(
         )
         .properties(width=size, height=histogram_height)
     )
+    counts = named_nulls(counts, color, calibration)
     return cast("alt.VConcatChart", alt_.vconcat(diagram, counts))

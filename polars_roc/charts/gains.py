@@ -15,6 +15,7 @@ from polars_roc.charts._altair import (
     detail,
     field,
     is_mark,
+    named_nulls,
     nominal,
     per_panel,
     quantitative,
@@ -232,7 +233,7 @@ def gain_chart(
         )
     )
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
-    return panels.apply(alt_, chart)
+    return panels.apply(alt_, named_nulls(chart, color, gains))
 
 
 def _extra(gains: pl.DataFrame, is_table: bool) -> dict[str, Any]:

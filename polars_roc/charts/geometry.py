@@ -21,6 +21,7 @@ from polars_roc.charts._altair import (
     groups,
     is_mark,
     label_layer,
+    named_nulls,
     numbered,
     place_labels,
     require,
@@ -216,4 +217,4 @@ def hull_chart(
     if labels.rows is not None:
         layers += label_layer(alt_, x, y, alt_.value("#555"), size - 2 * PAD)
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
-    return panels.apply(alt_, chart)
+    return panels.apply(alt_, named_nulls(chart, owner, source))

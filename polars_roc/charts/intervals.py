@@ -19,6 +19,7 @@ from polars_roc.charts._altair import (
     combine,
     field,
     is_mark,
+    named_nulls,
     nominal,
     per_panel,
     quantitative,
@@ -107,7 +108,7 @@ def average_curve_chart(
         lines.mark_circle(size=40, opacity=0).encode(x, y, tooltip=tips, **hue),
     ]
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
-    return panels.apply(alt_, chart)
+    return panels.apply(alt_, named_nulls(chart, color, average))
 
 
 def squeezes(rows: pl.DataFrame, reference: float) -> bool:
@@ -246,4 +247,4 @@ def auc_interval_chart(
     layers.append(point.encode(x, y, tooltip=tips, **hue))
     height = alt_.Step(step)
     chart = alt_.layer(*layers, data=data).properties(width=width, height=height)
-    return panels.apply(alt_, chart)
+    return panels.apply(alt_, named_nulls(chart, color, auc))

@@ -22,6 +22,7 @@ from polars_roc.charts._altair import (
     groups,
     is_mark,
     label_layer,
+    named_nulls,
     numbered,
     per_panel,
     place_labels,
@@ -169,7 +170,7 @@ def pr_chart(
     if labels.rows is not None:
         layers += label_layer(alt_, x, y, hue.get("color"), size - 2 * PAD)
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
-    return panels.apply(alt_, chart)
+    return panels.apply(alt_, named_nulls(chart, color, pr))
 
 
 def probit(p: np.ndarray) -> np.ndarray:
@@ -289,4 +290,4 @@ def det_chart(
         lines.mark_circle(size=40, opacity=0, clip=True).encode(x, y, tooltip=tips, **hue),
     ]
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
-    return panels.apply(alt_, chart)
+    return panels.apply(alt_, named_nulls(chart, color, det))

@@ -27,6 +27,7 @@ from polars_roc.charts._altair import (
     groups,
     is_mark,
     label_layer,
+    named_nulls,
     numbered,
     per_panel,
     place_labels,
@@ -373,7 +374,7 @@ def roc_chart(
         point = chosen.mark_point(filled=True, size=80, opacity=1, stroke="white", strokeWidth=1)
         layers.insert(3 if band is None else 4, point.encode(x, y, tooltip=tips, **hue))
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
-    return panels.apply(alt_, chart)
+    return panels.apply(alt_, named_nulls(chart, color, curve))
 
 
 def pauc_summary(
@@ -563,7 +564,7 @@ def partial_auc_chart(
         rule = alt_.Chart().transform_filter(is_mark("bound")).mark_rule(**BOUND, **clip).encode(y)
     layers[1:1] = [shade, rule]
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
-    return panels.apply(alt_, chart)
+    return panels.apply(alt_, named_nulls(chart, color, curve))
 
 
 def detail_of(
