@@ -117,8 +117,10 @@ def cv_auc(
 
     The AUC is computed within each fold (``auc(by=[*by, fold])``) and summarized over the
     K folds: ``auc_mean`` their mean, ``auc_var = Σ (auc_k - auc_mean)² / K`` (the 1/K
-    variance of the fold AUCs) and ``auc_sd`` its square root. A fold whose AUC is undefined
-    (one class only, or a NaN score) is left out; ``n_folds`` counts the folds used.
+    variance of the fold AUCs) and ``auc_sd`` its square root. A fold with one class only
+    is left out; ``n_folds`` counts the folds used. A NaN score in any fold makes the
+    group's AUC measures null under ``nan_policy="propagate"``, as in
+    :func:`polars_roc.areas.auc`.
 
     Parameters
     ----------
@@ -166,13 +168,23 @@ def cv_auc(
     _fold_roles(lf, fold, names, score, label)
     per_fold = areas.auc(lf, score, label, by=[*names, fold], weight=weight, pos_label=pos_label)
     auc = pl.col("auc")
+    # Both classes and still no AUC: a NaN score, which makes the group's measures null.
+    clean = ~(auc.is_null() & (pl.col("n_pos") > 0) & (pl.col("n_neg") > 0)).any()
     summary = [
-        auc.mean().alias("auc_mean"),
-        auc.var(ddof=0).alias("auc_var"),
-        auc.var(ddof=0).sqrt().alias("auc_sd"),
+        pl.when(clean).then(auc.mean()).alias("auc_mean"),
+        pl.when(clean).then(auc.var(ddof=0)).alias("auc_var"),
+        pl.when(clean).then(auc.var(ddof=0).sqrt()).alias("auc_sd"),
         auc.count().cast(pl.Int64).alias("n_folds"),
     ]
     return summarize(per_fold, names, summary)
+
+
+def _propagated(table: pl.LazyFrame, nan: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
+    """The averages of `table` (unsorted) null in the groups `nan` flags (a NaN score)."""
+    flagged = join_groups(table, nan, names)
+    averages = [c for c in flagged.collect_schema().names() if c.startswith(("_tpr_", "_fpr_"))]
+    keep = ~pl.col("_nan").fill_null(False)
+    return flagged.with_columns(pl.when(keep).then(pl.col(c)).alias(c) for c in averages)
 
 
 def _mean_band(column: str, level: float) -> list[pl.Expr]:
@@ -233,8 +245,9 @@ def average_curve(
     ``mean ± t(K - 1) · sd / sqrt(K)`` with ``sd`` the folds' standard deviation (ddof 1)
     and ``t`` Student's quantile, clipped to [0, 1]; null with fewer than 2 folds. It
     describes the uncertainty of the *average* curve, not the spread of single folds
-    (multiply the half-width by ``sqrt(K)`` for that). Folds with an undefined curve are
-    left out.
+    (multiply the half-width by ``sqrt(K)`` for that). Folds with one class only are left
+    out; a NaN score in any fold makes the group's averages null under
+    ``nan_policy="propagate"``.
 
     Parameters
     ----------
@@ -298,12 +311,15 @@ def average_curve(
         )
         raise ValueError(msg)
     keys = [*names, fold]
+    folds_curve = curves.curve(lf, score, label, by=keys, weight=weight, pos_label=pos_label)
+    tainted = pl.col("threshold").is_nan().any().alias("_nan")  # a fold with a NaN score
+    nan = folds_curve.group_by(names).agg(tainted) if names else folds_curve.select(tainted)
     if method == "vertical":
         grid = np.linspace(0.0, 1.0, points).tolist()
         read = operating.tpr_at_fpr(
             lf, grid, score, label, by=keys, weight=weight, pos_label=pos_label
         )
-        table = read.group_by(*names, "fpr").agg(_mean_band("tpr", level))
+        table = _propagated(read.group_by(*names, "fpr").agg(_mean_band("tpr", level)), nan, names)
         return table.sort([*names, "fpr"], nulls_last=True).select(
             *names,
             "fpr",
@@ -327,7 +343,6 @@ def average_curve(
     cut = pooled.join(chosen, on=[*names, "_r"], how="inner", nulls_equal=True).select(
         *names, pl.col("threshold").alias("_t")
     )
-    folds_curve = curves.curve(lf, score, label, by=keys, weight=weight, pos_label=pos_label)
     # A fold without positives or negatives (or with a NaN score) has no curve: it is left
     # out of both averages, not averaged in one coordinate only.
     defined = (pl.col("tpr").is_not_null() & pl.col("fpr").is_not_null()).all()
@@ -350,6 +365,7 @@ def average_curve(
         check_sortedness=False,
     )
     table = read.group_by(*names, "_t").agg(*_mean_band("tpr", level), *_mean_band("fpr", level))
+    table = _propagated(table, nan, names)
     table = table.sort([*names, "_t"], descending=[False] * len(names) + [True], nulls_last=True)
     return table.select(
         *names,

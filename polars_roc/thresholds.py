@@ -269,11 +269,13 @@ def _objective(
     """
     kind = pl.Float64 if weighted else pl.Int128
     tp, fp, tn, fn = (pl.col(c).cast(kind) for c in ("tp", "fp", "tn", "fn"))
+    # Both classes present, from the sums as given (shares of a zero total are NaN, which
+    # Polars orders above every number: a group of zero weights once chose +inf).
+    both = (tp + fn > 0) & (fp + tn > 0)
     if weighted:  # shares of the group's weight: no overflow or underflow in the products
         total = tp + fp + tn + fn
         tp, fp, tn, fn = (c / total for c in (tp, fp, tn, fn))
     n_pos, n_neg = tp + fn, fp + tn
-    both = (n_pos > 0) & (n_neg > 0)
     if method == "youden":
         return pl.when(both).then(tp * n_neg - fp * n_pos)
     if method == "closest_topleft":
@@ -284,6 +286,33 @@ def _objective(
     miss = cost_fn * prevalence * (fn * n_neg).cast(pl.Float64)
     false_alarm = cost_fp * (1 - prevalence) * (fp * n_pos).cast(pl.Float64)
     return pl.when(both).then(-(miss + false_alarm))
+
+
+def _tie_tolerance(
+    method: str, cost_fp: float, cost_fn: float, prevalence: float | None, weighted: bool
+) -> pl.Expr | None:
+    """
+    How far below the best a float objective of :func:`_objective` still ties, or None.
+
+    Unweighted J and distances compare exactly (integers). Weighted shares and costs are
+    float sums, in which rounding split exact ties (weights 2 and 3 against the repeated
+    rows: J of 2/7 at two thresholds came out 0.28571428571428575 at one): within
+    ``1e-12`` of the objective's scale they tie, as in :func:`polars_roc.iso.optimal`. The
+    scale bounds its terms: 1 for shares, the costs times the counts otherwise.
+    """
+    if not weighted and method in ("youden", "closest_topleft"):
+        return None
+    if method not in ("youden", "closest_topleft", "cost"):
+        return None  # a column compares as it is
+    tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))
+    if method != "cost":
+        scale: pl.Expr = pl.lit(1.0)
+    elif prevalence is None:
+        scale = (cost_fn + cost_fp) * (pl.lit(1.0) if weighted else tp + fp + tn + fn)
+    else:
+        costs = cost_fn * prevalence + cost_fp * (1 - prevalence)
+        scale = costs * (pl.lit(1.0) if weighted else (tp + fn) * (fp + tn))
+    return 1e-12 * scale
 
 
 @same_kind
@@ -338,7 +367,8 @@ def best_threshold(
     (no positives or no negatives for a rate-based objective, a NaN score, or no point in the
     `fpr` / `tpr` range) gets one row of nulls. Ties are exact for unweighted counts: the
     objectives are compared in integer arithmetic (J as ``tp * N - fp * P``, the squared
-    distance scaled by ``(P * N)²``); weighted sums compare as floats.
+    distance scaled by ``(P * N)²``). Weighted sums and costs compare as floats, where an
+    objective within ``1e-12`` of the best (relative to its scale) ties.
 
     Parameters
     ----------
@@ -494,9 +524,13 @@ def best_threshold(
     if not names:  # one group: a constant key, so the group is kept when it has no candidate
         points = points.with_columns(_g=pl.lit(True))
         candidates = candidates.with_columns(_g=pl.lit(True))
-    best = candidates.group_by(keys).agg(
-        pl.col(columns).sort_by(["_objective", "threshold"]).last()
-    )
+    order = ["_objective", "threshold"]
+    tolerance = _tie_tolerance(method, cost_fp, cost_fn, prevalence, weight is not None)
+    if tolerance is not None:  # float sums: an objective within rounding of the best ties
+        best_value = pl.col("_objective").max().over(keys)
+        candidates = candidates.filter(pl.col("_objective") >= best_value - tolerance)
+        order = ["threshold"]
+    best = candidates.group_by(keys).agg(pl.col(columns).sort_by(order).last())
     # The class sizes from the curve's last counts: shown also where a NaN score leaves the
     # group without a defined table (as auc's n_pos, n_neg).
     totals = points.group_by(keys).agg(n_pos=pl.col("tp").max(), n_neg=pl.col("fp").max())

@@ -228,3 +228,36 @@ def test_crossval_argument_errors() -> None:
         pr.stratified_folds("label", k=1)
     with pytest.raises(ValueError, match="seed must be a non-negative integer"):
         pr.stratified_folds("label", seed=-3)
+
+
+@pytest.mark.parametrize("method", ["vertical", "threshold"])
+def test_a_nan_score_in_one_fold_makes_the_group_null_under_propagate(method: str) -> None:
+    # The NaN fold was left out silently (auc_mean 0.75 over 1 fold): neither "propagate"
+    # (null, as auc gives) nor "omit" (0.875 over 2 folds).
+    rows = pl.DataFrame(
+        {
+            "fold": [0, 0, 0, 0, 1, 1, 1, 1],
+            "score": [0.9, 0.4, 0.6, 0.1, 0.8, float("nan"), 0.7, 0.2],
+            "label": [1, 1, 0, 0, 1, 0, 1, 0],
+        }
+    )
+    both = pl.concat(
+        [
+            rows.with_columns(g=pl.lit("nan")),
+            rows.with_columns(g=pl.lit("clean"), score=pl.col("score").fill_nan(0.5)),
+        ]
+    )
+    assert rows.roc.auc()["auc"].item() is None
+    got = both.roc.cv_auc(by="g")
+    assert got.filter(pl.col("g") == "nan").select("auc_mean", "auc_var", "auc_sd").row(0) == (
+        None,
+        None,
+        None,
+    )
+    clean = rows.with_columns(pl.col("score").fill_nan(0.5)).roc.cv_auc()
+    assert got.filter(pl.col("g") == "clean").drop("g").equals(clean)
+    omitted = rows.roc.cv_auc(nan_policy="omit")
+    assert omitted.row(0) == (0.875, 0.015625, 0.125, 2)
+    curves = both.roc.average_curve(by="g", method=method, points=3)
+    assert curves.filter(pl.col("g") == "nan")["tpr_mean"].null_count() == 3
+    assert curves.filter(pl.col("g") == "clean")["tpr_mean"].null_count() == 0

@@ -5,11 +5,13 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import polars as pl
 import pytest
 import sklearn.metrics
+from conftest import scored_rows
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
@@ -649,3 +651,33 @@ def test_best_threshold_of_a_nan_group_still_shows_its_class_sizes(weight: str |
     assert got.select("g", "n_pos", "n_neg").equals(sizes)
     assert got["threshold"].to_list() == [None, 0.9]
     assert got.select(pl.len()).item() == 2
+
+
+@settings(max_examples=60)
+@given(
+    frame=scored_rows(weighted=True, min_size=2),
+    method=st.sampled_from(["youden", "closest_topleft", "cost"]),
+    prevalence=st.sampled_from([None, 0.3]),
+)
+def test_best_threshold_with_integer_weights_equals_repeated_rows(
+    frame: pl.DataFrame, method: str, prevalence: float | None
+) -> None:
+    # Weighted objectives are float sums: rounding once split exact ties, so weights of 2
+    # and 3 chose 0.4 where the repeated rows chose 0.6 (J = 2/7 at both).
+    repeats = frame["weight"].cast(pl.Int64).to_numpy()
+    repeated = frame.select(pl.all().gather(np.repeat(np.arange(frame.height), repeats)))
+    options: dict[str, Any] = {"method": method}
+    if method == "cost":
+        options |= {"cost_fn": 2.0, "prevalence": prevalence}
+    got = frame.roc.best_threshold(weight="weight", **options)
+    want = repeated.roc.best_threshold(**options)
+    assert got["threshold"].item() == want["threshold"].item()
+
+
+def test_best_threshold_ties_in_float_costs_go_to_the_highest_threshold() -> None:
+    # cost_fn=2 at prevalence 0.3: +inf and 0.4 cost the same (0.6) in exact arithmetic.
+    frame = pl.DataFrame(
+        {"score": [0.2, 0.2, 0, 0.6, 0.2, 0.4, 0, 0.4, 1], "label": [0, 0, 0, 0, 0, 1, 1, 0, 0]}
+    )
+    got = frame.roc.best_threshold(method="cost", cost_fn=2, prevalence=0.3)
+    assert got["threshold"].item() == math.inf
