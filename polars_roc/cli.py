@@ -543,7 +543,8 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     costs = {"--cost-fp": args.cost_fp, "--cost-fn": args.cost_fn, "--prevalence": args.prevalence}
     given = [flag for flag, value in costs.items() if value is not None]
     if given and args.method != "cost":
-        msg = f"{', '.join(given)} only apply with --method cost (got --method {args.method})"
+        verb = "applies" if len(given) == 1 else "apply"
+        msg = f"{', '.join(given)} only {verb} with --method cost (got --method {args.method})"
         raise UsageError(msg)
     if args.n_boot is not None and args.ci != "bootstrap":
         msg = f"--n-boot only applies with --ci bootstrap (got --ci {args.ci})"

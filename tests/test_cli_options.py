@@ -91,7 +91,7 @@ def test_flags_for_another_method_are_an_error(
 ) -> None:
     assert report(scores, tmp_path / "x.html", "--cost-fn", "5") == 2
     err = capsys.readouterr().err
-    assert "--cost-fn only apply with --method cost" in err
+    assert "--cost-fn only applies with --method cost" in err
     assert report(scores, tmp_path / "x.html", "--n-boot", "50") == 2
     assert "--n-boot only applies with --ci bootstrap" in capsys.readouterr().err
     assert not (tmp_path / "x.html").exists()
