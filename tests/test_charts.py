@@ -637,6 +637,10 @@ def test_a_null_group_key_is_drawn_and_named(scored: pl.DataFrame, keys: str) ->
         labels = texts(root, "legend-label")
         assert len(labels) == 3
         assert labels[-1].startswith("null")
+    explorer = threshold_explorer(nulled.roc.thresholds(by="model"), color="model")
+    strokes = {line.get("stroke") for line in marks(render(explorer), "line", 1)}
+    assert len(strokes) == 3
+    assert not strokes & {None, ""}
     (null_auc,) = aucs.filter(pl.col("model").is_null())["auc"].to_list()
     legend = texts(render(roc_chart(nulled.roc.curve(by="model"), color="model")), "legend-label")
     assert legend[-1] == f"null (AUC {null_auc:.3f})"

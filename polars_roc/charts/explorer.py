@@ -22,6 +22,7 @@ from polars_roc.charts._altair import (
     field,
     groups,
     is_mark,
+    named_nulls,
     nominal,
     numbered,
     require,
@@ -210,6 +211,7 @@ def threshold_explorer(
             filled=True, size=130, opacity=1, stroke="black", strokeWidth=1, **clip
         ).encode(x, y, tooltip=tips, **hue),
     ).properties(width=size, height=size)
+    roc = named_nulls(roc, color, frame)
     if facet is not None:  # a facet needs its data at its own top: Altair stores it once
         roc = panels.apply(alt_, roc.properties(data=data))
 
@@ -237,6 +239,7 @@ def threshold_explorer(
         )
         .properties(width=alt_.Step(64), height=alt_.Step(22))
     )
+    table = named_nulls(table, color, frame)
     if facet is None:
         chart = alt_.vconcat(roc, table, data=data, spacing=24).add_params(cut)
     else:  # (add_params trips over a facet inside a concat: set the parameter directly)
