@@ -21,7 +21,7 @@ import polars as pl
 from polars._typing import IntoExprColumn
 
 from polars_roc import areas, curves, operating, resampling
-from polars_roc._core import labels, validate
+from polars_roc._core import checks, kernels, labels, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import student_t_quantile
@@ -311,9 +311,10 @@ def average_curve(
         )
         raise ValueError(msg)
     keys = [*names, fold]
-    folds_curve = curves.curve(lf, score, label, by=keys, weight=weight, pos_label=pos_label)
-    tainted = pl.col("threshold").is_nan().any().alias("_nan")  # a fold with a NaN score
-    nan = folds_curve.group_by(names).agg(tainted) if names else folds_curve.select(tainted)
+    # Groups with a NaN score among the rows that count: a plain group-by, no sort.
+    rows = kernels.coded(lf, score, label, names=names, weight=weight, pos_label=pos_label)
+    tainted = checks.is_nan(pl.col("_s")).any().alias("_nan")
+    nan = rows.group_by(names).agg(tainted) if names else rows.select(tainted)
     if method == "vertical":
         grid = np.linspace(0.0, 1.0, points).tolist()
         read = operating.tpr_at_fpr(
@@ -343,6 +344,7 @@ def average_curve(
     cut = pooled.join(chosen, on=[*names, "_r"], how="inner", nulls_equal=True).select(
         *names, pl.col("threshold").alias("_t")
     )
+    folds_curve = curves.curve(lf, score, label, by=keys, weight=weight, pos_label=pos_label)
     # A fold without positives or negatives (or with a NaN score) has no curve: it is left
     # out of both averages, not averaged in one coordinate only.
     defined = (pl.col("tpr").is_not_null() & pl.col("fpr").is_not_null()).all()
