@@ -3,6 +3,12 @@ ROC analysis as Polars expressions and frames: exact, lazy, grouped.
 
 Importing the package registers the ``.roc`` namespaces on DataFrame, LazyFrame and Expr.
 
+The folders are the layers, from the top (imports only go down; ``tests/test_layers.py``
+holds the map): ``cli`` and ``report/``; ``charts/``; ``namespace``; ``inference/`` and
+``engines/``; the analyses (``areas``, ``operating``, ``thresholds``, ``precision_recall``,
+``metrics``, ``gains``, ``calibration``, ``crossval``, ``multiclass/``, ``geometry/``); the
+public core (``curves``, ``exprs/``); and the private floor ``_core/``.
+
 Examples
 --------
 >>> import polars as pl
@@ -18,24 +24,20 @@ from polars_roc import (
     areas,
     calibration,
     charts,
-    crossings,
     crossval,
     curves,
     datasets,
     engines,
     exprs,
     gains,
-    hull,
+    geometry,
     inference,
-    iso,
-    metric_bootstrap,
     metrics,
     multiclass,
     namespace,
     operating,
     precision_recall,
     report,
-    resampling,
     thresholds,
 )
 from polars_roc._core.schemes import linspace
@@ -46,9 +48,10 @@ from polars_roc.curves import from_counts
 from polars_roc.engines import auc_table, tally
 from polars_roc.exprs import auc
 from polars_roc.gains import gini
-from polars_roc.hull import dominance, hull_auc_of_points, hull_of_points
-from polars_roc.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
-from polars_roc.metric_bootstrap import bootstrap
+from polars_roc.geometry import crossings, hull, iso
+from polars_roc.geometry.hull import dominance, hull_auc_of_points, hull_of_points
+from polars_roc.geometry.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
+from polars_roc.inference import bootstrap
 from polars_roc.metrics import accuracy, brier_score, log_loss
 from polars_roc.multiclass import multiclass_auc
 from polars_roc.precision_recall import average_precision, pr_auc
@@ -74,6 +77,7 @@ __all__ = [
     "exprs",
     "from_counts",
     "gains",
+    "geometry",
     "gini",
     "hull",
     "hull_auc_of_points",
@@ -83,7 +87,6 @@ __all__ = [
     "iso",
     "linspace",
     "log_loss",
-    "metric_bootstrap",
     "metrics",
     "multiclass",
     "multiclass_auc",
@@ -94,7 +97,6 @@ __all__ = [
     "pr_auc",
     "precision_recall",
     "report",
-    "resampling",
     "stratified_folds",
     "tally",
     "thresholds",

@@ -28,9 +28,10 @@ from typing import Any
 import polars as pl
 from polars.exceptions import PolarsError
 
-from polars_roc import engine_sources, report
+from polars_roc import report
 from polars_roc._core import validate
 from polars_roc.datasets import simulate
+from polars_roc.engines import sources as engine_sources
 
 PROG = "polars-roc"
 

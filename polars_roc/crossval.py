@@ -20,8 +20,8 @@ import numpy as np
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc import areas, curves, operating, resampling
-from polars_roc._core import checks, kernels, labels, validate
+from polars_roc import areas, curves, operating
+from polars_roc._core import checks, kernels, labels, resampling, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import student_t_quantile

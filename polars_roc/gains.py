@@ -31,7 +31,7 @@ from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
-from polars_roc.exprs import auc
+from polars_roc.exprs.ranking import auc
 
 #: The gains table's columns, in order, after the `by` columns.
 GAINS_COLUMNS = (

@@ -17,15 +17,11 @@ import polars as pl
 from polars_roc import (
     areas,
     calibration,
-    crossings,
     crossval,
     curves,
     exprs,
     gains,
-    hull,
     inference,
-    iso,
-    metric_bootstrap,
     metrics,
     multiclass,
     operating,
@@ -33,6 +29,7 @@ from polars_roc import (
     thresholds,
 )
 from polars_roc._core.frames import trimmed
+from polars_roc.geometry import crossings, hull, iso
 
 M = TypeVar("M", bound=Callable[..., Any])
 
@@ -73,7 +70,7 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "operating_ranges_of_points": iso.operating_ranges_of_points,
     "hybrid_of_points": iso.hybrid_of_points,
     # uncertainty (metric_bootstrap.py)
-    "bootstrap": metric_bootstrap.bootstrap,
+    "bootstrap": inference.bootstrap,
     # business views (gains.py)
     "gain_curve": gains.gain_curve,
     "gains_table": gains.gains_table,

@@ -12,8 +12,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc import resampling
-from polars_roc._core import validate
+from polars_roc._core import resampling, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind

@@ -28,11 +28,11 @@ from polars_roc._core import labels, schemes, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
+from polars_roc._core.replicates import best_statistic, with_best_intervals, with_rate_intervals
+from polars_roc._core.resampling import check_n_boot, check_seed
 from polars_roc._core.schemes import Thresholds, at_thresholds
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
-from polars_roc.resampling import check_n_boot, check_seed
-from polars_roc.threshold_bootstrap import best_statistic, with_best_intervals, with_rate_intervals
 
 INF = float("inf")
 
@@ -151,7 +151,7 @@ def thresholds(
     ci
         ``"bootstrap"`` (with a list of `thresholds`) adds ``tpr_lower, tpr_upper,
         fpr_lower, fpr_upper``: stratified bootstrap percentile intervals of the rates at
-        each threshold (pROC's ``ci.thresholds``), see :mod:`polars_roc.threshold_bootstrap`.
+        each threshold (pROC's ``ci.thresholds``), see :mod:`polars_roc._core.replicates`.
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
     direction
@@ -297,7 +297,7 @@ def _tie_tolerance(
     Unweighted J and distances compare exactly (integers). Weighted shares and costs are
     float sums, in which rounding split exact ties (weights 2 and 3 against the repeated
     rows: J of 2/7 at two thresholds came out 0.28571428571428575 at one): within
-    ``1e-12`` of the objective's scale they tie, as in :func:`polars_roc.iso.optimal`. The
+    ``1e-12`` of the objective's scale they tie, as in :func:`polars_roc.geometry.iso.optimal`. The
     scale bounds its terms: 1 for shares, the costs times the counts otherwise.
     """
     if not weighted and method in ("youden", "closest_topleft"):

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from polars_roc.resampling import group_rng
+from polars_roc._core.resampling import group_rng
 
 # "ci" (the default) replays the same examples on every run, so a green suite stays green on
 # a fresh machine; HYPOTHESIS_PROFILE=explore draws new examples each run to hunt for bugs.

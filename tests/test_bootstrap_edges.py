@@ -16,7 +16,7 @@ from conftest import engine_resamples, pairwise_auc
 from sklearn.metrics import average_precision_score
 
 import polars_roc as pr
-from polars_roc.resampling import group_rng
+from polars_roc._core.resampling import group_rng
 
 INF = float("inf")
 

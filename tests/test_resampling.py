@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 from sklearn.metrics import roc_auc_score
 
-from polars_roc.inference import fpr_at_tpr_interval, tpr_at_fpr_interval
-from polars_roc.resampling import (
+from polars_roc._core.resampling import (
     auc_statistic,
     fpr_at_tpr_statistic,
     partial_auc_statistic,
     tpr_at_fpr_statistic,
 )
+from polars_roc.inference import fpr_at_tpr_interval, tpr_at_fpr_interval
 
 
 def binormal(n_pos: int, n_neg: int, d: float, seed: int, groups: int = 1) -> pl.DataFrame:

@@ -33,7 +33,7 @@ NO_DIRECTION = {
 #: scores into one-vs-rest rows for the report (which takes both arguments).
 NOT_AN_ANALYSIS = {
     "polars_roc.curves.from_counts",
-    "polars_roc.report_multiclass.one_vs_rest",
+    "polars_roc.report.multiclass.one_vs_rest",
 }
 #: Score-taking functions not yet given both arguments (none now: keep it empty).
 PENDING: set[str] = set()

@@ -23,7 +23,7 @@ from polars.testing import assert_frame_equal
 from sklearn.metrics import brier_score_loss, roc_auc_score
 
 import polars_roc as pr
-from polars_roc.resampling import group_rng
+from polars_roc._core.resampling import group_rng
 
 METRICS = {
     "auc": pr.auc("score", "label"),

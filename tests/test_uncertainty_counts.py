@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, brier_score_loss, log_loss, roc_auc_score
 
 import polars_roc as pr
-from polars_roc.resampling import group_rng
+from polars_roc._core.resampling import group_rng
 
 
 def metrics(score: str) -> dict[str, pl.Expr]:

@@ -2,8 +2,8 @@
 
 Points come standardized as ``*by, _name, fpr, tpr, threshold, _x, _y`` (``_x, _y`` the
 coordinates hulled: counts for one curve, rates across curves); the hull always includes the
-trivial classifiers (0, 0) and (1, 1). :mod:`polars_roc.hull` and :mod:`polars_roc.iso` read
-it.
+trivial classifiers (0, 0) and (1, 1). :mod:`polars_roc.geometry.hull` and
+:mod:`polars_roc.geometry.iso` read it.
 """
 
 from __future__ import annotations

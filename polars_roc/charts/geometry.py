@@ -43,7 +43,7 @@ def iso_lines(hull: pl.DataFrame, by: list[str], slopes: Sequence[float]) -> pl.
     Two rows per group and slope: the ends of the line, clipped to the unit square.
 
     The line of slope ``m`` touches the vertex maximizing ``tpr - m * fpr`` (the smaller FPR
-    on ties, as :func:`polars_roc.iso.optimal` reports).
+    on ties, as :func:`polars_roc.geometry.iso.optimal` reports).
     """
     pieces = []
     defined = hull.filter(pl.col("fpr").is_not_null() & pl.col("tpr").is_not_null())
@@ -94,7 +94,7 @@ def hull_chart(
     that owns it when `across` is given), and for each slope ``m`` in `slopes` the
     iso-performance line touching the hull: all classifiers on it have equal expected cost
     when ``m = cost_fp · N / (cost_fn · P)``, and its touching vertex is the optimal one
-    (see :mod:`polars_roc.iso`). Give the models' `curves` to draw them underneath.
+    (see :mod:`polars_roc.geometry.iso`). Give the models' `curves` to draw them underneath.
 
     Parameters
     ----------

@@ -12,7 +12,7 @@ The resampling scheme, fixed so that results are reproducible (and checkable):
 * the strata are the distinct values of the `label` column, sorted (a null label is its own
   stratum, last); a resample draws as many rows from each stratum as it holds, with
   replacement;
-* the generator is :func:`polars_roc.resampling.group_rng` ``(seed, key)``, with `key` the
+* the generator is :func:`polars_roc._core.resampling.group_rng` ``(seed, key)``, with `key` the
   group's `by` values, so a group's numbers do not depend on the other groups;
 * replicates are drawn a chunk at a time: for each chunk, each stratum in turn draws a
   ``(replicates, stratum size)`` matrix of positions with ``rng.integers``; a chunk holds
@@ -52,11 +52,7 @@ import polars as pl
 
 from polars_roc._core import validate
 from polars_roc._core.frames import same_kind
-from polars_roc._core.validate import By
-from polars_roc.exprs import auc
-from polars_roc.metrics import EPS, brier_score, log_loss
-from polars_roc.precision_recall import average_precision
-from polars_roc.resampling import (
+from polars_roc._core.resampling import (
     FloatArray,
     IntArray,
     auc_statistic,
@@ -64,6 +60,10 @@ from polars_roc.resampling import (
     check_seed,
     group_rng,
 )
+from polars_roc._core.validate import By
+from polars_roc.exprs.ranking import auc
+from polars_roc.metrics import EPS, brier_score, log_loss
+from polars_roc.precision_recall import average_precision
 
 #: Rows gathered per chunk of replicates.
 CHUNK_ROWS = 1 << 21
@@ -425,8 +425,8 @@ def bootstrap(
     (linear interpolation: R's type 7, as pROC). Replicates where a metric is null or NaN are
     left out of its summary (as pROC drops them); fewer than two defined replicates, or an
     undefined estimate, give nulls. The resampling scheme is documented in
-    :mod:`polars_roc.metric_bootstrap`: the same `seed` gives the same numbers, whatever the
-    row order, the other groups, or the number of threads.
+    :mod:`polars_roc.inference.metric_bootstrap`: the same `seed` gives the same numbers,
+    whatever the row order, the other groups, or the number of threads.
 
     Parameters
     ----------

@@ -231,12 +231,12 @@ def curve_dominance(
     Which classifier's ROC curve dominates which: every ordered pair of curves.
 
     A dominates B iff A's curve is nowhere below B's and somewhere above it (as for points,
-    identical curves dominate neither). Read off :func:`polars_roc.hull.crossings`.
+    identical curves dominate neither). Read off :func:`polars_roc.geometry.hull.crossings`.
 
     Parameters
     ----------
     lf, score, label, across, by, weight, pos_label, direction, nan_policy
-        As in :func:`polars_roc.hull.crossings`.
+        As in :func:`polars_roc.geometry.hull.crossings`.
 
     Returns
     -------

@@ -12,9 +12,9 @@ pROC's bootstrap test). The interval of the difference is ``diff ± z · sd``.
 * **Unpaired**: each model's rows are resampled independently, stratified by label.
 
 Each pair of models in a group draws from its own stream, seeded by `seed` with the group's
-key and the two model names (:func:`polars_roc.resampling.group_rng`); rows are put in a
+key and the two model names (:func:`polars_roc._core.resampling.group_rng`); rows are put in a
 canonical order first (by case when paired, else by label and score), so the result does
-not depend on the row order. Replicates are vectorized as in :mod:`polars_roc.resampling`:
+not depend on the row order. Replicates are vectorized as in :mod:`polars_roc._core.resampling`:
 each is a matrix of counts per distinct score, a chunk of replicates at a time.
 
 Undefined results are null, by the DeLong route's rules: ``auc_a, auc_b, diff`` are null
@@ -33,7 +33,7 @@ import polars as pl
 
 from polars_roc._core import labels, validate
 from polars_roc._core.distributions import normal_cdf, normal_quantile
-from polars_roc.resampling import (
+from polars_roc._core.resampling import (
     FloatArray,
     IntArray,
     Statistic,

@@ -16,7 +16,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.engines import tally
+from polars_roc.engines.reduce import tally
 
 #: engine -> (the Python package it needs, the pip extra that installs it)
 ENGINES = {"duckdb": ("duckdb", "duckdb"), "spark": ("pyspark", "spark")}

@@ -35,25 +35,20 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc import (
-    areas,
-    charts,
-    curves,
-    operating,
-    report_business,
-    report_figures,
-    report_page,
-)
+from polars_roc import areas, charts, curves, operating
 from polars_roc import thresholds as cutpoints
 from polars_roc._core import checks, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, flips
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
-from polars_roc.report_data import CI_NAMES, Progress, ReportData
-from polars_roc.report_figures import COLUMNS, merge_groups, panel_roles
-from polars_roc.report_multiclass import one_vs_rest
-from polars_roc.report_page import HEADINGS, JsMode
+from polars_roc.report import business as report_business
+from polars_roc.report import figures as report_figures
+from polars_roc.report import page as report_page
+from polars_roc.report.data import CI_NAMES, Progress, ReportData
+from polars_roc.report.figures import COLUMNS, merge_groups, panel_roles
+from polars_roc.report.multiclass import one_vs_rest
+from polars_roc.report.page import HEADINGS, JsMode
 
 __all__ = [
     "JsMode",

@@ -4,8 +4,8 @@ The ROC convex hull (ROCCH; Provost & Fawcett, 2001) of a set of classifiers is 
 boundary of the convex hull of their ROC points together with the trivial classifiers "always
 negative" (0, 0) and "always positive" (1, 1). Every point on it is attainable, by a vertex or
 by randomizing between the two vertices of an edge; a classifier below it is optimal for no
-class distribution and no costs. :mod:`polars_roc.iso` reads the optimal vertex, the operating
-ranges and the hybrid classifiers off this hull.
+class distribution and no costs. :mod:`polars_roc.geometry.iso` reads the optimal vertex,
+the operating ranges and the hybrid classifiers off this hull.
 
 Every analysis comes twice: on scored rows (``hull``, ``hull_auc``; the curves come from
 :func:`polars_roc.curves.curve`) and on a frame of ROC points (``hull_of_points``,
@@ -285,12 +285,12 @@ def hull_auc(
 
     The AUC attainable by choosing, for each operating point, the best (possibly randomized)
     classifier: at least the AUC of every curve in the group. Arguments as in
-    :func:`polars_roc.hull.hull`.
+    :func:`polars_roc.geometry.hull.hull`.
 
     Parameters
     ----------
     lf, score, label, by, across, points, weight, pos_label
-        Scored rows and column roles, as in :func:`polars_roc.hull.hull`.
+        Scored rows and column roles, as in :func:`polars_roc.geometry.hull.hull`.
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score); never guessed from the data.
@@ -340,7 +340,7 @@ def hull_auc_of_points(
     Parameters
     ----------
     points, fpr, tpr, by
-        As in :func:`polars_roc.hull.hull_of_points`.
+        As in :func:`polars_roc.geometry.hull.hull_of_points`.
 
     Returns
     -------
@@ -395,7 +395,7 @@ def dominance(
 
     A dominates B iff ``tpr_A >= tpr_B`` and ``fpr_A <= fpr_B`` with at least one of the two
     strict: A is at least as good as B for every class distribution and cost. For scored
-    classifiers (curves) see :func:`polars_roc.hull.curve_dominance`.
+    classifiers (curves) see :func:`polars_roc.geometry.hull.curve_dominance`.
 
     Parameters
     ----------

@@ -10,7 +10,7 @@ positive" (1, 1) for ``m <= s_last``. At equal costs ``m = (1 - π) / π``, so a
 is a prevalence interval ``[1 / (1 + s_{i-1}), 1 / (1 + s_i)]``; at a fixed prevalence it is
 an interval of the cost ratio ``cost_fp / cost_fn = m · π / (1 - π)``.
 
-As in :mod:`polars_roc.hull`, each analysis comes on scored rows (``optimal``,
+As in :mod:`polars_roc.geometry.hull`, each analysis comes on scored rows (``optimal``,
 ``operating_ranges``, ``hybrid``) and on a frame of ROC points (``*_of_points``).
 """
 
@@ -28,7 +28,7 @@ from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group
 from polars_roc._core.validate import By
-from polars_roc.hull import scored_vertices
+from polars_roc.geometry.hull import scored_vertices
 
 _INF = float("inf")
 _TIE = 1e-12  # expected costs this close (relative to the cost scale) are tied
@@ -206,7 +206,7 @@ def optimal(
     Parameters
     ----------
     lf, score, label, by, across, points, weight, pos_label
-        As in :func:`polars_roc.hull.hull`.
+        As in :func:`polars_roc.geometry.hull.hull`.
     prevalence
         Share of positives ``π`` in (0, 1) where the classifier will be used; default the
         group's own share of positives (weighted when `weight` is given).
@@ -304,7 +304,7 @@ def operating_ranges(
     Parameters
     ----------
     lf, score, label, by, across, points, weight, pos_label
-        As in :func:`polars_roc.hull.hull`.
+        As in :func:`polars_roc.geometry.hull.hull`.
     prevalence
         Share of positives for the cost-ratio columns; default the group's own.
     direction
@@ -385,7 +385,7 @@ def hybrid(
     Parameters
     ----------
     lf, score, label, by, across, points, weight, pos_label
-        As in :func:`polars_roc.hull.hull`.
+        As in :func:`polars_roc.geometry.hull.hull`.
     fpr
         Target false positive rate(s) in [0, 1].
     direction
@@ -459,8 +459,8 @@ def optimal_of_points(
     """
     The optimal classifier among ROC points (and the trivial ones) per group.
 
-    As :func:`polars_roc.iso.optimal`, over the hull of the points
-    (:func:`polars_roc.hull.hull_of_points`); the prevalence must be given.
+    As :func:`polars_roc.geometry.iso.optimal`, over the hull of the points
+    (:func:`polars_roc.geometry.hull.hull_of_points`); the prevalence must be given.
 
     Returns
     -------
@@ -518,7 +518,7 @@ def operating_ranges_of_points(
     """
     Operating ranges of the hull vertices of a set of ROC points, per group.
 
-    As :func:`polars_roc.iso.operating_ranges`; the cost-ratio columns are null unless
+    As :func:`polars_roc.geometry.iso.operating_ranges`; the cost-ratio columns are null unless
     `prevalence` is given.
 
     Returns
@@ -574,8 +574,8 @@ def hybrid_of_points(
     """
     Hybrid classifiers on the hull of a set of ROC points at target FPR(s), per group.
 
-    As :func:`polars_roc.iso.hybrid`; the target FPR is `target` here because `fpr` names the
-    rate column.
+    As :func:`polars_roc.geometry.iso.hybrid`; the target FPR is `target` here because `fpr`
+    names the rate column.
 
     Returns
     -------

@@ -3,7 +3,7 @@ Bootstrap intervals at thresholds and of the optimal cutpoint.
 
 These are pROC's ``ci.thresholds`` and ``ci.coords(x="best")``.
 
-Both run on the stratified bootstrap engine of :mod:`polars_roc.resampling` (the one behind
+Both run on the stratified bootstrap engine of :mod:`polars_roc._core.resampling` (the one behind
 ``auc(ci="bootstrap")`` and the ``tpr_at_fpr`` bands), so they share its seeding per group
 and its independence of row order. A replicate is the group's rows with multinomial counts;
 its ROC curve lives on the group's own distinct scores:
@@ -27,7 +27,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc._core.groups import join_groups
-from polars_roc.resampling import FloatArray, Statistic, boot_table
+from polars_roc._core.resampling import FloatArray, Statistic, boot_table
 
 INF = float("inf")
 
