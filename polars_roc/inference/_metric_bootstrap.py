@@ -1,0 +1,530 @@
+"""
+Bootstrap any scalar metric: stratified percentile intervals for a mapping of expressions.
+
+:func:`bootstrap` takes scalar Polars expressions (ours, such as :func:`polars_roc.auc`, or
+the user's own) and gives, per group, each one's estimate on the data, its bootstrap
+standard error and its percentile interval.
+
+The resampling scheme, fixed so that results are reproducible (and checkable):
+
+* within a group, rows are put in a canonical order first (sorted by every column), so the
+  result does not depend on the order the rows came in;
+* the strata are the distinct values of the `label` column, sorted (a null label is its own
+  stratum, last); a resample draws as many rows from each stratum as it holds, with
+  replacement;
+* the generator is :func:`polars_roc._core.resampling.group_rng` ``(seed, key)``, with `key` the
+  group's `by` values, so a group's numbers do not depend on the other groups;
+* replicates are drawn a chunk at a time: for each chunk, each stratum in turn draws a
+  ``(replicates, stratum size)`` matrix of positions with ``rng.integers``; a chunk holds
+  ``max(1, 2**21 // rows)`` replicates (all of them when that is at least `n_boot`).
+
+Replicates are evaluated together, without a Python loop over them. A replicate is the
+multiset of its drawn rows, held as one count per row (a ``bincount`` of the chunk's draws):
+
+* our AUC, average precision, Brier score and log loss, when given exactly as
+  ``pr.auc(score, label)`` (and the like, with no other argument) on a group whose score is
+  a float or small integer column without nulls or NaN and whose label is Boolean or 0/1
+  without nulls, are computed from the ``(replicates, rows)`` counts matrix with numpy:
+  running totals over the rows sorted by score, or per distinct score where scores tie
+  (the same formulas as the expressions: Mann-Whitney from average ranks, precision at each
+  distinct score); the data were checked once, by the estimate on the group itself;
+* any other expression runs once per chunk as ``group_by(replicate).agg(...)`` over the
+  drawn rows gathered into one long frame (only the columns the expressions read). The
+  replicate column is flagged sorted, so the group-by cuts contiguous slices and runs them
+  in parallel. Where an expression sorts (``sort``, ``rank``, ``median``, ... in its printed
+  tree), each replicate's rows reach it sorted by the first numeric column the metrics read
+  (ties in canonical order): the counts expanded with ``repeat``, no sort per replicate.
+
+The two paths give the same numbers up to the rounding of sums (both are checked against
+scikit-learn on explicitly drawn resamples in the tests). Memory: a chunk of draws is at
+most ``2**21`` rows (16 MiB of positions, and as much per gathered column); the counts are
+taken a block of about ``2**17`` cells at a time, so their numpy passes stay in cache.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+import polars as pl
+
+from polars_roc._core import validate
+from polars_roc._core.frames import same_kind
+from polars_roc._core.resampling import (
+    FloatArray,
+    IntArray,
+    auc_statistic,
+    check_n_boot,
+    check_seed,
+    group_rng,
+)
+from polars_roc._core.validate import By
+from polars_roc.exprs.ranking import auc
+from polars_roc.metrics import EPS, brier_score, log_loss
+from polars_roc.precision_recall import average_precision
+
+#: Rows gathered per chunk of replicates.
+CHUNK_ROWS = 1 << 21
+
+#: Words of a printed expression that sorts its rows (replicates then reach it sorted).
+SORTING = ("sort", "rank", "top_k", "bottom_k", "quantile", "median", "unique", "mode", "search")
+
+#: Count-matrix cells per block of replicates: the numpy passes over a block stay in cache.
+BLOCK_CELLS = 1 << 17
+
+#: Output columns after the `by` columns.
+COLUMNS = ("metric", "estimate", "se", "lower", "upper")
+
+
+def _check_metrics(metrics: Any) -> dict[str, pl.Expr]:
+    """A non-empty mapping of names to expressions."""
+    if not isinstance(metrics, Mapping) or not metrics:
+        msg = (
+            f"metrics must be a non-empty mapping of names to expressions, got {metrics!r}"
+            '\n\nHint: metrics={"auc": pr.auc("score", "label")}.'
+        )
+        raise ValueError(msg)
+    for name, expr in metrics.items():
+        if not isinstance(name, str) or not isinstance(expr, pl.Expr):
+            msg = (
+                f"metrics maps {name!r} to {expr!r}: expected a str name and a pl.Expr"
+                '\n\nHint: metrics={"auc": pr.auc("score", "label")}.'
+            )
+            raise ValueError(msg)
+    return dict(metrics)
+
+
+def _canonical(df: pl.DataFrame) -> pl.DataFrame:
+    """The rows sorted by every column (by a row hash where a column cannot be sorted)."""
+    try:
+        return df.sort(df.columns, nulls_last=True, maintain_order=True)
+    except pl.exceptions.PolarsError:  # nested or object columns: identical rows tie anyway
+        return df.with_columns(_h=df.hash_rows(seed=0)).sort("_h").drop("_h")
+
+
+def strata(labels: pl.Series) -> list[IntArray]:
+    """The row positions of each stratum: distinct label values sorted, null last."""
+    values = labels.unique().sort(nulls_last=True)
+    return [np.flatnonzero(labels.eq_missing(value).to_numpy()) for value in values]
+
+
+def _sort_key(schema: pl.Schema, exprs: dict[str, pl.Expr], skip: set[str]) -> str | None:
+    """The first numeric column the metrics read (not `skip`): replicates are laid out by it."""
+    for expr in exprs.values():
+        for name in expr.meta.root_names():
+            if name not in skip and name in schema and schema[name].is_numeric():
+                return name
+    return None
+
+
+class Known(NamedTuple):
+    """One of our metrics, recognised: its kind and its score and label columns."""
+
+    kind: str
+    score: str
+    label: str
+
+
+#: Our metrics whose replicates are computed from count matrices, with their builders.
+KNOWN: dict[str, Callable[[str, str], pl.Expr]] = {
+    "auc": auc,
+    "average_precision": average_precision,
+    "brier_score": brier_score,
+    "log_loss": log_loss,
+}
+
+#: Score dtypes the count path reads exactly as Float64 (wider integers keep the query).
+EXACT_SCORES = (pl.Float64, pl.Float32, pl.Int8, pl.Int16, pl.Int32, pl.UInt8, pl.UInt16, pl.UInt32)
+
+
+def recognise(expr: pl.Expr, schema: pl.Schema) -> Known | None:
+    """
+    `expr` if it is exactly ``builder(score, label)`` for one of :data:`KNOWN` (else None).
+
+    Two expressions built by the same calls print the same tree, so the printed trees are
+    compared: any other argument (a weight, pos_label, direction, an alias or cast on top)
+    prints differently and leaves the expression to the query.
+    """
+    roots = list(dict.fromkeys(expr.meta.root_names()))
+    if len(roots) != 2 or any(name not in schema for name in roots):
+        return None
+    kind = expr.meta.output_name(raise_if_undetermined=False)
+    builder = KNOWN.get(kind or "")
+    if kind is None or builder is None:  # each of ours is named for its kind
+        return None
+    text = str(expr)
+    for score, label in (roots, roots[::-1]):
+        if str(builder(score, label)) == text:
+            return Known(kind, score, label)
+    return None
+
+
+def _positives(labels: pl.Series) -> npt.NDArray[np.bool_] | None:
+    """Boolean or 0/1 labels without nulls as a Boolean array; None otherwise."""
+    if labels.null_count() or not (labels.dtype == pl.Boolean or labels.dtype.is_integer()):
+        return None
+    if labels.dtype != pl.Boolean and not labels.is_in([0, 1]).all():
+        return None
+    return np.asarray(labels.cast(pl.Boolean).to_numpy(), dtype=np.bool_)
+
+
+class Counted(NamedTuple):
+    """A recognised metric on a group's laid-out rows, ready for count matrices."""
+
+    kind: str
+    pair: tuple[str, str]  # (score, label): metrics on the same pair share their sums
+    order: IntArray | None  # the laid-out rows sorted by score (None: they already are)
+    starts: IntArray  # the first sorted row of each distinct score
+    levels: FloatArray  # the distinct scores, ascending
+    positive: npt.NDArray[np.bool_]  # sorted rows
+    loss: FloatArray  # per laid-out row: squared error (Brier) or log loss
+
+
+def _counted(known: Known, df: pl.DataFrame, key: str | None) -> Counted | None:
+    """The precomputed arrays of a recognised metric, or None where the query must run it."""
+    scores, labels = df[known.score], df[known.label]
+    positive = _positives(labels)
+    if positive is None or scores.null_count() or scores.dtype not in EXACT_SCORES:
+        return None
+    s = np.asarray(scores.cast(pl.Float64).to_numpy(), dtype=np.float64)
+    if np.isnan(s).any():
+        return None
+    y = positive.astype(np.float64)
+    if known.kind == "brier_score":
+        loss = (s - y) ** 2
+    else:
+        loss = -np.log(np.clip(np.where(positive, s, 1 - s), EPS, 1 - EPS))
+    order = None if known.score == key else np.argsort(s, kind="stable")
+    sorted_s = s if order is None else s[order]
+    starts = np.flatnonzero(np.r_[True, sorted_s[1:] != sorted_s[:-1]])
+    sorted_y = positive if order is None else positive[order]
+    pair = (known.score, known.label)
+    return Counted(known.kind, pair, order, starts, sorted_s[starts], sorted_y, loss)
+
+
+class Ranked(NamedTuple):
+    """Per replicate, for distinct scores: positives' counts and their running totals."""
+
+    counts: FloatArray  # (reps, positives): copies of each positive row
+    below: FloatArray  # (reps, positives): rows up to and including it (all classes)
+    positives_below: FloatArray  # (reps, positives): positive rows up to and including it
+    n_pos: FloatArray  # (reps,)
+
+
+def _ranked(metric: Counted, counts: FloatArray) -> Ranked:
+    """
+    The running totals of one (score, label) pair, scores all distinct.
+
+    A group without positives has no columns and ``n_pos`` 0: its metrics come out NaN
+    (0 / 0), which the summary treats as undefined.
+    """
+    c = counts if metric.order is None else counts[:, metric.order]
+    columns = np.flatnonzero(metric.positive)
+    on_positives = c[:, columns]
+    below = np.cumsum(c, axis=1)[:, columns]
+    positives_below = np.cumsum(on_positives, axis=1)
+    n_pos = on_positives.sum(axis=1)  # not positives_below[:, -1]: there may be no column
+    return Ranked(on_positives, below, positives_below, n_pos)
+
+
+def _ranked_value(kind: str, r: Ranked, n: int) -> FloatArray:
+    """AUC (Mann-Whitney from average ranks) or average precision, scores all distinct."""
+    c, n_pos = r.counts, r.n_pos
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if kind == "auc":  # the c copies of a row take the ranks below - c + 1 .. below
+            ranks = np.einsum("ij,ij->i", c, r.below) - (np.einsum("ij,ij->i", c, c) - n_pos) / 2
+            return np.asarray((ranks - n_pos * (n_pos + 1) / 2) / (n_pos * (n - n_pos)))
+        # Precision at a positive row's score: positives over all rows at or above it.
+        tp = c - r.positives_below
+        tp += n_pos[:, None]
+        at_or_above = c - r.below
+        at_or_above += n
+        tp /= np.maximum(at_or_above, 1.0, out=at_or_above)
+        return np.asarray(np.einsum("ij,ij->i", c, tp) / n_pos, dtype=np.float64)
+
+
+def _tied_value(metric: Counted, counts: FloatArray) -> FloatArray:
+    """AUC or average precision from per-score class counts (tied scores)."""
+    c = counts if metric.order is None else counts[:, metric.order]
+    pos = np.add.reduceat(c * metric.positive, metric.starts, axis=1)
+    neg = np.add.reduceat(c * ~metric.positive, metric.starts, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if metric.kind == "auc":
+            return auc_statistic(pos, neg, metric.levels)[:, 0]
+        tp = np.cumsum(pos[:, ::-1], axis=1)
+        fp = np.cumsum(neg[:, ::-1], axis=1)
+        gained = np.where(pos[:, ::-1] > 0, pos[:, ::-1] * tp / (tp + fp), 0.0)
+        return np.asarray(gained.sum(axis=1) / tp[:, -1], dtype=np.float64)
+
+
+def _from_counts(counted: dict[int, Counted], counts: FloatArray) -> dict[int, FloatArray]:
+    """Each recognised metric's replicate values from the row counts ``(reps, rows)``."""
+    n = counts.shape[1]
+    shared: dict[tuple[str, str], Ranked] = {}
+    values: dict[int, FloatArray] = {}
+    mean = [j for j, metric in counted.items() if metric.kind in ("brier_score", "log_loss")]
+    if mean:  # every mean loss in one pass over the counts
+        losses = np.stack([counted[j].loss for j in mean], axis=1)
+        sums = counts @ losses / n
+        values.update({j: sums[:, k] for k, j in enumerate(mean)})
+    for j, metric in counted.items():
+        if j in values:
+            continue
+        if len(metric.starts) < n:
+            values[j] = _tied_value(metric, counts)
+        else:
+            if metric.pair not in shared:
+                shared[metric.pair] = _ranked(metric, counts)
+            values[j] = _ranked_value(metric.kind, shared[metric.pair], n)
+    return values
+
+
+def _read(exprs: Mapping[str, pl.Expr], columns: list[str]) -> list[str]:
+    """
+    The columns the expressions read: all of them where one uses a selector or wildcard.
+
+    A printed expression shows a selector (``pl.all()``, a regex, ``pl.col(a, b)``, a dtype)
+    as ``cs.``; the others read their root names only.
+    """
+    if any("cs." in str(expr) for expr in exprs.values()):
+        return columns
+    roots = {name for expr in exprs.values() for name in expr.meta.root_names()}
+    return [name for name in columns if name in roots]
+
+
+def _layout(df: pl.DataFrame, key: str | None) -> IntArray:
+    """Canonical positions in the order a replicate's rows are laid out (by `key`, stable)."""
+    if key is None:
+        return np.arange(df.height)
+    order = df.select(pl.arg_sort_by(key, nulls_last=True, maintain_order=True)).to_series()
+    return np.asarray(order.to_numpy(), dtype=np.intp)
+
+
+def _values(
+    df: pl.DataFrame,
+    exprs: dict[str, pl.Expr],
+    groups: list[IntArray],
+    *,
+    n_boot: int,
+    rng: np.random.Generator,
+    key: str | None = None,
+    known: dict[str, Known] | None = None,
+) -> FloatArray:
+    """
+    ``(n_boot, metrics)``: each metric on each stratified resample (NaN where null).
+
+    The draws are the documented ones (canonical positions, stratum by stratum, a chunk at a
+    time), taken as positions in the laid-out rows (sorted by `key`). Recognised metrics
+    (`known`) come from the row counts of each block of replicates (``bincount``); the others
+    run in one query per chunk over the drawn rows, sorted by `key` within each replicate
+    where an expression sorts (see the module docstring).
+    """
+    n = df.height
+    replicate = "_replicate"
+    while replicate in df.columns:
+        replicate += "_"
+    chunk = max(1, min(n_boot, CHUNK_ROWS // max(n, 1)))
+    order = _layout(df, key)
+    rank = np.empty(n, dtype=np.intp)
+    rank[order] = np.arange(n)
+    laid_out = df[order]
+    counted: dict[int, Counted] = {}
+    for j, name in enumerate(exprs):
+        found = (known or {}).get(name)
+        metric = None if found is None else _counted(found, laid_out, key)
+        if metric is not None:
+            counted[j] = metric
+    queried = {
+        name: e.cast(pl.Float64) for j, (name, e) in enumerate(exprs.items()) if j not in counted
+    }
+    read = _read(queried, laid_out.columns)
+    placed = [rank[rows] for rows in groups]  # each stratum's rows, as laid-out positions
+    edges = np.cumsum([0, *(len(rows) for rows in placed)])
+    block = max(1, min(chunk, BLOCK_CELLS // max(n, 1)))
+    # Expressions that sort get each replicate's rows sorted by `key`; others the drawn order.
+    ordered = any(word in str(e) for e in queried.values() for word in SORTING)
+    # Polars gathers by UInt32 positions without a copy.
+    tiled = np.tile(np.arange(n, dtype=np.uint32), block if ordered else 0)
+    unsorted = np.empty((chunk if queried and not ordered else 0, n), dtype=np.uint32)
+    numbers = np.repeat(np.arange(chunk, dtype=np.uint32), n if queried else 0)
+    offsets = (np.arange(block, dtype=np.intp) * n)[:, None]
+    cells = np.empty((block, n), dtype=np.intp)  # replicate * n + laid-out position
+    out = np.empty((n_boot, len(exprs)), dtype=np.float64)
+    for start in range(0, n_boot, chunk):
+        reps = min(chunk, n_boot - start)
+        draws = [rng.integers(0, len(rows), size=(reps, len(rows))) for rows in placed]
+        expanded: list[npt.NDArray[np.uint32]] = []
+        for first in range(0, reps, block):  # a block of replicates at a time, in cache
+            size = min(block, reps - first)
+            for rows, drawn, lo, hi in zip(placed, draws, edges[:-1], edges[1:], strict=True):
+                picked = rows[drawn[first : first + size]]
+                if len(unsorted):
+                    unsorted[first : first + size, lo:hi] = picked
+                if not counted and not ordered:
+                    continue
+                np.add(picked, offsets[:size], out=cells[:size, lo:hi])
+            if not counted and not ordered:
+                continue
+            counts = np.bincount(cells[:size].ravel(), minlength=size * n)
+            if counted:
+                matrix = counts.reshape(size, n).astype(np.float64)
+                at = start + first
+                for j, column in _from_counts(counted, matrix).items():
+                    out[at : at + size, j] = column
+            if ordered:
+                expanded.append(np.repeat(tiled[: size * n], counts))
+        if not queried:
+            continue
+        positions = pl.Series(np.concatenate(expanded) if ordered else unsorted[:reps].ravel())
+        ids = pl.Series(replicate, numbers[: reps * n]).set_sorted()
+        gathered = laid_out.select(read)[positions] if read else pl.DataFrame()
+        long = gathered.with_columns(ids)
+        measured = long.group_by(replicate, maintain_order=True).agg(**queried)
+        table = measured.select(list(queried)).fill_null(np.nan).to_numpy()
+        rest = [j for j in range(len(exprs)) if j not in counted]
+        out[start : start + reps, rest] = table.astype(np.float64)
+    return out
+
+
+def _summary(values: FloatArray, level: float) -> list[tuple[float | None, ...]]:
+    """Per metric: (se, lower, upper) over the replicates where it is defined."""
+    alpha = 1.0 - level
+    rows: list[tuple[float | None, ...]] = []
+    for column in values.T:
+        kept = column[~np.isnan(column)]
+        if len(kept) < 2:
+            rows.append((None, None, None))
+            continue
+        lower, upper = np.quantile(kept, [alpha / 2, 1 - alpha / 2])
+        se = kept.std(ddof=1)
+        rows.append(tuple(float(v) if np.isfinite(v) else None for v in (se, lower, upper)))
+    return rows
+
+
+@same_kind
+def bootstrap(
+    lf: pl.LazyFrame,
+    metrics: Mapping[str, pl.Expr],
+    *,
+    by: By = None,
+    label: str = "label",
+    n_boot: int = 2000,
+    seed: int | None = None,
+    level: float = 0.95,
+) -> pl.LazyFrame:
+    """
+    Stratified bootstrap of scalar metrics: estimate, standard error, percentile interval.
+
+    Each metric is a scalar expression (an aggregation valid in ``group_by().agg()``): any of
+    ours, such as :func:`polars_roc.auc`, or the user's own. Within each group, a resample
+    draws from each class of `label` as many rows as it holds, with replacement, and every
+    metric is computed on it; ``se`` is the standard deviation (ddof 1) of the replicates
+    and ``lower, upper`` their ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles
+    (linear interpolation: R's type 7, as pROC). Replicates where a metric is null or NaN are
+    left out of its summary (as pROC drops them); fewer than two defined replicates, or an
+    undefined estimate, give nulls. The resampling scheme is documented in
+    :mod:`polars_roc.inference._metric_bootstrap`: the same `seed` gives the same numbers,
+    whatever the row order, the other groups, or the number of threads.
+
+    Parameters
+    ----------
+    lf
+        Scored rows.
+    metrics
+        ``{name: expression}``; each expression must give one value per group.
+    by
+        Column name(s) to group by.
+    label
+        The column whose classes are the strata.
+    n_boot
+        Number of replicates.
+    seed
+        Random seed; None draws a fresh, unreproducible one.
+    level
+        Confidence level of the percentile interval.
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
+        ``*by, metric, estimate, se, lower, upper``: one row per group and metric, sorted by
+        group, metrics in the order given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pr.datasets.simulate(400, seed=3).filter(pl.col("model") != "baseline")
+    >>> metrics = {"auc": pr.auc("score", "label"), "brier": pr.brier_score("score", "label")}
+    >>> out = df.roc.bootstrap(metrics, by="model", n_boot=500, seed=1)
+    >>> out
+    shape: (4, 6)
+    ┌───────┬────────┬──────────┬──────────┬──────────┬──────────┐
+    │ model ┆ metric ┆ estimate ┆ se       ┆ lower    ┆ upper    │
+    │ ---   ┆ ---    ┆ ---      ┆ ---      ┆ ---      ┆ ---      │
+    │ str   ┆ str    ┆ f64      ┆ f64      ┆ f64      ┆ f64      │
+    ╞═══════╪════════╪══════════╪══════════╪══════════╪══════════╡
+    │ gbm   ┆ auc    ┆ 0.819394 ┆ 0.027602 ┆ 0.763843 ┆ 0.878812 │
+    │ gbm   ┆ brier  ┆ 0.11285  ┆ 0.006595 ┆ 0.099469 ┆ 0.125183 │
+    │ logit ┆ auc    ┆ 0.89726  ┆ 0.024234 ┆ 0.848067 ┆ 0.941381 │
+    │ logit ┆ brier  ┆ 0.095543 ┆ 0.005697 ┆ 0.085354 ┆ 0.107489 │
+    └───────┴────────┴──────────┴──────────┴──────────┴──────────┘
+    >>> bool((out["lower"] <= out["estimate"]).all() and (out["estimate"] <= out["upper"]).all())
+    True
+    """
+    exprs = _check_metrics(metrics)
+    names = validate.as_names(by)
+    schema = lf.collect_schema()
+    validate.column(schema, label, "label")
+    for name in names:
+        validate.column(schema, name, "by")
+    for name in COLUMNS:
+        if name in names:
+            msg = f"by column {name!r} collides with the output column {name!r}"
+            raise ValueError(msg + f"\n\nHint: rename it, e.g. pl.col({name!r}).alias('group').")
+    check_n_boot(n_boot)
+    check_seed(seed)
+    validate.level(level)
+    columns: dict[str, pl.DataType] = {name: schema[name] for name in names}
+    columns["metric"] = pl.String()
+    columns.update(dict.fromkeys(COLUMNS[1:], pl.Float64()))
+    out_schema = pl.Schema(columns)
+    layout = _sort_key(schema, exprs, {label, *names})
+    known = {name: k for name, expr in exprs.items() if (k := recognise(expr, schema))}
+
+    def run(df: pl.DataFrame) -> pl.DataFrame:
+        key = [df[name][0] for name in names] if df.height else [None] * len(names)
+        df = _canonical(df)
+        estimate = df.select(**{name: expr.cast(pl.Float64) for name, expr in exprs.items()})
+        if estimate.height != 1:
+            msg = (
+                f"the metrics give {estimate.height} values per group, expected one"
+                "\n\nHint: use scalar aggregations such as pr.auc('score', 'label')."
+            )
+            raise ValueError(msg)
+        groups = strata(df[label])
+        if df.height:
+            rng = group_rng(seed, key)
+            values = _values(df, exprs, groups, n_boot=n_boot, rng=rng, key=layout, known=known)
+            summary = _summary(values, level)
+        else:
+            summary = [(None, None, None)] * len(exprs)
+        point = estimate.fill_nan(None).row(0)  # undefined is null, never NaN
+        rows = [  # no interval around an undefined estimate (e.g. a NaN score)
+            (*key, name, value, *(stats if value is not None else (None, None, None)))
+            for name, value, stats in zip(exprs, point, summary, strict=True)
+        ]
+        return pl.DataFrame(rows, schema=out_schema, orient="row")
+
+    if not names:
+        return lf.map_batches(
+            run,
+            schema=out_schema,
+            predicate_pushdown=False,
+            projection_pushdown=False,
+            slice_pushdown=False,
+        )
+    grouped = lf.group_by(names).map_groups(run, schema=out_schema)
+    return grouped.sort(names, nulls_last=True, maintain_order=True)

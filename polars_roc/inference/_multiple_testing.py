@@ -1,0 +1,73 @@
+"""
+Adjusted p-values for many tests at once: Bonferroni, Holm, Benjamini-Hochberg.
+
+:func:`polars_roc.inference.compare` tests every pair of models in every group; with
+``adjust=`` it adds ``p_adjusted`` over all the rows it returns. Null p-values (undefined
+tests) stay null and do not count among the tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+import polars as pl
+
+Adjust = Literal["holm", "bonferroni", "bh"]
+ADJUSTMENTS = ("holm", "bonferroni", "bh")
+
+
+def check_adjust(adjust: Any) -> None:
+    """Check `adjust` is None or one of the adjustments."""
+    if adjust is not None and adjust not in ADJUSTMENTS:
+        options = ", ".join(repr(a) for a in ADJUSTMENTS)
+        msg = f"adjust must be one of {options} or None, got {adjust!r}\n\nHint: adjust='holm'."
+        raise ValueError(msg)
+
+
+def adjusted(p: npt.ArrayLike, method: Adjust) -> npt.NDArray[np.float64]:
+    """
+    Adjusted p-values in the input order; NaN stays NaN and is not counted.
+
+    * ``"bonferroni"``: ``min(1, m p)``;
+    * ``"holm"``: step-down, ``max_{j <= i} min(1, (m - j + 1) p_(j))`` in ascending order;
+    * ``"bh"``: Benjamini-Hochberg step-up, ``min_{j >= i} min(1, m p_(j) / j)``.
+
+    Examples
+    --------
+    >>> adjusted([0.01, 0.04, 0.03], "holm").round(4).tolist()
+    [0.03, 0.06, 0.06]
+    >>> adjusted([0.01, 0.04, 0.03], "bh").round(4).tolist()
+    [0.03, 0.04, 0.04]
+    """
+    values = np.asarray(p, dtype=np.float64)
+    out = np.full(values.shape, np.nan)
+    defined = np.flatnonzero(~np.isnan(values))
+    m = len(defined)
+    if m == 0:
+        return out
+    order = defined[np.argsort(values[defined], kind="stable")]
+    ranked = values[order]
+    rank = np.arange(1, m + 1)
+    if method == "bonferroni":
+        result = np.minimum(1.0, m * ranked)
+    elif method == "holm":
+        result = np.maximum.accumulate(np.minimum(1.0, (m - rank + 1) * ranked))
+    else:
+        result = np.minimum.accumulate(np.minimum(1.0, m * ranked / rank)[::-1])[::-1]
+    out[order] = result
+    return out
+
+
+def with_adjusted(lf: pl.LazyFrame, adjust: Adjust | None) -> pl.LazyFrame:
+    """Add ``p_adjusted`` from ``p_value`` over all rows (nothing when `adjust` is None)."""
+    if adjust is None:
+        return lf
+
+    def compute(p: pl.Series) -> pl.Series:
+        values = adjusted(p.cast(pl.Float64).fill_null(np.nan).to_numpy(), adjust)
+        return pl.Series(p.name, values, dtype=pl.Float64).fill_nan(None)
+
+    p_adjusted = pl.col("p_value").map_batches(compute, return_dtype=pl.Float64)
+    return lf.with_columns(p_adjusted.alias("p_adjusted"))

@@ -1,0 +1,628 @@
+"""
+A self-contained HTML report of scored data: AUC table, curves, pAUC, cutpoints and scores.
+
+:func:`compute` runs the report's queries on a LazyFrame, each one a lazy query collected
+once (a scanned file is streamed, never loaded whole), and returns the small frames and the
+charts a report shows; :func:`render` lays them out as one HTML page; :func:`to_html` does
+both.
+
+How the page gets Vega: with ``vl-convert-python`` installed, the page embeds Vega, Vega-Lite
+and vega-embed inline (``vl_convert.javascript_bundle()``, about 0.9 MB, the bundle Altair's
+``inline=True`` uses), so it opens offline and stays the same for years. Without it, the page
+loads them from the jsDelivr CDN (the versions Altair targets) and says so at the top.
+``js="inline"`` makes a missing ``vl-convert-python`` an error; ``js="cdn"`` always links.
+
+Large data: curves with more than :data:`MAX_CURVE_POINTS` distinct (group, score) pairs are
+drawn from :data:`CURVE_QUANTILES` thresholds per group at evenly spaced quantiles of the
+negative scores (exact counts at each; FPR steps of about ``1 / CURVE_QUANTILES`` between
+drawn points), and the charts thin what they draw (see :mod:`polars_roc.charts`). The AUC,
+pAUC and best-cutpoint tables always use every row.
+
+Examples
+--------
+>>> import polars_roc as pr
+>>> lf = pr.datasets.simulate(500, seed=1).lazy()
+>>> page = pr.report.to_html(lf, by=["model", "segment"], js="cdn")
+>>> page.startswith("<!DOCTYPE html>") and 'id="auc-table"' in page
+True
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import polars as pl
+
+from polars_roc import areas, charts, curves, operating
+from polars_roc import thresholds as cutpoints
+from polars_roc._core import checks, validate
+from polars_roc._core.checks import NanPolicy
+from polars_roc._core.direction import Direction, flips
+from polars_roc._core.validate import By
+from polars_roc._core.version import __version__
+from polars_roc.report import _business as report_business
+from polars_roc.report import _figures as report_figures
+from polars_roc.report import _page as report_page
+from polars_roc.report._data import CI_NAMES, Progress, ReportData
+from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles
+from polars_roc.report._multiclass import one_vs_rest
+from polars_roc.report._page import HEADINGS, JsMode
+
+__all__ = [
+    "JsMode",
+    "Progress",
+    "ReportData",
+    "compute",
+    "one_line",
+    "one_vs_rest",
+    "render",
+    "to_html",
+]
+
+#: Above this many distinct (group, score) pairs, curves are drawn from quantile thresholds.
+MAX_CURVE_POINTS = 200_000
+#: Thresholds per group (quantiles of the negative scores) for the curves of large data.
+CURVE_QUANTILES = 2_000
+
+
+def _quiet(message: str) -> None:
+    """Discard a progress message."""
+
+
+def compute(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    ci: Literal["delong", "bootstrap"] | None = "delong",
+    level: float = 0.95,
+    fpr: tuple[float, float] | None = (0.0, 0.2),
+    tpr: tuple[float, float] | None = None,
+    method: Literal["youden", "closest_topleft", "cost"] = "youden",
+    cost_fp: float = 1.0,
+    cost_fn: float = 1.0,
+    prevalence: float | None = None,
+    n_boot: int = 2000,
+    seed: int | None = 0,
+    gains_bins: int = report_business.GAINS_BINS,
+    calibration_bins: int | None = report_business.CALIBRATION_BINS,
+    fpr_scale: Literal["linear", "log"] = "linear",
+    progress: Progress | None = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
+) -> ReportData:
+    """
+    Run the report's queries: AUC table, curves, partial AUC, cutpoints, score distributions.
+
+    Column roles and arguments are checked against the schema before any data is read.
+    Each step is one lazy query collected once, so a scanned file is read once per step
+    and never held whole in memory.
+
+    Parameters
+    ----------
+    lf
+        Scored rows, e.g. ``pl.scan_parquet(path)``.
+    score, label, by, weight, pos_label
+        Column roles, as in :func:`polars_roc.areas.auc`.
+    ci
+        Interval method of the AUC table: ``"delong"``, ``"bootstrap"`` or None. When the
+        intervals cannot be computed, the table has none and `notes` says why.
+    level
+        Confidence level of the intervals.
+    fpr, tpr
+        The partial-AUC range ``(lo, hi)``; `tpr` is used when given, else `fpr`.
+    method
+        How the best cutpoint is chosen (see :func:`polars_roc.thresholds.best_threshold`).
+    cost_fp, cost_fn, prevalence
+        The costs of a false positive and a false negative and the prevalence to weigh them
+        by (default the data's), for ``method="cost"``.
+    n_boot, seed
+        Bootstrap replicates and random seed, for ``ci="bootstrap"``: the AUC intervals and
+        the ROC panels' confidence band (TPR at a grid of FPRs, :data:`BAND_GRID`).
+    gains_bins
+        Bins of the gains table per group (10: deciles).
+    calibration_bins
+        Equal-width bins of the calibration panel, drawn when every score lies in [0, 1]
+        (else the page says why not); None leaves the panel out.
+    fpr_scale
+        ``"log"`` draws the ROC panels' FPR axis on a log scale (see
+        :func:`polars_roc.charts.roc_chart`); ``"linear"`` zooms it to FPR 0 to 0.2 when
+        every AUC is above 0.95.
+    progress
+        Called with a one-line message as each step starts.
+    direction, nan_policy
+        As in :func:`polars_roc.areas.auc`, for every analysis of the report: under
+        ``"lower"`` a lower score means positive (thresholds stay in score units, a row is
+        predicted positive iff ``score <= threshold``, and the calibration panel is left
+        out: such scores are not probabilities of the positive class). The score chart draws
+        the scores as they are and leaves NaN scores out.
+
+    Returns
+    -------
+    ReportData
+
+    Examples
+    --------
+    >>> import polars_roc as pr
+    >>> lf = pr.datasets.simulate(400, seed=2).lazy()
+    >>> data = pr.report.compute(lf, by="model", ci=None)
+    >>> data.auc.columns, data.n_rows
+    (['model', 'auc', 'n_pos', 'n_neg'], 1200)
+    >>> data.best_threshold["model"].to_list()
+    ['baseline', 'gbm', 'logit']
+    """
+    say = progress or _quiet
+    names = validate.as_names(by)
+    schema = lf.collect_schema()
+    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
+    validate.level(level)
+    validate.ci(ci, ("delong", "bootstrap"))
+    if method not in ("youden", "closest_topleft", "cost"):
+        msg = (
+            f"method must be 'youden', 'closest_topleft' or 'cost', got {method!r}"
+            "\n\nHint: method='youden'."
+        )
+        raise ValueError(msg)
+    costs = {
+        "cost_fp": validate.cost(cost_fp, "cost_fp"),
+        "cost_fn": validate.cost(cost_fn, "cost_fn"),
+    }
+    validate.prevalence(prevalence)
+    lower = flips(direction)
+    policies = {"direction": direction, "nan_policy": checks.nan_policy(nan_policy)}
+    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 2:
+        msg = f"n_boot must be an integer of at least 2, got {n_boot!r}\n\nHint: n_boot=2000."
+        raise ValueError(msg)
+    _bins(gains_bins, "gains_bins")
+    if calibration_bins is not None:
+        _bins(calibration_bins, "calibration_bins")
+    if fpr_scale not in ("linear", "log"):
+        msg = f"fpr_scale must be 'linear' or 'log', got {fpr_scale!r}\n\nHint: fpr_scale='log'."
+        raise ValueError(msg)
+    if tpr is not None:
+        kind, bounds = "tpr", validate.unit_range(tpr, "tpr")
+    elif fpr is not None:
+        kind, bounds = "fpr", validate.unit_range(fpr, "fpr")
+    else:
+        msg = "the report needs a partial-AUC range\n\nHint: fpr=(0.0, 0.2) or tpr=(0.8, 1.0)."
+        raise ValueError(msg)
+    common: dict[str, Any] = {
+        "by": names or None,
+        "weight": weight,
+        "pos_label": pos_label,
+        **policies,
+    }
+    notes: list[str] = []
+
+    total = 8 if ci == "bootstrap" else 7
+    step = iter(range(1, total + 1))
+
+    def begin(message: str) -> None:
+        say(f"[{next(step)}/{total}] {message}")
+
+    begin("counting rows and distinct scores")
+    points = pl.struct(*names, score).hash(seed=0).approx_n_unique()
+    ranges = report_business.score_range(score)
+    segments = pl.struct(names[1:]).n_unique() if len(names) > 1 else pl.lit(1)
+    counted = lf.select(pl.len(), points.alias("points"), *ranges, segments.alias("s")).collect()
+    n_rows, n_points, score_lo, score_hi, n_segments = counted.row(0)
+    skip = report_business.why_not_calibrated(score_lo, score_hi, lower=lower)
+    resolution: int | None = None
+    if n_points > MAX_CURVE_POINTS:
+        resolution = CURVE_QUANTILES
+        notes.append(
+            f"The curves and the threshold table have about {n_points:,} distinct scores; "
+            f"they are drawn at {CURVE_QUANTILES:,} thresholds per group (quantiles of the "
+            "negative scores, exact counts at each). AUC, pAUC and the best cutpoints use "
+            "every row."
+        )
+
+    begin("AUC by group" + (f" with {CI_NAMES[ci]} intervals" if ci else ""))
+    resampling = {"n_boot": n_boot, "seed": seed} if ci == "bootstrap" else {}
+    auc = _auc_table(lf, score, label, {**common, **resampling}, ci, level, notes)
+
+    begin("ROC curves and threshold table")
+    curve = curves.curve(lf, score, label, thresholds=resolution, **common).collect()
+    # The threshold table is the curve's rows with the measures added (what
+    # `thresholds.thresholds` computes from the same curve), so the curve is computed once.
+    measured = curve.with_columns(cutpoints.measures())
+    table = measured.select(*names, *cutpoints.COLUMNS)
+
+    begin(f"partial AUC over {kind.upper()} {bounds[0]:g} to {bounds[1]:g}")
+    fpr_range, tpr_range = (bounds, None) if kind == "fpr" else (None, bounds)
+    # The full curve is at hand: read the area off it instead of counting the rows again.
+    pauc = (
+        areas.partial_auc(lf, score, label, fpr=fpr_range, tpr=tpr_range, **common)
+        if resolution is not None
+        else areas.partial_auc_of_curve(curve.lazy(), fpr=fpr_range, tpr=tpr_range, by=names)
+    ).collect()
+
+    begin(f"best cutpoints ({method})")
+    chosen: dict[str, Any] = {**costs, "prevalence": prevalence} if method == "cost" else {}
+    best = cutpoints.best_threshold(lf, score, label, method=method, **chosen, **common).collect()
+
+    begin("score distributions")
+    chart = _score_chart(lf, score, label, names, weight, pos_label, notes, n_segments)
+    if chart is None:
+        say(f"warning: {notes[-1]}")
+
+    begin(f"gains tables ({gains_bins} bins)" + ("" if skip else " and calibration"))
+    gains_table, calibrated = report_business.compute(
+        lf, score, label, common, gains_bins=gains_bins, calibration_bins=calibration_bins,
+        skip=skip,
+    )  # fmt: skip
+    many = report_business.segments_note(gains_table, names[1] if len(names) > 1 else None)
+    if many is not None:
+        notes.append(many)
+    band = None
+    if ci == "bootstrap":
+        begin(f"ROC confidence band ({n_boot:,} bootstrap replicates)")
+        band = _band(lf, score, label, common, level, n_boot, seed, notes)
+
+    roles = {
+        "score": score,
+        "label": label,
+        "by": names,
+        "weight": weight,
+        "pos_label": pos_label,
+        "ci": ci,
+        "level": level,
+        "method": method,
+        "range": (kind, bounds),
+        **({"costs": (costs["cost_fp"], costs["cost_fn"], prevalence)} if method == "cost" else {}),
+        **({"n_boot": n_boot, "seed": seed} if ci == "bootstrap" else {}),
+        "gains_bins": gains_bins,
+        "calibration_bins": calibration_bins,
+        "calibration_skipped": skip,
+        "fpr_scale": fpr_scale,
+        **policies,
+    }
+    return ReportData(
+        auc=auc,
+        curve=curve,
+        partial_auc=pauc,
+        best_threshold=best,
+        thresholds=table,
+        score_chart=chart,
+        n_rows=n_rows,
+        roles=roles,
+        notes=notes,
+        gains=gains_table,
+        calibration=calibrated,
+        band=band,
+    )
+
+
+#: The FPRs at which the report's bootstrap band is computed: every 0.02, every 0.005 up
+#: to 0.2 (where a zoomed or log axis looks), and every decade from 1e-4 up.
+BAND_GRID = sorted(
+    {round(i / 50, 4) for i in range(51)}
+    | {round(i / 200, 4) for i in range(41)}
+    | {10.0**-k for k in range(1, 5)}
+)
+
+
+def _bins(value: Any, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        msg = f"{name} must be an integer of at least 1, got {value!r}\n\nHint: {name}=10."
+        raise ValueError(msg)
+
+
+def _band(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    common: dict[str, Any],
+    level: float,
+    n_boot: int,
+    seed: int | None,
+    notes: list[str],
+) -> pl.DataFrame | None:
+    """The bootstrap band of TPR at :data:`BAND_GRID` per group (None, with a note, if not)."""
+    try:
+        return operating.tpr_at_fpr(
+            lf, BAND_GRID, score, label, ci="bootstrap", level=level, n_boot=n_boot,
+            seed=seed, **common,
+        ).collect()  # fmt: skip
+    except (ImportError, NotImplementedError, ValueError) as error:
+        notes.append(f"The ROC confidence band is not available: {one_line(error)}")
+        return None
+
+
+def _auc_table(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    common: dict[str, Any],
+    ci: Literal["delong", "bootstrap"] | None,
+    level: float,
+    notes: list[str],
+) -> pl.DataFrame:
+    """The AUC table, with intervals when they can be computed (else a note says why)."""
+    if ci is not None:
+        try:
+            return areas.auc(lf, score, label, ci=ci, level=level, **common).collect()
+        except (ImportError, NotImplementedError) as error:
+            notes.append(f"AUC intervals ({ci}) are not available: {one_line(error)}")
+    return areas.auc(lf, score, label, **common).collect()
+
+
+def _score_chart(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+    notes: list[str],
+    n_segments: int = 1,
+) -> dict[str, Any] | None:
+    """
+    Per-class score histograms in one panel per group, drawn from every scored row.
+
+    Two group columns make a grid (a row per model, a column per segment) up to
+    ``COLUMNS + 1`` segments; past that the panels wrap, one per (model, segment) pair.
+    """
+    rows = merge_groups(lf, names)
+    facet, row, column = panel_roles(names)
+    across = COLUMNS
+    if row is not None and column is not None and n_segments > COLUMNS + 1:
+        pair = f"{row} · {column}"
+        both = pl.concat_str(
+            [pl.col(row).cast(pl.String), pl.col(column).cast(pl.String)], separator=" · "
+        )
+        rows = rows.with_columns(both.fill_null("null").alias(pair)).drop(row, column)
+        facet, row, column, across = pair, None, None, COLUMNS + 1
+    try:
+        chart = charts.score_chart(
+            rows,
+            score,
+            label,
+            weight=weight,
+            pos_label=pos_label,
+            kind="histogram",
+            bins=40,
+            width=160 if names else 320,
+            height=110 if names else 200,
+            facet=facet,
+            row=row,
+            column=column,
+            columns=across if facet is not None else None,
+        )
+        spec: dict[str, Any] = chart.to_dict()
+    except Exception as error:  # a chart must not cost the reader the report's tables
+        notes.append(f"The {HEADINGS['scores']} chart could not be drawn: {one_line(error)}")
+        return None
+    return spec
+
+
+def one_line(error: BaseException) -> str:
+    r"""
+    An exception's message on one line: its first paragraph, then its hint if it has one.
+
+    Parameters
+    ----------
+    error
+        An exception whose message may span lines (polars-roc messages end in a hint).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from polars_roc.report import one_line
+    >>> one_line(ValueError("level must lie in (0, 1), got 2\n\nHint: level=0.95."))
+    'level must lie in (0, 1), got 2 (hint: level=0.95.)'
+    """
+    text = str(error).split("\n\nThis error occurred", 1)[0]
+    head, _, hint = text.partition("\n\nHint:")
+    line = " ".join(head.split()) or type(error).__name__
+    return f"{line} (hint: {' '.join(hint.split())})" if hint else line
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendering
+
+
+@dataclass(frozen=True)
+class _Figure:
+    """One chart of the page: its key (element ids) and its Vega-Lite spec."""
+
+    key: str
+    spec: dict[str, Any]
+
+
+def render(
+    data: ReportData,
+    *,
+    title: str = "ROC report",
+    source: str | None = None,
+    js: JsMode = "auto",
+    progress: Progress | None = None,
+) -> str:
+    """
+    One self-contained HTML page from computed report data.
+
+    Parameters
+    ----------
+    data
+        What :func:`compute` returned.
+    title
+        The page's title and heading.
+    source
+        Where the data came from (e.g. a file name), shown in the header.
+    js
+        How the page gets Vega: ``"inline"`` embeds it (needs ``vl-convert-python``),
+        ``"cdn"`` links jsDelivr, ``"auto"`` embeds it when it can.
+    progress
+        Called with a one-line warning for each chart that could not be drawn (the page
+        shows the same note).
+
+    Returns
+    -------
+    str
+        The HTML page.
+
+    Examples
+    --------
+    >>> import polars_roc as pr
+    >>> data = pr.report.compute(pr.datasets.simulate(300, seed=3).lazy(), by="model", ci=None)
+    >>> page = pr.report.render(data, title="Scorecards", js="cdn")
+    >>> "<title>Scorecards</title>" in page and "cdn.jsdelivr.net" in page
+    True
+    """
+    if js not in ("auto", "inline", "cdn"):
+        msg = f"js must be 'auto', 'inline' or 'cdn', got {js!r}\n\nHint: js='auto'."
+        raise ValueError(msg)
+    say = progress or _quiet
+    if js != "cdn":
+        say("embedding Vega, Vega-Lite and vega-embed in the page")
+    scripts, js_note = report_page.javascript(js)
+    if js_note:
+        say(f"note: {js_note}")
+    notes = list(data.notes)
+    figures = _figures(data, notes, say)
+    if js_note:
+        notes.insert(0, js_note)
+    sections = report_page.sections(data, {figure.key for figure in figures})
+    specs = "\n".join(report_page.spec_script(f.key, f.spec) for f in figures)
+    return report_page.PAGE.format(
+        title=html.escape(title),
+        style=report_page.STYLE,
+        scripts=scripts,
+        meta=report_page.meta(data, source),
+        notes="".join(f'<p class="note">{html.escape(note)}</p>' for note in notes),
+        nav=" · ".join(f'<a href="#{key}">{html.escape(name)}</a>' for key, name, _ in sections),
+        sections="\n".join(body for _, _, body in sections),
+        specs=specs,
+        embed=report_page.EMBED,
+        version=__version__,
+    )
+
+
+def to_html(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    ci: Literal["delong", "bootstrap"] | None = "delong",
+    level: float = 0.95,
+    fpr: tuple[float, float] | None = (0.0, 0.2),
+    tpr: tuple[float, float] | None = None,
+    method: Literal["youden", "closest_topleft", "cost"] = "youden",
+    cost_fp: float = 1.0,
+    cost_fn: float = 1.0,
+    prevalence: float | None = None,
+    n_boot: int = 2000,
+    seed: int | None = 0,
+    gains_bins: int = report_business.GAINS_BINS,
+    calibration_bins: int | None = report_business.CALIBRATION_BINS,
+    fpr_scale: Literal["linear", "log"] = "linear",
+    title: str = "ROC report",
+    source: str | None = None,
+    js: JsMode = "auto",
+    progress: Progress | None = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
+) -> str:
+    """
+    The HTML report of scored rows: :func:`compute`, then :func:`render`.
+
+    The page holds the per-group AUC table with intervals and its forest plot, the ROC
+    curves with the best cutpoints marked, the partial AUC over the chosen range, the best
+    cutpoints' threshold table and measures, the score distributions, and a threshold
+    explorer (a slider moving the operating point).
+
+    Parameters
+    ----------
+    lf
+        Scored rows, e.g. ``pl.scan_csv(path)``.
+    score, label, by, weight, pos_label, ci, level, fpr, tpr, method, progress
+        As in :func:`compute`.
+    cost_fp, cost_fn, prevalence, n_boot, seed, gains_bins, calibration_bins, fpr_scale
+        As in :func:`compute`.
+    direction, nan_policy
+        As in :func:`compute`.
+    title, source, js
+        As in :func:`render`.
+
+    Returns
+    -------
+    str
+        The HTML page.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.3, 0.2], "label": [1, 0, 1, 0, 0]})
+    >>> page = pr.report.to_html(df.lazy(), ci=None, js="cdn")
+    >>> page.count('<div class="chart"')
+    9
+    """
+    data = compute(
+        lf,
+        score,
+        label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        ci=ci,
+        level=level,
+        fpr=fpr,
+        tpr=tpr,
+        method=method,
+        cost_fp=cost_fp,
+        cost_fn=cost_fn,
+        prevalence=prevalence,
+        n_boot=n_boot,
+        seed=seed,
+        gains_bins=gains_bins,
+        calibration_bins=calibration_bins,
+        fpr_scale=fpr_scale,
+        progress=progress,
+        direction=direction,
+        nan_policy=nan_policy,
+    )
+    return render(data, title=title, source=source, js=js, progress=progress)
+
+
+def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]:
+    """Every chart's spec; a chart that fails to build is left out with a note."""
+    names = data.roles["by"]
+    auc, curve, pauc, best, table = (
+        merge_groups(frame, names)
+        for frame in (data.auc, data.curve, data.partial_auc, data.best_threshold, data.thresholds)
+    )
+    band = None if data.band is None else merge_groups(data.band, names)
+    builders = report_figures.builders(
+        auc=auc, curve=curve, pauc=pauc, best=best, table=table, roles=data.roles, band=band
+    )
+    merged = [None if f is None else merge_groups(f, names) for f in (data.gains, data.calibration)]
+    builders.update(
+        report_business.builders(
+            table=merged[0], curve=curve, calibration=merged[1], names=names[:2]
+        )
+    )
+    figures = []
+    for key in HEADINGS:  # in page order
+        if key == "scores" and data.score_chart is not None:
+            figures.append(_Figure("scores", data.score_chart))
+        if key not in builders:
+            continue
+        try:
+            figures.append(_Figure(key, builders[key]().to_dict()))
+        except Exception as error:  # one failed chart must not cost the reader the rest
+            note = f"The {HEADINGS[key]} chart could not be drawn: {one_line(error)}"
+            notes.append(note)
+            say(f"warning: {note}")
+    return figures

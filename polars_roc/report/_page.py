@@ -1,0 +1,454 @@
+"""
+The HTML of the report page: tables, captions, sections, the page template and its scripts.
+
+How the page gets Vega: with ``vl-convert-python`` installed, the page embeds Vega, Vega-Lite
+and vega-embed inline (``vl_convert.javascript_bundle()``, about 0.9 MB, the bundle Altair's
+``inline=True`` uses), so it opens offline and stays the same for years. Without it, the page
+loads them from the jsDelivr CDN (the versions Altair targets) and says so at the top.
+
+Numbers print as the charts print them (:mod:`polars_roc.charts.style`): thresholds to 4
+significant digits, rates to 3 decimals.
+
+Examples
+--------
+>>> from polars_roc.report._page import HEADINGS
+>>> HEADINGS["roc"]
+'ROC curves'
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import json
+import math
+import re
+from importlib import import_module
+from typing import Any, Literal
+
+import polars as pl
+
+from polars_roc.charts.style import rate_text, threshold_text
+from polars_roc.report import _business as report_business
+from polars_roc.report._data import CI_NAMES, ReportData
+from polars_roc.report._figures import ZOOM_ABOVE, fpr_zoom, merge_groups
+
+JsMode = Literal["auto", "inline", "cdn"]
+
+CDN = "https://cdn.jsdelivr.net/npm"
+
+
+def javascript(js: JsMode) -> tuple[str, str | None]:
+    """Script elements that define `vegaEmbed`, and a note for the reader when not inline."""
+    import altair as alt
+
+    if js in ("auto", "inline"):
+        try:
+            vl_convert = import_module("vl_convert")
+        except ImportError:
+            if js == "inline":
+                msg = (
+                    "an offline (inline) report needs the vl-convert-python package"
+                    "\n\nHint: pip install vl-convert-python, or use js='cdn'."
+                )
+                raise ImportError(msg) from None
+        else:
+            minor = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
+            known = vl_convert.get_vegalite_versions()
+            version = "v" + minor.replace(".", "_") if minor in known else None
+            bundle = vl_convert.javascript_bundle(vl_version=version)
+            bundle = re.sub(r"</(script)", r"<\\/\1", bundle, flags=re.IGNORECASE)
+            return f"<script>\n{bundle}\n</script>", None
+    vega_lite = alt.SCHEMA_VERSION.lstrip("v")
+    tags = "\n".join(
+        f'<script src="{CDN}/{name}@{version}"></script>'
+        for name, version in (
+            ("vega", alt.VEGA_VERSION),
+            ("vega-lite", vega_lite),
+            ("vega-embed", alt.VEGAEMBED_VERSION),
+        )
+    )
+    note = (
+        f"The charts load Vega {alt.VEGA_VERSION}, Vega-Lite {vega_lite} and vega-embed "
+        f"{alt.VEGAEMBED_VERSION} from {CDN}, so they need a network connection; with "
+        "vl-convert-python installed the report embeds them and works offline."
+    )
+    return tags, note
+
+
+def spec_script(key: str, spec: dict[str, Any]) -> str:
+    """A chart's spec in a JSON script element the page's embed script reads."""
+    return f'<script type="application/json" id="spec-{key}">{spec_json(spec)}</script>'
+
+
+def spec_json(spec: dict[str, Any]) -> str:
+    """A spec as JSON that is safe inside <script> (strict JSON: no NaN or Infinity)."""
+    return json.dumps(spec, allow_nan=False, separators=(",", ":")).replace("</", "<\\/")
+
+
+def meta(data: ReportData, source: str | None) -> str:
+    """The page header's line of facts: data, roles, intervals, range, cutpoint, date."""
+    roles = data.roles
+    pos_label = roles["pos_label"]
+    kind, (lo, hi) = roles["range"]
+    items = [
+        ("data", source or "a LazyFrame"),
+        ("rows", f"{data.n_rows:,}"),
+        ("score", roles["score"] + (" (lower means positive)" if _lower(roles) else "")),
+        ("label", roles["label"]),
+        ("positive class", "True / 1" if pos_label is None else repr(pos_label)),
+        ("weight", roles["weight"] or "none"),
+        ("groups", ", ".join(roles["by"]) or "none"),
+        ("intervals", _intervals(roles)),
+        ("pAUC range", f"{kind.upper()} {lo:g} to {hi:g}"),
+        ("cutpoint", _cutpoint(roles)),
+        ("generated", datetime.date.today().isoformat()),
+    ]
+    return "".join(f"<span><b>{html.escape(k)}</b> {html.escape(str(v))}</span>" for k, v in items)
+
+
+def _lower(roles: dict[str, Any]) -> bool:
+    """Whether the report ran with ``direction="lower"`` (a lower score means positive)."""
+    return bool(roles.get("direction", "higher") == "lower")
+
+
+def _percent(level: float) -> str:
+    return f"{100 * level:g}%"
+
+
+def _intervals(roles: dict[str, Any]) -> str:
+    """The interval method as the header shows it, e.g. "DeLong 95%"."""
+    if not roles["ci"]:
+        return "none"
+    text = f"{CI_NAMES[roles['ci']]} {_percent(roles['level'])}"
+    if "n_boot" in roles:
+        text += f" ({roles['n_boot']:,} replicates, seed {roles['seed']})"
+    return text
+
+
+def _cutpoint(roles: dict[str, Any]) -> str:
+    """The cutpoint method as the header shows it, with its costs."""
+    if "costs" not in roles:
+        return str(roles["method"])
+    cost_fp, cost_fn, prevalence = roles["costs"]
+    weighed = "the data's prevalence" if prevalence is None else f"prevalence {prevalence:g}"
+    return f"cost (false positive {cost_fp:g}, false negative {cost_fn:g}, {weighed})"
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables and sections
+
+_COUNTS = {"tp", "fp", "tn", "fn", "n_pos", "n_neg"}
+
+_COLUMN_NAMES = {
+    "auc": "AUC",
+    "auc_se": "SE",
+    "auc_lower": "lower",
+    "auc_upper": "upper",
+    "n_pos": "positives",
+    "n_neg": "negatives",
+    "pauc": "pAUC",
+    "pauc_std": "standardized pAUC",
+    "tpr": "TPR",
+    "fpr": "FPR",
+    "ppv": "PPV",
+    "npv": "NPV",
+    "f1": "F1",
+    "youden": "Youden J",
+    "accuracy": "accuracy",
+}
+
+#: Columns of the best-cutpoint table shown on the page (of the threshold table's).
+_CUTPOINT_COLUMNS = (
+    "threshold",
+    "tp",
+    "fp",
+    "tn",
+    "fn",
+    "tpr",
+    "fpr",
+    "ppv",
+    "npv",
+    "accuracy",
+    "f1",
+    "youden",
+)
+
+#: Every section's heading, in page order.
+HEADINGS = {
+    "auc": "AUC by group",
+    "roc": "ROC curves",
+    "pauc": "Partial AUC",
+    "thresholds": "Best cutpoints",
+    **report_business.HEADINGS,
+    "scores": "Score distributions",
+    "explorer": "Threshold explorer",
+}
+
+
+#: Columns that are null when a group's curve is undefined; the cell says why.
+_EXPLAINED = {"auc", "pauc", "pauc_std", "auc_se", "auc_lower", "auc_upper"}
+
+
+def why_blank(row: dict[str, Any]) -> str | None:
+    """
+    Why a group's AUC is null, from its class counts: no positives, no negatives, NaN score.
+
+    Examples
+    --------
+    >>> why_blank({"n_pos": 0, "n_neg": 3}), why_blank({"n_pos": 2, "n_neg": 3})
+    ('no positives', 'NaN score')
+    """
+    n_pos, n_neg = row.get("n_pos"), row.get("n_neg")
+    if n_pos is None or n_neg is None:
+        return None
+    if not n_pos and not n_neg:
+        return "no rows"
+    if not n_pos:
+        return "no positives"
+    if not n_neg:
+        return "no negatives"
+    return "NaN score" if row.get("auc", row.get("pauc")) is None else None
+
+
+def _cell(value: Any, column: str, why: str | None = None) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        if why is not None:
+            reason = html.escape(why)
+            return f'<td class="null" title="undefined: {reason}">— ({reason})</td>'
+        return '<td class="null" title="undefined">—</td>'
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"<td>{html.escape(str(value))}</td>"
+    if isinstance(value, float) and math.isinf(value):
+        text = "+inf" if value > 0 else "−inf"
+    elif column in _COUNTS:
+        text = f"{value:,}" if isinstance(value, int) else f"{value:,.2f}"
+    elif isinstance(value, int):
+        text = f"{value:,}"
+    elif column == "threshold":
+        text = threshold_text(value)  # as the charts print it
+    elif column in ("auc_se", "pauc"):
+        text = f"{value:.4f}"
+    else:
+        text = rate_text(value)
+    return f'<td class="num">{text}</td>'
+
+
+def _table(frame: pl.DataFrame, key: str, names: dict[str, str] | None = None) -> str:
+    """A frame as an HTML table; nulls show as a dash (undefined)."""
+    headers = {**_COLUMN_NAMES, **(names or {})}
+    head = "".join(f"<th>{html.escape(headers.get(c, c))}</th>" for c in frame.columns)
+    rows = []
+    for row in frame.iter_rows(named=True):
+        why = why_blank(row)
+        cells = (_cell(v, c, why if c in _EXPLAINED else None) for c, v in row.items())
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    body = "".join(rows)
+    return f'<table id="{key}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _chart(key: str, drawn: set[str]) -> str:
+    if key not in drawn:
+        return ""
+    return f'<div class="chart" id="chart-{key}" data-spec="spec-{key}"></div>'
+
+
+def _caption(text: str) -> str:
+    return f'<p class="caption">{html.escape(text)}</p>'
+
+
+def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
+    """(key, heading, HTML) of each section, in page order."""
+    roles = data.roles
+    names: list[str] = roles["by"]
+    color = names[0] if names else None
+    level = _percent(roles["level"])
+    kind, (lo, hi) = roles["range"]
+    has_ci = "auc_lower" in data.auc.columns
+    auc_names = {"auc_lower": f"{level} CI lower", "auc_upper": f"{level} CI upper"}
+    interval = (
+        f"{CI_NAMES[roles['ci']]} {level} confidence intervals, clipped to [0, 1]. "
+        if has_ci
+        else "No confidence intervals. "
+    )
+    lines = f"one line per {color}" + (
+        f", one panel per {', '.join(names[1:])}" if names[1:] else ""
+    )
+    marked = [c for c in _CUTPOINT_COLUMNS if c in data.best_threshold.columns]
+    zoom = fpr_zoom(data.auc)
+    zoomed = (
+        f" Every AUC is above {ZOOM_ABOVE:g}: the FPR axis shows {zoom[0]:g} to {zoom[1]:g} "
+        "only, where the curves differ."
+        if zoom is not None
+        else ""
+    )
+    if roles.get("fpr_scale") == "log":
+        zoomed = (
+            " The FPR axis is on a log scale; it starts at the power of ten at or below the "
+            "smallest non-zero FPR, where points with FPR = 0 are drawn."
+        )
+    if data.band is not None:
+        zoomed += (
+            f" The shaded band around each curve is its {level} bootstrap confidence band "
+            f"of TPR at each FPR ({roles.get('n_boot', 0):,} replicates, seed "
+            f"{roles.get('seed')})."
+        )
+    body = [
+        (
+            "auc",
+            _caption(
+                f"{interval}AUC is null (—) for a group without positives or negatives, or "
+                "holding a NaN score; the cell says which. "
+                "weighted data show weight sums as class counts."
+            ),
+            _table(data.auc, "auc-table", auc_names),
+            _chart("auc", drawn),
+        ),
+        (
+            "roc",
+            _caption(
+                f"{lines.capitalize() if names else 'The ROC curve'}, over the chance "
+                f"diagonal. The dot marks the best cutpoint ({roles['method']}); hover a "
+                f"curve for its threshold and counts.{zoomed}"
+            ),
+            _chart("roc", drawn),
+        ),
+        (
+            "pauc",
+            _caption(
+                f"Area under the curve over {kind.upper()} {lo:g} to {hi:g} (shaded), raw "
+                "and McClish-standardized (0.5 = chance, 1 = perfect)."
+            ),
+            _table(data.partial_auc, "pauc-table"),
+            _chart("pauc", drawn),
+        ),
+        (
+            "thresholds",
+            _caption(
+                f"The best cutpoint of each group ({roles['method']}), predicting positive "
+                f"when score {'≤' if _lower(roles) else '≥'} threshold; the chart shows the "
+                "measures against the threshold."
+            ),
+            _table(data.best_threshold.select(*names, *marked), "cutpoint-table"),
+            _chart("thresholds", drawn),
+        ),
+        (
+            "scores",
+            _caption(
+                "Scores of each class in 40 shared bins, from every row (weight sums when "
+                "weighted). Where the classes overlap, no threshold separates them: that "
+                "overlap is what the ROC curve measures."
+            ),
+            _chart("scores", drawn),
+        ),
+        (
+            "explorer",
+            _caption(
+                "Move the threshold slider: the points show each curve's operating point at "
+                "that threshold, the table its confusion counts and rates."
+            ),
+            _chart("explorer", drawn),
+        ),
+    ]
+    out = []
+    for key, *parts in body:
+        heading = HEADINGS[key]
+        html_ = f'<section id="{key}"><h2>{html.escape(heading)}</h2>{"".join(parts)}</section>'
+        out.append((key, heading, html_))
+    business = report_business.sections(
+        table=None if data.gains is None else merge_groups(data.gains, names),
+        gains_bins=roles.get("gains_bins", report_business.GAINS_BINS),
+        calibration_bins=roles.get("calibration_bins"),
+        skip=roles.get("calibration_skipped"),
+        names=names[:2],
+        chart=lambda key: _chart(key, drawn),
+        lower=_lower(roles),
+    )
+    at = next(i for i, (key, _, _) in enumerate(out) if key == "scores")
+    out[at:at] = business
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Page
+
+STYLE = """
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222;
+       margin: 0 auto; max-width: 1280px; padding: 0 24px 48px; }
+h1 { margin: 24px 0 4px; font-size: 24px; }
+h2 { margin: 32px 0 8px; font-size: 18px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
+.meta span { display: inline-block; margin: 0 16px 4px 0; color: #555; }
+.meta b { color: #222; font-weight: 600; }
+nav { margin: 8px 0 16px; }
+nav a { color: #1f5fa8; text-decoration: none; }
+.note { background: #fff8e1; border-left: 4px solid #f0b400; padding: 6px 10px; margin: 6px 0; }
+.caption { color: #555; margin: 4px 0 8px; max-width: 900px; }
+table { border-collapse: collapse; margin: 8px 0 16px; font-variant-numeric: tabular-nums; }
+th, td { padding: 3px 10px; border-bottom: 1px solid #eee; text-align: left; }
+th { background: #f5f5f5; font-weight: 600; }
+td.num { text-align: right; }
+td.null { color: #999; text-align: center; }
+details { margin: 4px 0; }
+summary { cursor: pointer; color: #1f5fa8; }
+table.gains { margin: 4px 0 10px; }
+tbody tr:hover { background: #f8fbff; }
+.chart { margin: 8px 0 16px; overflow-x: auto; }
+.chart.error { color: #b00020; white-space: pre-wrap; }
+footer { margin-top: 40px; color: #777; font-size: 12px; }
+"""
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="polars-roc {version}">
+<title>{title}</title>
+<style>{style}</style>
+{scripts}
+</head>
+<body>
+<header>
+<h1>{title}</h1>
+<div class="meta">{meta}</div>
+<nav>{nav}</nav>
+{notes}
+</header>
+<main>
+{sections}
+</main>
+<footer>Generated by polars-roc {version}. Charts drawn with Vega, Vega-Lite and vega-embed
+(BSD-3-Clause, University of Washington Interactive Data Lab and contributors).</footer>
+{specs}
+<script>{embed}</script>
+</body>
+</html>
+"""
+
+# Draw every chart; a chart that fails shows its error in its place (and on the console).
+EMBED = """
+(function () {
+  var options = {renderer: "svg", actions: {export: true, source: false, compiled: false,
+                 editor: false}};
+  document.querySelectorAll("div.chart[data-spec]").forEach(function (div) {
+    function fail(error) {
+      div.classList.add("error");
+      div.setAttribute("data-status", "error");
+      div.textContent = "This chart could not be drawn: " + error;
+      console.error(error);
+    }
+    if (typeof vegaEmbed !== "function") {
+      fail("Vega is not loaded (the page loads it from a CDN: is the network reachable?)");
+      return;
+    }
+    try {
+      var spec = JSON.parse(document.getElementById(div.getAttribute("data-spec")).textContent);
+      vegaEmbed(div, spec, options).then(function () {
+        div.setAttribute("data-status", "rendered");
+      }).catch(fail);
+    } catch (error) {
+      fail(error);
+    }
+  });
+})();
+"""
