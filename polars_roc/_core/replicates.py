@@ -27,6 +27,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc._core.groups import join_groups
+from polars_roc._core.objectives import best_index_np, objective_np
 from polars_roc._core.resampling import FloatArray, Statistic, boot_table
 
 INF = float("inf")
@@ -63,35 +64,34 @@ def best_statistic(
     prevalence: float | None,
     fpr: tuple[float, float] | None,
     tpr: tuple[float, float] | None,
+    weighted: bool = False,
 ) -> Statistic:
     """
     ``threshold, tpr, fpr`` of each replicate's own optimum (NaN when it has no candidate).
 
-    The objectives are those of :func:`polars_roc.thresholds.best_threshold`, scaled by the
-    replicate's constant ``P * N`` so that unweighted counts compare exactly.
+    The optimum of :mod:`polars_roc._core.objectives` (its numpy twin), the rule of
+    :func:`polars_roc.thresholds.best_threshold`: exact for unweighted counts, ties to the
+    highest threshold.
     """
 
     def statistic(pos: FloatArray, neg: FloatArray, levels: FloatArray) -> FloatArray:
         tp, fp = _cumulative(pos, neg)
-        n_pos, n_neg = tp[:, -1:], fp[:, -1:]
-        fn = n_pos - tp
-        if method == "youden":
-            objective = tp * n_neg - fp * n_pos
-        elif method == "closest_topleft":
-            objective = -((fn * n_neg) ** 2 + (fp * n_pos) ** 2)
-        elif prevalence is None:
-            objective = -(cost_fn * fn + cost_fp * fp)
-        else:
-            miss = cost_fn * prevalence * fn * n_neg
-            objective = -(miss + cost_fp * (1 - prevalence) * fp * n_pos)
-        rate_tp, rate_fp = tp / n_pos, fp / n_neg
-        allowed = np.ones(objective.shape, dtype=bool)
+        value, tie = objective_np(
+            method,
+            tp,
+            fp,
+            cost_fp=cost_fp,
+            cost_fn=cost_fn,
+            prevalence=prevalence,
+            weighted=weighted,
+        )
+        rate_tp, rate_fp = tp / tp[:, -1:], fp / fp[:, -1:]
+        allowed = np.ones(value.shape, dtype=bool)
         for bounds, rate in ((fpr, rate_fp), (tpr, rate_tp)):
             if bounds is not None:
                 allowed &= (rate >= bounds[0]) & (rate <= bounds[1])
-        objective = np.where(allowed, objective, -np.inf)
-        best = np.argmax(objective, axis=1)[:, None]  # the first maximum: highest threshold
-        found = np.asarray(allowed.any(axis=1), dtype=bool)
+        index, found = best_index_np(value, tie, allowed)
+        best = index[:, None]
         candidates = np.concatenate([[INF], levels[::-1]])
         rows = np.arange(tp.shape[0])[:, None]
         chosen = np.concatenate(
