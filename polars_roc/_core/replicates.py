@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from polars_roc._core.columns import interval
 from polars_roc._core.groups import join_groups
 from polars_roc._core.objectives import best_index_np, objective_np
 from polars_roc._core.resampling import FloatArray, Statistic, boot_table
@@ -133,18 +134,19 @@ def with_rate_intervals(
         seed=seed,
     )
     field = pl.col("_boot").struct.field
+    bounds = [*interval("tpr", se=False), *interval("fpr", se=False)]
     bands = boot.select(
         *names,
         pl.lit(pl.Series("_t", [wanted], dtype=pl.List(pl.Float64))).alias("_t"),
-        field("lower").list.slice(0, k).alias("tpr_lower"),
-        field("upper").list.slice(0, k).alias("tpr_upper"),
-        field("lower").list.slice(k, k).alias("fpr_lower"),
-        field("upper").list.slice(k, k).alias("fpr_upper"),
-    ).explode("_t", "tpr_lower", "tpr_upper", "fpr_lower", "fpr_upper")
+        *(
+            field(side).list.slice(start, k).alias(name)
+            for start, rate in ((0, "tpr"), (k, "fpr"))
+            for side, name in zip(("lower", "upper"), interval(rate, se=False), strict=True)
+        ),
+    ).explode("_t", *bounds)
     keyed = table.with_columns(_t=pl.col("threshold").cast(pl.Float64))
     out = join_groups(keyed, bands, [*names, "_t"]).drop("_t")
     defined = pl.col("tpr").is_not_null() & pl.col("fpr").is_not_null()
-    bounds = ("tpr_lower", "tpr_upper", "fpr_lower", "fpr_upper")
     return out.with_columns(pl.when(defined).then(pl.col(c)).alias(c) for c in bounds)
 
 
@@ -189,12 +191,12 @@ def with_best_intervals(
     bands = boot.select(
         *names,
         *(
-            field(side).list.get(i).alias(f"{name}_{side}")
+            field(side).list.get(i).alias(bound)
             for i, name in enumerate(("threshold", "tpr", "fpr"))
-            for side in ("lower", "upper")
+            for side, bound in zip(("lower", "upper"), interval(name, se=False), strict=True)
         ),
     )
     out = join_groups(best, bands, names)
     defined = pl.col("threshold").is_not_null()
-    bounds = [f"{n}_{s}" for n in ("threshold", "tpr", "fpr") for s in ("lower", "upper")]
+    bounds = [b for name in ("threshold", "tpr", "fpr") for b in interval(name, se=False)]
     return out.with_columns(pl.when(defined).then(pl.col(c)).alias(c) for c in bounds)

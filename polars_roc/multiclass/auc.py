@@ -231,7 +231,7 @@ def multiclass_auc_table(
         raise ValueError(msg)
     classes = class_series(classes_list, label, label_dtype)
     lf = nan_applied(lf, columns, policy)
-    per_class_out = ["class", "auc", "n_pos", "n_neg", *interval]
+    per_class_out = ["class", *registry.AUC, *interval]
     per_pair_out = ["class_a", "class_b", "auc", "n_a", "n_b"]
     if average is None:
         validate.no_clash(names, per_class_out if method == "ovr" else per_pair_out)
