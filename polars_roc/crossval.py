@@ -74,7 +74,7 @@ def stratified_folds(label: IntoExprColumn, k: int = 5, *, seed: int | None = 0)
     │ 2    ┆ 3   ┆ 1     │
     └──────┴─────┴───────┘
     """
-    validate.whole(k, "k (the number of folds)", minimum=2, hint="k=5")
+    validate.whole(k, "k", minimum=2, hint="k=5 (the number of folds)")
     validate.seed(seed)
     k = int(k)
     y = labels.into_expr(label)

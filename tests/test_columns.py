@@ -7,6 +7,7 @@ import polars as pl
 import polars_roc as pr
 from polars_roc import charts
 from polars_roc._core import columns
+from polars_roc.report import business, page
 
 
 def line_data(spec: dict) -> list[dict]:
@@ -56,3 +57,8 @@ def test_analyses_return_the_registered_columns() -> None:
     assert one.roc.tpr_at_fpr(0.1).columns == list(columns.AT_RATE)
     ci = one.roc.auc(ci="bootstrap", n_boot=20, seed=1)
     assert ci.columns == [*columns.AUC, *columns.interval("auc")]
+
+
+def test_report_display_columns_come_from_the_registry() -> None:
+    assert set(page._CUTPOINT_COLUMNS) <= set(columns.THRESHOLDS)
+    assert set(business._GAINS_COLUMNS) <= set(columns.GAINS_TABLE)

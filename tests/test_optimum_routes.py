@@ -153,3 +153,34 @@ def test_other_objectives_agree_with_brute_force(
     expected = brute(scores, labels, method, **costs)
     assert df.roc.best_threshold(method=method, **costs)["threshold"].item() == expected
     assert replicate_optimum(df, method, **costs) == expected
+
+
+weighted_data = st.integers(2, 20).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.integers(0, 5), min_size=n, max_size=n),
+        st.lists(st.integers(0, 1), min_size=n, max_size=n),
+        st.lists(st.integers(1, 3), min_size=n, max_size=n),
+    )
+)
+
+
+@settings(max_examples=20, deadline=None)
+@given(weighted_data)
+def test_weighted_routes_agree_with_repeated_rows(
+    case: tuple[list[int], list[int], list[int]],
+) -> None:
+    raw, labels, weights = case
+    if len(set(labels)) < 2:
+        return
+    scores = [s / 10 for s in raw]
+    df = pl.DataFrame({"score": scores, "label": labels, "w": weights})
+    repeated = [(s, y) for s, y, w in zip(scores, labels, weights, strict=True) for _ in range(w)]
+    expected = brute([s for s, _ in repeated], [y for _, y in repeated])
+    assert df.roc.best_threshold(weight="w")["threshold"].item() == expected
+    assert df.roc.ks(weight="w")["threshold"].item() == expected
+    spec = charts.roc_chart(df.roc.curve(weight="w"), points="youden").to_dict()
+    rows = spec["datasets"][spec["data"]["name"]]
+    marked = [
+        INF if r["threshold"] is None else r["threshold"] for r in rows if r["_mark"] == "point"
+    ]
+    assert marked == [expected]
