@@ -21,6 +21,8 @@ from polars_roc._core.groups import group_ids, per_group
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
 
+__all__ = ["fpr_at_tpr", "tpr_at_fpr"]
+
 #: The attainable operating point added to the interpolated one.
 
 

@@ -30,6 +30,8 @@ from polars_roc._core.direction import Direction, flips
 from polars_roc._core.names import fresh_names
 from polars_roc._core.validate import By
 
+__all__ = ["auc_table", "tally"]
+
 
 def _narwhals() -> ModuleType:
     """The stable API of narwhals, or an error that says how to install it."""
