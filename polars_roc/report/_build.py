@@ -38,6 +38,7 @@ import polars as pl
 from polars_roc import areas, charts, curves, operating
 from polars_roc import thresholds as cutpoints
 from polars_roc._core import validate
+from polars_roc._core.columns import THRESHOLDS
 from polars_roc._core.direction import flips
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
@@ -166,7 +167,7 @@ def compute(
     # The threshold table is the curve's rows with the measures added (what
     # `thresholds.thresholds` computes from the same curve), so the curve is computed once.
     measured = curve.with_columns(cutpoints.measures())
-    table = measured.select(*names, *cutpoints.COLUMNS)
+    table = measured.select(*names, *THRESHOLDS)
 
     begin(f"partial AUC over {kind.upper()} {bounds[0]:g} to {bounds[1]:g}")
     fpr_range, tpr_range = (bounds, None) if kind == "fpr" else (None, bounds)

@@ -31,7 +31,6 @@ from typing import Any, Literal
 from polars_roc._core import checks, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, flips
-from polars_roc._core.resampling import check_seed
 
 __all__ = ["CutpointMethod", "FprScale", "JsMode", "ReportCI", "ReportOptions"]
 
@@ -128,20 +127,12 @@ class ReportOptions:
         validate.prevalence(self.prevalence)
         flips(self.direction)
         checks.nan_policy(self.nan_policy)
-        n_boot = self.n_boot
-        if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 2:
-            msg = f"n_boot must be an integer of at least 2, got {n_boot!r}\n\nHint: n_boot=2000."
-            raise ValueError(msg)
-        check_seed(self.seed)
-        _bins(self.gains_bins, "gains_bins")
+        validate.n_boot(self.n_boot)
+        validate.seed(self.seed)
+        validate.whole(self.gains_bins, "gains_bins")
         if self.calibration_bins is not None:
-            _bins(self.calibration_bins, "calibration_bins")
-        if self.fpr_scale not in ("linear", "log"):
-            msg = (
-                f"fpr_scale must be 'linear' or 'log', got {self.fpr_scale!r}"
-                "\n\nHint: fpr_scale='log'."
-            )
-            raise ValueError(msg)
+            validate.whole(self.calibration_bins, "calibration_bins")
+        validate.choice(self.fpr_scale, ("linear", "log"), "fpr_scale")
         for name in ("fpr", "tpr"):
             bounds = getattr(self, name)
             if bounds is not None:
@@ -152,9 +143,7 @@ class ReportOptions:
         if not isinstance(self.title, str):
             msg = f"title must be a string, got {self.title!r}\n\nHint: title='ROC report'."
             raise ValueError(msg)
-        if self.js not in ("auto", "inline", "cdn"):
-            msg = f"js must be 'auto', 'inline' or 'cdn', got {self.js!r}\n\nHint: js='auto'."
-            raise ValueError(msg)
+        validate.choice(self.js, ("auto", "inline", "cdn"), "js")
 
     @property
     def partial_range(self) -> tuple[Literal["fpr", "tpr"], tuple[float, float]]:
@@ -217,12 +206,3 @@ class ReportOptions:
             msg = f"options must be a ReportOptions, got {type(base).__name__}"
             raise TypeError(msg)
         return base.replace(**settings) if settings else base
-
-
-def _bins(value: Any, name: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        msg = f"{name} must be an integer, got {value!r}\n\nHint: {name}=10."
-        raise ValueError(msg)
-    if value < 1:
-        msg = f"{name} must be at least 1, got {value!r}\n\nHint: {name}=10."
-        raise ValueError(msg)
