@@ -196,7 +196,10 @@ def coded_scores(
     code = pl.col(label).map_batches(
         coder(classes, label), return_dtype=pl.UInt32, is_elementwise=True
     )
+    # A null label counts for no class: its row is masked like a null score (weights too,
+    # which the weighted kernel would otherwise count as a negative's).
     keep = pl.all_horizontal(pl.col(c).is_not_null() for c in columns)
+    keep = keep & pl.col(label).is_not_null()
     extra = []
     if weight is not None:
         w = labels.weight(weight)
@@ -207,7 +210,7 @@ def coded_scores(
         *names,
         pl.when(keep).then(code).alias(n.code),
         *[
-            pl.when(keep & pl.col(label).is_not_null())
+            pl.when(keep)
             .then(pl.col(c).cast(pl.Float64) * sign + 0.0)
             .alias(f"{n.prefix}{i}")
             for i, c in enumerate(columns)
