@@ -258,6 +258,18 @@ def one_vs_rest(
     return pl.concat(blocks)
 
 
+def present_classes(long: pl.LazyFrame, names: list[str], n: Names) -> pl.LazyFrame:
+    """
+    The rows of :func:`one_vs_rest` with those of classes absent from the group masked.
+
+    A class with no case in a group contributes only negatives to the pooled (micro) rows;
+    they are skipped, as the averages skip the class, so that the pooled rows are those of
+    the classes present (the micro AUC and the micro curve read the same rows).
+    """
+    present = pl.col(n.positive).any().over([*names, n.cls])
+    return long.with_columns(pl.when(present).then(pl.col(n.positive)).alias(n.positive))
+
+
 def group_keys(lf: pl.LazyFrame, names: list[str]) -> pl.LazyFrame | None:
     """The distinct `by` keys of the frame (None without groups)."""
     return lf.select(names).unique() if names else None
