@@ -145,9 +145,7 @@ def test_weighted_ks_takes_the_highest_tied_threshold() -> None:
     yy, ss = np.array(y, bool), np.array(s)
     gaps = {t: (ss[yy] >= t).mean() - (ss[~yy] >= t).mean() for t in [np.inf, *set(s)]}
     top = max(gaps.values())
-    assert df.roc.ks().row(0) == pytest.approx(
-        (top, max(t for t, g in gaps.items() if g == top))
-    )
+    assert df.roc.ks().row(0) == pytest.approx((top, max(t for t, g in gaps.items() if g == top)))
 
 
 # ---------------------------------------------------------------------------------------
@@ -157,8 +155,11 @@ def test_weighted_ks_takes_the_highest_tied_threshold() -> None:
 
 def _big_multiclass() -> pl.DataFrame:
     return pl.DataFrame(
-        {"y": ["a", "b", "a", "b"], "a": [BIG + 1, BIG, BIG + 3, BIG + 2],
-         "b": [BIG, BIG + 1, BIG + 2, BIG + 3]}  # fmt: skip
+        {
+            "y": ["a", "b", "a", "b"],
+            "a": [BIG + 1, BIG, BIG + 3, BIG + 2],
+            "b": [BIG, BIG + 1, BIG + 2, BIG + 3],
+        }
     )
 
 
@@ -177,7 +178,11 @@ def test_multiclass_auc_is_exact_beyond_2_53() -> None:
     assert df.select(pr.multiclass_auc(["a", "b"], "y")).item() == 0.75
     micro = df.roc.multiclass_curve(["a", "b"], "y").filter(pl.col("class") == "micro")
     assert _trapezoid(micro) == 0.75
-    assert micro["threshold"].dtype.is_integer()
+    assert micro.height == 1 + 4  # the start and four distinct thresholds, none merged
+    lower = df.roc.multiclass_auc(["a", "b"], "y", average=None, direction="lower")
+    assert lower["auc"].to_list() == [0.25, 0.25]
+    both = df.roc.multiclass_auc("a", "y", average=None, direction="auto")
+    assert both["auc"].item() == 0.75
 
 
 def test_tally_is_exact_beyond_2_53() -> None:
@@ -219,8 +224,11 @@ def test_pandas_tally_keeps_nan_scores() -> None:
 def test_auc_table_on_pandas_and_pyarrow(kind: str) -> None:
     pytest.importorskip(kind)
     df = pl.DataFrame(
-        {"g": ["x", "x", "x", "x", "y", "y"], "score": [0.1, 0.4, 0.35, 0.8, 0.3, 0.7],
-         "label": [0, 0, 1, 1, 1, 0]}  # fmt: skip
+        {
+            "g": ["x", "x", "x", "x", "y", "y"],
+            "score": [0.1, 0.4, 0.35, 0.8, 0.3, 0.7],
+            "label": [0, 0, 1, 1, 1, 0],
+        }
     )
     frame = df.to_pandas() if kind == "pandas" else df.to_arrow()
     got = pr.auc_table(frame, by="g")
@@ -238,8 +246,12 @@ def test_auc_table_on_pandas_and_pyarrow(kind: str) -> None:
 
 def _abc() -> pl.DataFrame:
     return pl.DataFrame(
-        {"y": ["a", "b", "a", "b"], "a": [0.9, 0.1, 0.8, 0.3], "b": [0.1, 0.9, 0.2, 0.7],
-         "w": [1.0, -1.0, 1.0, 1.0]}  # fmt: skip
+        {
+            "y": ["a", "b", "a", "b"],
+            "a": [0.9, 0.1, 0.8, 0.3],
+            "b": [0.1, 0.9, 0.2, 0.7],
+            "w": [1.0, -1.0, 1.0, 1.0],
+        }
     )
 
 
@@ -263,8 +275,11 @@ def test_multiclass_weight_errors_name_the_users_column(call) -> None:
 
 def test_boolean_label_with_columns_named_true_and_false() -> None:
     df = pl.DataFrame(
-        {"y": [True, False, True, False], "true": [0.9, 0.1, 0.8, 0.3],
-         "false": [0.1, 0.9, 0.2, 0.7]}  # fmt: skip
+        {
+            "y": [True, False, True, False],
+            "true": [0.9, 0.1, 0.8, 0.3],
+            "false": [0.1, 0.9, 0.2, 0.7],
+        }
     )
     oracle = roc_auc_score(df["y"].to_numpy(), df["true"].to_numpy())
     got = df.roc.multiclass_auc(["true", "false"], "y", average=None)

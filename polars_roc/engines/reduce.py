@@ -44,8 +44,16 @@ def _narwhals() -> ModuleType:
         raise ModuleNotFoundError(msg) from None
 
 
-def _lazy(nw: ModuleType, frame: Any) -> Any:
-    """The user's frame as a narwhals LazyFrame in its own engine."""
+def _lazy(nw: ModuleType, frame: Any, score: str) -> Any:
+    """
+    The user's frame as a narwhals LazyFrame in its own engine.
+
+    A pandas or PyArrow table is in memory already and read as Polars (Arrow buffers shared
+    where they can be): pandas' group-by cannot run the reduction's aggregations (PyArrow's
+    cannot either), and through narwhals a pandas NaN is a null, which would drop a NaN
+    score silently. Read as Polars, a NaN `score` stays NaN (pandas' ``None``/``pd.NA`` are
+    null); NaN in other float columns is null, as pandas means it.
+    """
     try:
         table = nw.from_native(frame)
     except TypeError:
@@ -54,6 +62,17 @@ def _lazy(nw: ModuleType, frame: Any) -> Any:
             f"\n\nHint: pass a Polars, DuckDB, PySpark, sqlframe, ibis, pandas or PyArrow frame."
         )
         raise TypeError(msg) from None
+    if isinstance(table, nw.DataFrame) and table.implementation.is_pandas():
+        polars_frame = pl.from_pandas(frame)
+        if score in polars_frame.columns and polars_frame[score].dtype.is_float():
+            polars_frame = polars_frame.with_columns(
+                pl.from_pandas(frame[score], nan_to_null=False)
+            )
+        table = nw.from_native(polars_frame)
+    elif isinstance(table, nw.DataFrame) and table.implementation.is_pyarrow():
+        polars_frame = pl.from_arrow(frame)
+        assert isinstance(polars_frame, pl.DataFrame)
+        table = nw.from_native(polars_frame)
     if isinstance(table, nw.DataFrame):
         return table.lazy()
     if not isinstance(table, nw.LazyFrame):
@@ -289,7 +308,7 @@ def tally(
     nw = _narwhals()
     names = validate.as_names(by)
     levels = _bins(bins)
-    table = _lazy(nw, frame)
+    table = _lazy(nw, frame, score)
     schema = _schema(table)
     outputs = TALLY_COLUMNS if levels else TALLY_COLUMNS[:2]
     _check(
@@ -315,7 +334,9 @@ def tally(
     else:
         rows = _binned(nw, rows, source, names, levels, key=key, low=low, high=high)
         # The bin's representative: its first score in the direction's order.
-        scores = nw.col(source).cast(nw.Float64)
+        scores = nw.col(source)
+        if not schema[score].is_integer():
+            scores = scores.cast(nw.Float64)
         aggregates.append((scores.max() if lower else scores.min()).alias(lowest))
     reduced = rows.group_by(*names, key, label).agg(*aggregates)
     small = _to_polars(nw, reduced, native_lazy=isinstance(frame, pl.LazyFrame))
@@ -323,10 +344,12 @@ def tally(
     positive, mass, pos, neg, real = (
         _fresh(f"_roc_{name}", taken) for name in ("y", "w", "pos", "neg", "real")
     )
+    # Integer scores keep their type: distinct beyond 2**53, as on the raw rows.
+    kind = schema[score] if schema[score].is_integer() else pl.Float64
     coded = small.select(
         *names,
-        pl.col(key).cast(pl.Float64),
-        pl.col(key if levels is None else lowest).cast(pl.Float64).alias(lowest),
+        pl.col(key).cast(kind if levels is None else pl.Float64),
+        pl.col(key if levels is None else lowest).cast(kind).alias(lowest),
         (
             labels.positive(label, dtype=schema[label])
             if pos_label is None
@@ -375,7 +398,7 @@ def tally(
             .filter(~pl.col(real))
             .select(
                 *names,
-                pl.lit(None, dtype=pl.Float64).alias(score),
+                pl.lit(None, dtype=kind).alias(score),
                 pl.lit(None, dtype=pl.Boolean).alias("label"),
                 pl.lit(0.0).alias("weight"),
                 *[pl.lit(None, dtype=pl.Float64).alias("auc_error_bound") for _ in bound],
@@ -502,7 +525,7 @@ def auc_table(
     lower = flips(direction)
     nw = _narwhals()
     names = validate.as_names(by)
-    table = _lazy(nw, frame)
+    table = _lazy(nw, frame, score)
     schema = _schema(table)
     outputs = ("auc", "n_pos", "n_neg")
     _check(

@@ -9,6 +9,7 @@ import polars as pl
 from polars.exceptions import SchemaError
 
 from polars_roc._core import labels, validate
+from polars_roc._core.direction import negated
 
 Scores = Mapping[Any, str] | Sequence[str] | str
 Method = Literal["ovr", "ovo"]
@@ -190,8 +191,8 @@ def coded_scores(
 
     `code` is the case's class (0..k-1), null when the case does not count: a null label or
     weight, a zero weight, or a null score in any column. Its scores (and weight) are set to
-    null too, so ranks, sums and filters skip it for every class. Scores are Float64,
-    negated under ``direction="lower"``; a negated zero ties with a zero.
+    null too, so ranks, sums and filters skip it for every class. Scores are of one type
+    (:func:`common_score_dtype`: integers stay exact), negated under ``direction="lower"``.
     """
     code = pl.col(label).map_batches(
         coder(classes, label), return_dtype=pl.UInt32, is_elementwise=True
@@ -205,18 +206,58 @@ def coded_scores(
         w = labels.weight(weight)
         keep = keep & w.is_not_null() & (w > 0)
         extra = [pl.when(keep).then(pl.col(weight).cast(pl.Float64)).alias(n.weight)]
-    sign = -1.0 if direction == "lower" else 1.0
+    schema = lf.collect_schema()
+    kind = common_score_dtype([schema[c] for c in columns])
     return lf.select(
         *names,
         pl.when(keep).then(code).alias(n.code),
         *[
-            pl.when(keep)
-            .then(pl.col(c).cast(pl.Float64) * sign + 0.0)
-            .alias(f"{n.prefix}{i}")
+            pl.when(keep).then(signed(pl.col(c), kind, direction)).alias(f"{n.prefix}{i}")
             for i, c in enumerate(columns)
         ],
         *extra,
     )
+
+
+def common_score_dtype(dtypes: Sequence[pl.DataType]) -> pl.DataType:
+    """
+    One type for the class score columns: exact for integers (beyond 2**53), else Float64.
+
+    Integer columns keep an integer type that holds every one of their values (a mix of
+    signed and unsigned widens, UInt64 with a signed type to Int128), so scores past 2**53
+    stay distinct, as in the binary routes; any other mix is Float64.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> common_score_dtype([pl.Int64(), pl.UInt32()]), common_score_dtype([pl.UInt64()])
+    (Int64, UInt64)
+    >>> common_score_dtype([pl.UInt64(), pl.Int8()]), common_score_dtype([pl.Int64(), pl.Float32()])
+    (Int128, Float64)
+    """
+    if not dtypes or not all(d.is_integer() for d in dtypes):
+        return pl.Float64()
+    bits = {pl.Int8: 8, pl.Int16: 16, pl.Int32: 32, pl.Int64: 64, pl.Int128: 128}
+    ubits = {pl.UInt8: 8, pl.UInt16: 16, pl.UInt32: 32, pl.UInt64: 64}
+    signed_bits = max((bits[d.base_type()] for d in dtypes if d.is_signed_integer()), default=0)
+    unsigned_bits = max(
+        (ubits[d.base_type()] for d in dtypes if d.is_unsigned_integer()), default=0
+    )
+    if not signed_bits:
+        return {8: pl.UInt8(), 16: pl.UInt16(), 32: pl.UInt32(), 64: pl.UInt64()}[unsigned_bits]
+    width = max(signed_bits, 2 * unsigned_bits if unsigned_bits >= signed_bits else 0)
+    widths = {8: pl.Int8(), 16: pl.Int16(), 32: pl.Int32(), 64: pl.Int64(), 128: pl.Int128()}
+    return widths[min(w for w in widths if w >= width)]
+
+
+def signed(score: pl.Expr, kind: pl.DataType, direction: Direction) -> pl.Expr:
+    """The score in `kind`, negated exactly under ``"lower"`` (integers widen if need be)."""
+    score = score.cast(kind)
+    if direction != "lower":
+        return score
+    if kind.is_integer():
+        return negated(score, kind)
+    return -score + 0.0  # a negated zero ties with a zero
 
 
 def one_vs_rest(
@@ -305,12 +346,13 @@ def pairs_of_one_score(
     The score is signed so that a higher value points to b: negated for ``"lower"``, and for
     ``"auto"`` per pair by pROC's rule (``"<"``, higher means b, iff median(a) <= median(b)).
     """
+    kind = common_score_dtype([lf.collect_schema()[score]])
     y = pl.col(label)
     code = y.to_physical() if isinstance(label_dtype, pl.Enum) else y.rank("dense")
     extra = {} if weight is None else {n.weight: pl.col(weight)}
     coded = lf.select(
         *names,
-        **{n.code: code.cast(pl.UInt32), n.score: pl.col(score).cast(pl.Float64)},
+        **{n.code: code.cast(pl.UInt32), n.score: pl.col(score).cast(kind)},
         **extra,
         _mc_value=y,
     )
@@ -334,7 +376,7 @@ def pairs_of_one_score(
     if keys is not None:
         pairs = pl.concat([pairs, keys], how="diagonal_relaxed")
     if direction != "higher":
-        sign: pl.Expr = pl.lit(-1.0)
+        flipped = signed(pl.col(n.score), kind, "lower")
         if direction == "auto":
             w = None if weight is None else pl.col(n.weight)
             counted = labels.kept(pl.col(n.score), pl.col(n.positive), w)
@@ -347,8 +389,8 @@ def pairs_of_one_score(
 
             rule = median(~pl.col(n.positive)) > median(pl.col(n.positive))
             pairs = pairs.with_columns(rule.over([*names, n.cls, n.other]).alias(n.flip))
-            sign = pl.when(pl.col(n.flip)).then(-1.0).otherwise(1.0)
-        pairs = pairs.with_columns(pl.col(n.score) * sign + 0.0)
+            flipped = pl.when(pl.col(n.flip)).then(flipped).otherwise(pl.col(n.score))
+        pairs = pairs.with_columns(flipped.alias(n.score))
     return pairs, classes
 
 

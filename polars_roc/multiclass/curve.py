@@ -112,12 +112,12 @@ def multiclass_curve(
 
     Each class's curve is :func:`polars_roc.curves.curve` of its score column against "the
     case is of this class". ``class="micro"`` is the curve of the class-vs-rest rows of the
-    classes present in the group, pooled (its area is ``multiclass_auc(average="micro")``); ``class="macro"`` is the vertical
-    average of the class curves on the union of their FPR values (linear between each
-    class's points; where a curve is vertical both ends are kept), so its area is the mean
-    of the class AUCs, ``multiclass_auc(average="macro")``. The macro rows carry rates only:
-    their threshold and counts are null. Classes absent from a group have null rates and are
-    left out of the macro average.
+    classes present in the group, pooled (its area is ``multiclass_auc(average="micro")``);
+    ``class="macro"`` is the vertical average of the class curves on the union of their FPR
+    values (linear between each class's points; where a curve is vertical both ends are
+    kept), so its area is the mean of the class AUCs, ``multiclass_auc(average="macro")``.
+    The macro rows carry rates only: their threshold and counts are null. Classes absent
+    from a group have null rates and are left out of the macro average.
 
     Parameters
     ----------
