@@ -84,6 +84,17 @@ def class_series(values: list[Any], label: str, dtype: pl.DataType) -> pl.Series
                 f"{categories}\n\nHint: name the score columns after the categories."
             )
             raise ValueError(msg)
+    texts = isinstance(dtype, pl.String | pl.Categorical | pl.Enum)
+    if texts and not all(isinstance(v, str) for v in values):
+        msg = (
+            f"class keys {values} are not all strings, but label column {label!r} holds "
+            f"strings ({dtype})\n\nHint: key the score columns by the label's values, e.g. "
+            f"{{'a': 'p_a', 'b': 'p_b'}}, or cast the label first."
+        )
+        raise TypeError(msg)
+    if dtype == pl.Boolean and all(isinstance(v, str) for v in values):
+        # columns named "true" / "false" (a list of columns named like the classes)
+        values = [{"true": True, "false": False}.get(v.lower(), v) for v in values]
     try:
         series = pl.Series("class", values).cast(dtype, strict=True)
     except Exception:
@@ -123,8 +134,14 @@ def per_class_scores(scores: Scores) -> tuple[list[Any], list[Any]] | None:
     return classes, columns
 
 
-def coder(classes: pl.Series, label: str) -> Callable[[pl.Series], pl.Series]:
-    """Label values to class codes 0..k-1; raises on a label that has no score column."""
+def coder(
+    classes: pl.Series, label: str, shown: list[Any] | None = None
+) -> Callable[[pl.Series], pl.Series]:
+    """
+    Label values to class codes 0..k-1; raises on a label that has no score column.
+
+    `shown` are the classes as the user gave them, for the message (default `classes`).
+    """
     codes = pl.Series(range(classes.len()), dtype=pl.UInt32)
 
     def code(labels: pl.Series) -> pl.Series:
@@ -134,8 +151,8 @@ def coder(classes: pl.Series, label: str) -> Callable[[pl.Series], pl.Series]:
             found = unknown.unique().sort().head(5).to_list()
             msg = (
                 f"label column {label!r} holds {found}, which have no score column; score "
-                f"columns are given for {classes.to_list()}\n\nHint: pass one score column "
-                f"per class, {{class: column}}, or drop those rows first."
+                f"columns are given for {shown or classes.to_list()}\n\nHint: pass one score "
+                f"column per class, {{class: column}}, or drop those rows first."
             )
             raise ValueError(msg)
         return coded
@@ -349,7 +366,8 @@ def pairs_of_one_score(
     kind = common_score_dtype([lf.collect_schema()[score]])
     y = pl.col(label)
     code = y.to_physical() if isinstance(label_dtype, pl.Enum) else y.rank("dense")
-    extra = {} if weight is None else {n.weight: pl.col(weight)}
+    # The weights checked under the user's name (not the internal one the core reads).
+    extra = {} if weight is None else {n.weight: labels.weight(weight)}
     coded = lf.select(
         *names,
         **{n.code: code.cast(pl.UInt32), n.score: pl.col(score).cast(kind)},

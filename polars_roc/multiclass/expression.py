@@ -138,10 +138,17 @@ def multiclass_auc(
         )
         raise ValueError(msg)
     keys, columns = per_class
-    known = y if isinstance(scores, Mapping) else y.cast(pl.String)
+    # Labels and keys compared as text ("true" for True): the label's type is known only when
+    # the query runs, and a key of another type (1 against "a") must not crash the query but
+    # reach the check below, which names them. Columns named like Boolean classes match too.
+    keys = [_text(c) for c in keys]
+    known = y.cast(pl.String)
     # A label without a score column raises when the query runs: one check, on the result.
+    shown = list(per_class[0])
     check = known.map_batches(
-        coder(pl.Series(keys), "label"), return_dtype=pl.UInt32, is_elementwise=True
+        coder(pl.Series(keys, dtype=pl.String), checks.name_of(y, "label"), shown),
+        return_dtype=pl.UInt32,
+        is_elementwise=True,
     )
     score_of = {}
     for c, column in zip(keys, columns, strict=True):
@@ -171,6 +178,11 @@ def multiclass_auc(
             sizes.append(size)
         value = _combine(aucs, sizes, average)
     return (value + guard + check.max().cast(pl.Float64) * 0.0).alias("auc")
+
+
+def _text(value: Any) -> str:
+    """A class value as the label cast to String spells it (``True`` is ``"true"``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _score(column: IntoExprColumn, policy: NanPolicy) -> tuple[pl.Expr, pl.Expr]:
