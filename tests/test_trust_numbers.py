@@ -4,6 +4,8 @@ messages and label/key types. Each test is the issue's reproduction, against an 
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import polars as pl
 import pytest
@@ -143,9 +145,16 @@ def test_weighted_ks_takes_the_highest_tied_threshold() -> None:
     df = pl.DataFrame({"score": s, "label": y})
     # brute force: max over thresholds of tpr - fpr, the highest threshold among ties
     yy, ss = np.array(y, bool), np.array(s)
-    gaps = {t: (ss[yy] >= t).mean() - (ss[~yy] >= t).mean() for t in [np.inf, *set(s)]}
+
+    def gap(t: float) -> Fraction:  # exact: floats break the ties this test is about
+        return Fraction(int((ss[yy] >= t).sum()), int(yy.sum())) - Fraction(
+            int((ss[~yy] >= t).sum()), int((~yy).sum())
+        )
+
+    gaps = {t: gap(t) for t in [np.inf, *set(s)]}
     top = max(gaps.values())
-    assert df.roc.ks().row(0) == pytest.approx((top, max(t for t, g in gaps.items() if g == top)))
+    expected = (float(top), max(t for t, g in gaps.items() if g == top))
+    assert df.roc.ks().row(0) == pytest.approx(expected)
 
 
 # ---------------------------------------------------------------------------------------
