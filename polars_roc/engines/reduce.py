@@ -70,9 +70,9 @@ def _lazy(nw: ModuleType, frame: Any, score: str) -> Any:
             )
         table = nw.from_native(polars_frame)
     elif isinstance(table, nw.DataFrame) and table.implementation.is_pyarrow():
-        polars_frame = pl.from_arrow(frame)
-        assert isinstance(polars_frame, pl.DataFrame)
-        table = nw.from_native(polars_frame)
+        arrow_frame = pl.from_arrow(frame)
+        assert isinstance(arrow_frame, pl.DataFrame)
+        table = nw.from_native(arrow_frame)
     if isinstance(table, nw.DataFrame):
         return table.lazy()
     if not isinstance(table, nw.LazyFrame):

@@ -254,8 +254,8 @@ def common_score_dtype(dtypes: Sequence[pl.DataType]) -> pl.DataType:
     """
     if not dtypes or not all(d.is_integer() for d in dtypes):
         return pl.Float64()
-    bits = {pl.Int8: 8, pl.Int16: 16, pl.Int32: 32, pl.Int64: 64, pl.Int128: 128}
-    ubits = {pl.UInt8: 8, pl.UInt16: 16, pl.UInt32: 32, pl.UInt64: 64}
+    bits: dict[Any, int] = {pl.Int8: 8, pl.Int16: 16, pl.Int32: 32, pl.Int64: 64, pl.Int128: 128}
+    ubits: dict[Any, int] = {pl.UInt8: 8, pl.UInt16: 16, pl.UInt32: 32, pl.UInt64: 64}
     signed_bits = max((bits[d.base_type()] for d in dtypes if d.is_signed_integer()), default=0)
     unsigned_bits = max(
         (ubits[d.base_type()] for d in dtypes if d.is_unsigned_integer()), default=0
