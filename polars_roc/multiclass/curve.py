@@ -25,6 +25,8 @@ from polars_roc.multiclass._long import (
     present_classes,
 )
 
+__all__ = ["AVERAGED", "multiclass_curve"]
+
 #: The class values of the averaged curves in :func:`multiclass_curve`.
 AVERAGED = ("micro", "macro")
 
