@@ -160,6 +160,22 @@ def coder(
     return code
 
 
+def fitted_coder(values: list[Any], label: str) -> Callable[[pl.Series], pl.Series]:
+    """
+    :func:`coder` for class values fitted to the label's dtype when the query runs.
+
+    For an expression, whose label dtype is unknown until then: the values are checked
+    against it as :func:`class_series` checks them for a frame (a key of another type is
+    an error naming the label column and the keys).
+    """
+
+    def code(labels: pl.Series) -> pl.Series:
+        classes = class_series(values, label, labels.dtype)
+        return coder(classes, label, values)(labels)
+
+    return code
+
+
 def weighted_median(s: pl.Expr, w: pl.Expr | None) -> pl.Expr:
     """The median (R's: the mean of the two middle values); weights count as repeats."""
     if w is None:

@@ -17,7 +17,7 @@ from polars_roc.multiclass._long import (
     Direction,
     Method,
     choice,
-    coder,
+    fitted_coder,
     per_class_scores,
     weighted_median,
 )
@@ -140,15 +140,11 @@ def multiclass_auc(
         )
         raise ValueError(msg)
     keys, columns = per_class
-    # Labels and keys compared as text ("true" for True): the label's type is known only when
-    # the query runs, and a key of another type (1 against "a") must not crash the query but
-    # reach the check below, which names them. Columns named like Boolean classes match too.
-    keys = [_text(c) for c in keys]
-    known = y.cast(pl.String)
-    # A label without a score column raises when the query runs: one check, on the result.
-    shown = list(per_class[0])
-    check = known.map_batches(
-        coder(pl.Series(keys, dtype=pl.String), checks.name_of(y, "label"), shown),
+    known = _comparable(y, keys)
+    # A label without a score column, or keys of another type than the label, raise when
+    # the query runs: one check, on the result.
+    check = y.map_batches(
+        fitted_coder(keys, checks.name_of(y, "label")),
         return_dtype=pl.UInt32,
         is_elementwise=True,
     )
@@ -182,9 +178,23 @@ def multiclass_auc(
     return (value + guard + check.max().cast(pl.Float64) * 0.0).alias("auc")
 
 
-def _text(value: Any) -> str:
-    """A class value as the label cast to String spells it (``True`` is ``"true"``)."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
+def _comparable(y: pl.Expr, keys: list[Any]) -> pl.Expr:
+    """
+    The label in the keys' type, so that ``label == key`` never fails in Polars.
+
+    The label's dtype is known only when the query runs; a key of another type (1 against
+    "a") must reach the check that names them rather than fail a comparison. String keys
+    read the label as text (a Boolean label's columns named "true" / "false" match),
+    integer and Boolean keys read it in their type (no-op casts for labels of that type;
+    other values become null and the check names them); other keys, the label as it is.
+    """
+    if all(isinstance(k, str) for k in keys):
+        return y.cast(pl.String)
+    if all(isinstance(k, bool) for k in keys):
+        return y.cast(pl.Boolean, strict=False)
+    if all(isinstance(k, int) and not isinstance(k, bool) for k in keys):
+        return y.cast(pl.Int64, strict=False)
+    return y
 
 
 def _score(column: IntoExprColumn, policy: NanPolicy) -> tuple[pl.Expr, pl.Expr]:
