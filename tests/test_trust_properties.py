@@ -321,3 +321,21 @@ def test_constant_weight_changes_nothing_in_tally(backend: str, c: float) -> Non
         a = getattr(scaled.roc, method)(by="g", weight="weight").collect()
         b = getattr(ones.roc, method)(by="g", weight="weight").collect()
         _same_up_to_counts(a, b, c, f"tally on {backend}: {method}")
+
+
+@pytest.mark.slow
+def test_sqlframe_route_big_integers_and_nan() -> None:
+    # sqlframe (on DuckDB) starts slowly: one test, both rules
+    session = pytest.importorskip("sqlframe.duckdb").DuckDBSession()
+    big = session.createDataFrame(
+        [(BIG + s, y) for s, y in zip([1, 0, 3, 2], [True, False, True, False], strict=True)],
+        schema="score bigint, label boolean",
+    )
+    expected = float(exact_auc([True, False, True, False], [BIG + s for s in [1, 0, 3, 2]]))  # type: ignore[arg-type]
+    assert pr.tally(big).roc.auc(weight="weight").collect()["auc"].item() == expected
+    assert pr.auc_table(big)["auc"].item() == expected
+    rows = [(1, 0.1, 0), (1, 0.2, 0), (1, float("nan"), 1), (1, 0.9, 1), (2, 0.3, 1), (2, 0.7, 0)]
+    nan = session.createDataFrame(rows, schema="g bigint, score double, label bigint")
+    got = pr.tally(nan, by="g").roc.auc(by="g", weight="weight").collect().sort("g")
+    assert got["auc"].to_list() == [None, 0.0]
+    assert pr.auc_table(nan, by="g")["auc"].to_list() == [None, 0.0]
