@@ -339,3 +339,66 @@ def test_sqlframe_route_big_integers_and_nan() -> None:
     got = pr.tally(nan, by="g").roc.auc(by="g", weight="weight").collect().sort("g")
     assert got["auc"].to_list() == [None, 0.0]
     assert pr.auc_table(nan, by="g")["auc"].to_list() == [None, 0.0]
+
+
+# ---------------------------------------------------------------------------------------
+# Every frame method that takes a score: shifting integer scores past 2**53 changes nothing
+# but the thresholds (shifted by as much), in values and in row order
+# ---------------------------------------------------------------------------------------
+
+SCORED = sorted(
+    n
+    for n, f in FRAME_METHODS.items()
+    if "score" in inspect.signature(f).parameters or n.startswith("multiclass")
+)
+NOT_SHIFTABLE = {"calibration": "probabilities must lie in [0, 1]"}
+
+
+def _shiftable_frames() -> tuple[pl.DataFrame, pl.DataFrame]:
+    rng = np.random.default_rng(5)
+    n = 30
+    k = rng.integers(0, 6, n)
+    small = pl.DataFrame(
+        {
+            "label": rng.random(n) < 0.5,
+            "g": rng.integers(0, 2, n),
+            "m": ["a", "b"] * (n // 2),
+            "model": ["a", "b"] * (n // 2),
+            "fold": rng.integers(0, 3, n),
+            "pred": rng.random(n) < 0.5,
+            "w": rng.integers(1, 3, n).astype(float),
+            "y": rng.choice(["a", "b", "c"], n),
+            "score": k,
+            "a": k,
+            "b": (k * 7) % 6,
+            "c": (k * 5) % 6,
+        }
+    )
+    big = small.with_columns(pl.col("score", "a", "b", "c") + BIG)
+    return small, big
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("name", SCORED)
+def test_scores_past_2_53_change_nothing_but_thresholds(name: str, *, weighted: bool) -> None:
+    if name in NOT_SHIFTABLE:
+        pytest.skip(NOT_SHIFTABLE[name])
+    parameters = inspect.signature(FRAME_METHODS[name]).parameters
+    if weighted and "weight" not in parameters:
+        pytest.skip("no weight")
+    kwargs = dict(EXTRA.get(name, {}), **({"weight": "w"} if weighted else {}))
+    if name == "compare":
+        kwargs["model"] = "m"
+    small, big = _shiftable_frames()
+    a, b = getattr(big.roc, name)(**kwargs), getattr(small.roc, name)(**kwargs)
+    assert a.columns == b.columns
+    assert a.height == b.height
+    for column in a.columns:
+        x, y = a[column], b[column]
+        if not (x.dtype.is_numeric() and y.dtype.is_numeric()):
+            assert x.to_list() == y.to_list(), column
+            continue
+        xx, yy = x.cast(pl.Float64).to_numpy(), y.cast(pl.Float64).to_numpy()
+        same = np.allclose(xx, yy, equal_nan=True)
+        shifted = np.allclose(xx, yy + BIG, rtol=1e-15, equal_nan=True)  # a threshold
+        assert same or shifted, f"{name}: column {column!r} differs past 2**53"
