@@ -402,3 +402,34 @@ def test_scores_past_2_53_change_nothing_but_thresholds(name: str, *, weighted: 
         same = np.allclose(xx, yy, equal_nan=True)
         shifted = np.allclose(xx, yy + BIG, rtol=1e-15, equal_nan=True)  # a threshold
         assert same or shifted, f"{name}: column {column!r} differs past 2**53"
+
+
+@pytest.mark.parametrize("name", SCORED)
+def test_nan_policy_in_every_scored_frame_method(name: str) -> None:
+    if "nan_policy" not in inspect.signature(FRAME_METHODS[name]).parameters:
+        pytest.skip("no nan_policy")
+    small = _shiftable_frames()[0].with_columns(pl.col("score", "a").cast(pl.Float64) / 6)
+    row = pl.int_range(pl.len()) == 3
+    nan = small.with_columns(
+        pl.when(row).then(float("nan")).otherwise(pl.col(c)).alias(c) for c in ("score", "a")
+    )
+    kwargs = dict(EXTRA.get(name, {}), **({"model": "m"} if name == "compare" else {}))
+    omitted = getattr(nan.roc, name)(nan_policy="omit", **kwargs)
+    dropped = getattr(small.filter(~row).roc, name)(**kwargs)
+    assert omitted.columns == dropped.columns
+    for column in omitted.columns:
+        x, y = omitted[column], dropped[column]
+        if x.dtype.is_numeric():
+            np.testing.assert_allclose(
+                x.cast(pl.Float64).to_numpy(), y.cast(pl.Float64).to_numpy(), err_msg=column
+            )
+        else:
+            assert x.to_list() == y.to_list(), column
+    propagated = getattr(nan.roc, name)(**kwargs)
+    if name == "counts":  # the sufficient statistic: the NaN is a threshold of its own
+        assert propagated["threshold"].is_nan().any()
+    else:  # some measure is null (the groups that read the NaN)
+        measures = [c for c, d in propagated.schema.items() if d.is_float() or d == pl.Boolean]
+        assert sum(propagated[c].null_count() for c in measures) > 0
+    with pytest.raises(ValueError, match="NaN"):
+        getattr(nan.roc, name)(nan_policy="raise", **kwargs)
