@@ -65,7 +65,7 @@ BACKENDS: dict[str, Callable[[pl.DataFrame], Any]] = {
 offsets = st.lists(st.integers(-3, 3), min_size=2, max_size=8)
 
 
-@settings(max_examples=15)
+@settings(max_examples=10)
 @given(data=st.data())
 @example(data=None)
 def test_big_integers_binary_routes(data: Any) -> None:
@@ -90,7 +90,7 @@ def test_big_integers_binary_routes(data: Any) -> None:
         assert (table["auc"].item() if table.height else None) == want
 
 
-@settings(max_examples=15)
+@settings(max_examples=10)
 @given(
     shift=st.lists(st.integers(-2, 2), min_size=6, max_size=6),
     classes=st.lists(st.sampled_from("abc"), min_size=6, max_size=6),
