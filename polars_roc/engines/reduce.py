@@ -3,7 +3,9 @@
 The one module that speaks narwhals. A frame from any engine narwhals accepts (Polars, DuckDB,
 PySpark, sqlframe, ibis, pandas, PyArrow) goes in; the reduction — a ``GROUP BY`` over the
 groups, the distinct scores and the labels, with no row order — runs in that engine, and only
-the small result comes back, as Polars. Everything after that is Polars.
+the small result comes back, as Polars. Everything after that is Polars. A pandas or PyArrow
+table, in memory already, is read as Polars first (pandas' group-by cannot run the
+reduction, and narwhals reads a pandas NaN as a null).
 
 narwhals is an optional dependency (``pip install 'polars-roc[engines]'``): it is imported
 when a function here is called, never at package import.
