@@ -8,7 +8,8 @@ scikit-learn's rules exactly:
 * ``strategy="uniform"``: edges ``numpy.linspace(0, 1, bins + 1)``;
 * ``strategy="quantile"``: edges ``numpy.percentile(scores, numpy.linspace(0, 1, bins + 1)
   * 100)`` (linear interpolation between order statistics, numpy's two-sided ``lerp``),
-  computed per group; with weights, the same quantiles of the rows repeated by weight;
+  computed per group; with weights, the same quantiles of the rows repeated by weight
+  (counted in units of the smallest weight when all are whole multiples of it);
 * a score ``s`` goes to bin ``1 + #{inner edges e < s}``: a score equal to an inner edge
   falls in the bin **below** it, the first bin is closed ``[e_0, e_1]`` and the others are
   ``(e_{i-1}, e_i]``; the outer edges (0 and 1, or the extreme scores) play no part;
@@ -75,6 +76,29 @@ def _lerp(a: pl.Expr, b: pl.Expr, t: pl.Expr) -> pl.Expr:
     return pl.when(t >= 0.5).then(above).otherwise(below)
 
 
+def _repeats(w: pl.Expr) -> pl.Expr:
+    """
+    The weights as repeat counts for the quantile edges: a constant weight is one row each.
+
+    numpy's edges read positions ``(n - 1) * q``, so a frequency weight k must count as k
+    rows; but a constant weight (0.5, or 3 on every row) must change nothing. Both hold
+    when weights count in units of the group's smallest: when every weight is a whole
+    multiple of it (to 1e-9), the multiples (rounded) are the counts; otherwise the weights
+    are the counts as given. Integer weights with a 1 among them are repeats as before.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> pl.select(_repeats(pl.lit(pl.Series([0.1, 0.1, 0.3])))).to_series().to_list()
+    [1.0, 1.0, 3.0]
+    >>> pl.select(_repeats(pl.lit(pl.Series([2.0, 3.0])))).to_series().to_list()
+    [2.0, 3.0]
+    """
+    ratio = w / w.min()
+    whole = ((ratio - ratio.round()).abs() <= 1e-9 * ratio).all()
+    return pl.when(whole).then(ratio.round()).otherwise(w)
+
+
 def _checked(score: pl.Expr, name: str | None = None) -> pl.Expr:
     """Refuse scores outside [0, 1] when the query runs (NaN passes: its group is null)."""
 
@@ -129,7 +153,9 @@ def calibration(
         Column name(s) to group by: one curve per group.
     weight
         Optional non-negative case weights: means and fractions are weighted, `n` is the
-        bin's weight sum, quantile edges are those of the rows repeated by weight.
+        bin's weight sum, quantile edges are those of the rows repeated by weight (in units
+        of the group's smallest weight when every weight is a whole multiple of it, so
+        that a constant weight changes nothing: :func:`_repeats`).
     pos_label
         The positive class (`score` is its probability). Default: True for Boolean
         labels, 1 for 0/1 integers. There is no `direction`: see the module docstring.
@@ -244,7 +270,7 @@ def _quantile_bins(
             source = scored.select(*names, "_s", "_w").sort(*names, "_s")
         else:
             source = scored.select(s.sort(), pl.col("_w").sort_by(s))
-        cumulative, ordered = pl.col("_w").cum_sum(), s
+        cumulative, ordered = _repeats(pl.col("_w")).cum_sum(), s
         total = cumulative.last()
     else:
         total = pl.len().cast(pl.Float64)
@@ -374,7 +400,7 @@ def _ece_of_sorted(bins: int, strategy: Strategy, *, weighted: bool) -> pl.Expr:
 
 def _expression_edges(s: pl.Expr, w: pl.Expr | None, bins: int) -> pl.Expr:
     """The inner quantile edges of sorted scores `s` (weights `w` sorted alike), as numpy."""
-    cumulative = None if w is None else w.cum_sum()
+    cumulative = None if w is None else _repeats(w).cum_sum()
     total = s.len().cast(pl.Float64) if cumulative is None else cumulative.last()
     levels = pl.lit(pl.Series(_quantile_levels(bins), dtype=pl.Float64))
     virtual = (total - 1) * levels  # numpy's (n - 1) * q

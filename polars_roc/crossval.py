@@ -302,6 +302,8 @@ def average_curve(
     """
     names = validate.as_names(by)
     _fold_roles(lf, fold, names, score, label)
+    schema = lf.collect_schema()  # our errors, not a KeyError from the coding below
+    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     _check_points(points)
     validate.level(level)
     if method not in ("vertical", "threshold"):

@@ -18,6 +18,7 @@ integer weight k is the same as k copies of the row.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
@@ -29,12 +30,39 @@ from polars_roc._core.columns import GAIN_CURVE, GAINS_TABLE, KS
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
+from polars_roc._core.names import fresh
 from polars_roc._core.objectives import largest_gap
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
 from polars_roc.exprs.ranking import auc
 
 __all__ = ["gain_curve", "gains_table", "gini", "ks"]
+
+
+def _in_units(
+    lf: pl.LazyFrame, weight: str | None, taken: Sequence[str]
+) -> tuple[pl.LazyFrame, pl.LazyFrame | None]:
+    """
+    The rows with the weights divided by the smallest positive one, and that unit (1 row).
+
+    Running sums of a constant weight 0.1 are not multiples of 0.1 (bins cut at
+    ``bins * c / total`` and KS's tied maxima came apart); sums of 1.0 are exact. A ratio
+    of weights changes no rate, so bins and KS read the weights in units of the smallest
+    (a constant weight becomes 1 on every row), and weight sums are multiplied back.
+    Weights that are not numbers, or the column in another role, are left to the checks.
+    """
+    dtype = lf.collect_schema().get(weight) if weight is not None else None
+    if weight is None or dtype is None or not dtype.is_numeric() or dtype == pl.Boolean:
+        return lf, None
+    if weight in taken:
+        return lf, None
+    w = pl.col(weight).cast(pl.Float64)
+    unit_name = fresh("_roc_unit", [*lf.collect_schema().names()])
+    smallest = w.filter((w > 0) & w.is_finite()).min().fill_null(1.0).alias(unit_name)
+    # A real column to divide by: Polars may divide by a broadcast scalar through its
+    # reciprocal (0.3 * (1 / 0.3) is not 1).
+    scaled = lf.with_columns(smallest).with_columns(w / pl.col(unit_name)).drop(unit_name)
+    return scaled, lf.select(smallest)
 
 
 def _rates(totals_defined: pl.Expr) -> dict[str, pl.Expr]:
@@ -216,6 +244,7 @@ def gains_table(
     validate.whole(bins, "bins", hint="bins=10 for deciles")
     names = validate.as_names(by)
     validate.no_clash(names, GAINS_TABLE)
+    lf, unit = _in_units(lf, weight, [score, label, *names])
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))
     total = tp + fp + tn + fn
@@ -265,6 +294,11 @@ def gains_table(
         cum_lift=cum_lift,
         ks=ks,
     )
+    if unit is not None:  # weight sums back in the weight's own units
+        factor = unit.collect_schema().names()[0]
+        measures = measures.join(unit, how="cross").with_columns(
+            pl.col("n", "n_pos") * pl.col(factor)
+        )
     return measures.select(*names, *GAINS_TABLE)
 
 
@@ -330,6 +364,7 @@ def ks(
     """
     names = validate.as_names(by)
     validate.no_clash(names, KS)
+    lf = _in_units(lf, weight, [score, label, *names])[0]  # ties of tpr - fpr stay exact
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     return largest_gap(points, names)
 

@@ -137,7 +137,10 @@ def pr_curve(
     precision = pl.when(defined).then(pl.when(start).then(1.0).otherwise(tp / (tp + fp)))
     recall = pl.when(defined & (n_pos > 0)).then(tp / n_pos)
     out = both.with_columns(_start=start, precision=precision, recall=recall)
-    out = out.sort([*names, "_start", "threshold"], nulls_last=True, maintain_order=True)
+    # Ties of the Float64 threshold (integers past 2**53) ordered by the exact depth.
+    keys = [*names, "_start", "threshold", tp + fp]
+    descending = [False] * (len(keys) - 1) + [True]
+    out = out.sort(keys, descending=descending, nulls_last=True, maintain_order=True)
     return out.select(*names, *PR_CURVE)
 
 
@@ -219,7 +222,10 @@ def det_curve(
     kept = points.filter(
         (after_no_fp.fill_null(False) & before_all_tp.fill_null(False)) | undefined
     ).with_columns(fnr=pl.when(n_pos > 0).then(fn / n_pos))
-    out = kept.sort([*names, "threshold"], nulls_last=True, maintain_order=True)
+    # Ties of the Float64 threshold (integers past 2**53) ordered by the exact depth.
+    keys = [*names, "threshold", tp + fp]
+    descending = [False] * (len(keys) - 1) + [True]
+    out = kept.sort(keys, descending=descending, nulls_last=True, maintain_order=True)
     return out.select(*names, *DET_CURVE)
 
 

@@ -154,6 +154,20 @@ def _public(column: str, back: dict[str, str]) -> tuple[str, str | None]:
     return column, None
 
 
+def _user_names(text: str, back: dict[str, str]) -> str:
+    """
+    `text` with each reserved name (longest first) replaced by the user's column name.
+
+    Examples
+    --------
+    >>> _user_names("the frame has ['score', '__roc_by0']", {"__roc_by0": "model"})
+    "the frame has ['score', 'model']"
+    """
+    for new in sorted(back, key=len, reverse=True):
+        text = text.replace(new, back[new])
+    return text
+
+
 def private_by(function: F) -> F:
     """
     Run a frame function with its key columns under reserved names.
@@ -218,8 +232,16 @@ def private_by(function: F) -> F:
         if names:
             arguments["by"] = [mapping.get(name, name) for name in names]
         arguments |= {role: mapping[column] for column, role in keys.items() if role != "by"}
-        result = function(*bound.args, **bound.kwargs)
         back = {new: old for old, new in mapping.items()}
+        try:
+            result = function(*bound.args, **bound.kwargs)
+        except (pl.exceptions.PolarsError, ValueError, TypeError) as error:
+            # A message found at call time names the user's columns, never the reserved
+            # ones (e.g. "the frame has [...]" listing the renamed key columns).
+            text = _user_names(str(error), back)
+            if text == str(error):
+                raise
+            raise type(error)(text) from None
         columns = result.collect_schema().names()
         public = [_public(column, back) for column in columns]
         shown = [name for name, _ in public]

@@ -3,7 +3,9 @@
 The one module that speaks narwhals. A frame from any engine narwhals accepts (Polars, DuckDB,
 PySpark, sqlframe, ibis, pandas, PyArrow) goes in; the reduction — a ``GROUP BY`` over the
 groups, the distinct scores and the labels, with no row order — runs in that engine, and only
-the small result comes back, as Polars. Everything after that is Polars.
+the small result comes back, as Polars. Everything after that is Polars. A pandas or PyArrow
+table, in memory already, is read as Polars first (pandas' group-by cannot run the
+reduction, and narwhals reads a pandas NaN as a null).
 
 narwhals is an optional dependency (``pip install 'polars-roc[engines]'``): it is imported
 when a function here is called, never at package import.
@@ -45,8 +47,16 @@ def _narwhals() -> ModuleType:
         raise ModuleNotFoundError(msg) from None
 
 
-def _lazy(nw: ModuleType, frame: Any) -> Any:
-    """The user's frame as a narwhals LazyFrame in its own engine."""
+def _lazy(nw: ModuleType, frame: Any, score: str) -> Any:
+    """
+    The user's frame as a narwhals LazyFrame in its own engine.
+
+    A pandas or PyArrow table is in memory already and read as Polars (Arrow buffers shared
+    where they can be): pandas' group-by cannot run the reduction's aggregations (PyArrow's
+    cannot either), and through narwhals a pandas NaN is a null, which would drop a NaN
+    score silently. Read as Polars, a NaN `score` stays NaN (pandas' ``None``/``pd.NA`` are
+    null); NaN in other float columns is null, as pandas means it.
+    """
     try:
         table = nw.from_native(frame)
     except TypeError:
@@ -55,6 +65,17 @@ def _lazy(nw: ModuleType, frame: Any) -> Any:
             f"\n\nHint: pass a Polars, DuckDB, PySpark, sqlframe, ibis, pandas or PyArrow frame."
         )
         raise TypeError(msg) from None
+    if isinstance(table, nw.DataFrame) and table.implementation.is_pandas():
+        polars_frame = pl.from_pandas(frame)
+        if score in polars_frame.columns and polars_frame[score].dtype.is_float():
+            polars_frame = polars_frame.with_columns(
+                pl.from_pandas(frame[score], nan_to_null=False)
+            )
+        table = nw.from_native(polars_frame)
+    elif isinstance(table, nw.DataFrame) and table.implementation.is_pyarrow():
+        arrow_frame = pl.from_arrow(frame)
+        assert isinstance(arrow_frame, pl.DataFrame)
+        table = nw.from_native(arrow_frame)
     if isinstance(table, nw.DataFrame):
         return table.lazy()
     if not isinstance(table, nw.LazyFrame):
@@ -116,7 +137,7 @@ def _prepared(
     The shared start of :func:`tally` and :func:`auc_table`: the roles checked against the
     schema, NaN scores handled by `nan_policy` (under a fresh name for ``"omit"``).
     """
-    table = _lazy(nw, frame)
+    table = _lazy(nw, frame, roles["score"])
     schema = _schema(table)
     _check(schema, names=names, outputs=outputs, **roles)
     taken = {*schema, *outputs}
@@ -315,7 +336,9 @@ def tally(
     else:
         rows = _binned(nw, rows, source, names, levels, key=key, low=low, high=high)
         # The bin's representative: its first score in the direction's order.
-        scores = nw.col(source).cast(nw.Float64)
+        scores = nw.col(source)
+        if not schema[score].is_integer():
+            scores = scores.cast(nw.Float64)
         aggregates.append((scores.max() if lower else scores.min()).alias(lowest))
     reduced = rows.group_by(*names, key, label).agg(*aggregates)
     small = _to_polars(nw, reduced, native_lazy=isinstance(frame, pl.LazyFrame))
@@ -323,10 +346,12 @@ def tally(
     positive, mass, pos, neg, real = fresh_names(
         [f"_roc_{name}" for name in ("y", "w", "pos", "neg", "real")], taken, casefold=True
     )
+    # Integer scores keep their type: distinct beyond 2**53, as on the raw rows.
+    kind = schema[score] if schema[score].is_integer() else pl.Float64
     coded = small.select(
         *names,
-        pl.col(key).cast(pl.Float64),
-        pl.col(key if levels is None else lowest).cast(pl.Float64).alias(lowest),
+        pl.col(key).cast(kind if levels is None else pl.Float64),
+        pl.col(key if levels is None else lowest).cast(kind).alias(lowest),
         (
             labels.positive(label, dtype=schema[label])
             if pos_label is None
@@ -375,7 +400,7 @@ def tally(
             .filter(~pl.col(real))
             .select(
                 *names,
-                pl.lit(None, dtype=pl.Float64).alias(score),
+                pl.lit(None, dtype=kind).alias(score),
                 pl.lit(None, dtype=pl.Boolean).alias("label"),
                 pl.lit(0.0).alias("weight"),
                 *[pl.lit(None, dtype=pl.Float64).alias("auc_error_bound") for _ in bound],

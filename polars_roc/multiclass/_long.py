@@ -9,6 +9,7 @@ import polars as pl
 from polars.exceptions import SchemaError
 
 from polars_roc._core import labels, validate
+from polars_roc._core.direction import negated
 from polars_roc._core.names import fresh
 
 Scores = Mapping[Any, str] | Sequence[str] | str
@@ -58,6 +59,17 @@ def class_series(values: list[Any], label: str, dtype: pl.DataType) -> pl.Series
                 f"{categories}\n\nHint: name the score columns after the categories."
             )
             raise ValueError(msg)
+    texts = isinstance(dtype, pl.String | pl.Categorical | pl.Enum)
+    if texts and not all(isinstance(v, str) for v in values):
+        msg = (
+            f"class keys {values} are not all strings, but label column {label!r} holds "
+            f"strings ({dtype})\n\nHint: key the score columns by the label's values, e.g. "
+            f"{{'a': 'p_a', 'b': 'p_b'}}, or cast the label first."
+        )
+        raise TypeError(msg)
+    if dtype == pl.Boolean and all(isinstance(v, str) for v in values):
+        # columns named "true" / "false" (a list of columns named like the classes)
+        values = [{"true": True, "false": False}.get(v.lower(), v) for v in values]
     try:
         series = pl.Series("class", values).cast(dtype, strict=True)
     except Exception:
@@ -97,8 +109,14 @@ def per_class_scores(scores: Scores) -> tuple[list[Any], list[Any]] | None:
     return classes, columns
 
 
-def coder(classes: pl.Series, label: str) -> Callable[[pl.Series], pl.Series]:
-    """Label values to class codes 0..k-1; raises on a label that has no score column."""
+def coder(
+    classes: pl.Series, label: str, shown: list[Any] | None = None
+) -> Callable[[pl.Series], pl.Series]:
+    """
+    Label values to class codes 0..k-1; raises on a label that has no score column.
+
+    `shown` are the classes as the user gave them, for the message (default `classes`).
+    """
     codes = pl.Series(range(classes.len()), dtype=pl.UInt32)
 
     def code(labels: pl.Series) -> pl.Series:
@@ -108,11 +126,27 @@ def coder(classes: pl.Series, label: str) -> Callable[[pl.Series], pl.Series]:
             found = unknown.unique().sort().head(5).to_list()
             msg = (
                 f"label column {label!r} holds {found}, which have no score column; score "
-                f"columns are given for {classes.to_list()}\n\nHint: pass one score column "
-                f"per class, {{class: column}}, or drop those rows first."
+                f"columns are given for {shown or classes.to_list()}\n\nHint: pass one score "
+                f"column per class, {{class: column}}, or drop those rows first."
             )
             raise ValueError(msg)
         return coded
+
+    return code
+
+
+def fitted_coder(values: list[Any], label: str) -> Callable[[pl.Series], pl.Series]:
+    """
+    :func:`coder` for class values fitted to the label's dtype when the query runs.
+
+    For an expression, whose label dtype is unknown until then: the values are checked
+    against it as :func:`class_series` checks them for a frame (a key of another type is
+    an error naming the label column and the keys).
+    """
+
+    def code(labels: pl.Series) -> pl.Series:
+        classes = class_series(values, label, labels.dtype)
+        return coder(classes, label, values)(labels)
 
     return code
 
@@ -165,30 +199,73 @@ def coded_scores(
 
     `code` is the case's class (0..k-1), null when the case does not count: a null label or
     weight, a zero weight, or a null score in any column. Its scores (and weight) are set to
-    null too, so ranks, sums and filters skip it for every class. Scores are Float64,
-    negated under ``direction="lower"``; a negated zero ties with a zero.
+    null too, so ranks, sums and filters skip it for every class. Scores are of one type
+    (:func:`common_score_dtype`: integers stay exact), negated under ``direction="lower"``.
     """
     code = pl.col(label).map_batches(
         coder(classes, label), return_dtype=pl.UInt32, is_elementwise=True
     )
+    # A null label counts for no class: its row is masked like a null score (weights too,
+    # which the weighted kernel would otherwise count as a negative's).
     keep = pl.all_horizontal(pl.col(c).is_not_null() for c in columns)
+    keep = keep & pl.col(label).is_not_null()
     extra = []
     if weight is not None:
         w = labels.weight(weight)
         keep = keep & w.is_not_null() & (w > 0)
         extra = [pl.when(keep).then(pl.col(weight).cast(pl.Float64)).alias(n.weight)]
-    sign = -1.0 if direction == "lower" else 1.0
+    schema = lf.collect_schema()
+    kind = common_score_dtype([schema[c] for c in columns])
     return lf.select(
         *names,
         pl.when(keep).then(code).alias(n.code),
         *[
-            pl.when(keep & pl.col(label).is_not_null())
-            .then(pl.col(c).cast(pl.Float64) * sign + 0.0)
-            .alias(f"{n.prefix}{i}")
+            pl.when(keep).then(signed(pl.col(c), kind, direction)).alias(f"{n.prefix}{i}")
             for i, c in enumerate(columns)
         ],
         *extra,
     )
+
+
+def common_score_dtype(dtypes: Sequence[pl.DataType]) -> pl.DataType:
+    """
+    One type for the class score columns: exact for integers (beyond 2**53), else Float64.
+
+    Integer columns keep an integer type that holds every one of their values (a mix of
+    signed and unsigned widens, UInt64 with a signed type to Int128), so scores past 2**53
+    stay distinct, as in the binary routes; any other mix is Float64.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> common_score_dtype([pl.Int64(), pl.UInt32()]), common_score_dtype([pl.UInt64()])
+    (Int64, UInt64)
+    >>> common_score_dtype([pl.UInt64(), pl.Int8()]), common_score_dtype([pl.Int64(), pl.Float32()])
+    (Int128, Float64)
+    """
+    if not dtypes or not all(d.is_integer() for d in dtypes):
+        return pl.Float64()
+    bits: dict[Any, int] = {pl.Int8: 8, pl.Int16: 16, pl.Int32: 32, pl.Int64: 64, pl.Int128: 128}
+    ubits: dict[Any, int] = {pl.UInt8: 8, pl.UInt16: 16, pl.UInt32: 32, pl.UInt64: 64}
+    signed_bits = max((bits[d.base_type()] for d in dtypes if d.is_signed_integer()), default=0)
+    unsigned_bits = max(
+        (ubits[d.base_type()] for d in dtypes if d.is_unsigned_integer()), default=0
+    )
+    if not signed_bits:
+        return {8: pl.UInt8(), 16: pl.UInt16(), 32: pl.UInt32(), 64: pl.UInt64()}[unsigned_bits]
+    width = max(signed_bits, 2 * unsigned_bits if unsigned_bits >= signed_bits else 0)
+    widths = {8: pl.Int8(), 16: pl.Int16(), 32: pl.Int32(), 64: pl.Int64(), 128: pl.Int128()}
+    return widths[min(w for w in widths if w >= width)]
+
+
+def signed(score: pl.Expr, kind: pl.DataType, direction: Direction) -> pl.Expr:
+    """The score in `kind`, negated exactly under ``"lower"`` (integers widen if need be)."""
+    score = score.cast(kind)
+    if direction != "lower":
+        return score
+    if kind.is_integer():
+        return negated(score, kind)
+    return -score + 0.0  # a negated zero ties with a zero
 
 
 def class_blocks(
@@ -230,6 +307,18 @@ def class_blocks(
     return pl.concat(blocks)
 
 
+def present_classes(long: pl.LazyFrame, names: list[str], n: Names) -> pl.LazyFrame:
+    """
+    The rows of :func:`one_vs_rest` with those of classes absent from the group masked.
+
+    A class with no case in a group contributes only negatives to the pooled (micro) rows;
+    they are skipped, as the averages skip the class, so that the pooled rows are those of
+    the classes present (the micro AUC and the micro curve read the same rows).
+    """
+    present = pl.col(n.positive).any().over([*names, n.cls])
+    return long.with_columns(pl.when(present).then(pl.col(n.positive)).alias(n.positive))
+
+
 def group_keys(lf: pl.LazyFrame, names: list[str]) -> pl.LazyFrame | None:
     """The distinct `by` keys of the frame (None without groups)."""
     return lf.select(names).unique() if names else None
@@ -265,12 +354,14 @@ def pairs_of_one_score(
     The score is signed so that a higher value points to b: negated for ``"lower"``, and for
     ``"auto"`` per pair by pROC's rule (``"<"``, higher means b, iff median(a) <= median(b)).
     """
+    kind = common_score_dtype([lf.collect_schema()[score]])
     y = pl.col(label)
     code = y.to_physical() if isinstance(label_dtype, pl.Enum) else y.rank("dense")
-    extra = {} if weight is None else {n.weight: pl.col(weight)}
+    # The weights checked under the user's name (not the internal one the core reads).
+    extra = {} if weight is None else {n.weight: labels.weight(weight)}
     coded = lf.select(
         *names,
-        **{n.code: code.cast(pl.UInt32), n.score: pl.col(score).cast(pl.Float64)},
+        **{n.code: code.cast(pl.UInt32), n.score: pl.col(score).cast(kind)},
         **extra,
         _mc_value=y,
     )
@@ -294,7 +385,7 @@ def pairs_of_one_score(
     if keys is not None:
         pairs = pl.concat([pairs, keys], how="diagonal_relaxed")
     if direction != "higher":
-        sign: pl.Expr = pl.lit(-1.0)
+        flipped = signed(pl.col(n.score), kind, "lower")
         if direction == "auto":
             w = None if weight is None else pl.col(n.weight)
             counted = labels.kept(pl.col(n.score), pl.col(n.positive), w)
@@ -307,8 +398,8 @@ def pairs_of_one_score(
 
             rule = median(~pl.col(n.positive)) > median(pl.col(n.positive))
             pairs = pairs.with_columns(rule.over([*names, n.cls, n.other]).alias(n.flip))
-            sign = pl.when(pl.col(n.flip)).then(-1.0).otherwise(1.0)
-        pairs = pairs.with_columns(pl.col(n.score) * sign + 0.0)
+            flipped = pl.when(pl.col(n.flip)).then(flipped).otherwise(pl.col(n.score))
+        pairs = pairs.with_columns(flipped.alias(n.score))
     return pairs, classes
 
 

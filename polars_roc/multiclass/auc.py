@@ -31,6 +31,7 @@ from polars_roc.multiclass._long import (
     group_keys,
     pairs_of_one_score,
     per_class_scores,
+    present_classes,
 )
 from polars_roc.multiclass._wide import per_class_auc, per_pair_auc
 
@@ -288,10 +289,7 @@ def multiclass_auc_table(
     )
     w = None if weight is None else n.weight
     if average == "micro":
-        # Classes absent from a group are skipped here too: their rows (all negatives) are
-        # masked, so the pooled rows are those of the classes present.
-        present = pl.col(n.positive).any().over([*names, n.cls])
-        long = long.with_columns(pl.when(present).then(pl.col(n.positive)).alias(n.positive))
+        long = present_classes(long, names, n)
         r = kernels.rows(
             n.score, n.positive, weight=w, checked=False, masked=True, label_dtype=pl.Boolean()
         )

@@ -22,6 +22,7 @@ from polars_roc.multiclass._long import (
     class_blocks,
     class_series,
     per_class_scores,
+    present_classes,
 )
 
 __all__ = ["AVERAGED", "multiclass_curve"]
@@ -112,13 +113,13 @@ def multiclass_curve(
     One-vs-rest ROC curves per class, with the micro- and macro-averaged curves.
 
     Each class's curve is :func:`polars_roc.curves.curve` of its score column against "the
-    case is of this class". ``class="micro"`` is the curve of all class-vs-rest rows pooled
-    (its area is ``multiclass_auc(average="micro")``); ``class="macro"`` is the vertical
-    average of the class curves on the union of their FPR values (linear between each
-    class's points; where a curve is vertical both ends are kept), so its area is the mean
-    of the class AUCs, ``multiclass_auc(average="macro")``. The macro rows carry rates only:
-    their threshold and counts are null. Classes absent from a group have null rates and are
-    left out of the macro average.
+    case is of this class". ``class="micro"`` is the curve of the class-vs-rest rows of the
+    classes present in the group, pooled (its area is ``multiclass_auc(average="micro")``);
+    ``class="macro"`` is the vertical average of the class curves on the union of their FPR
+    values (linear between each class's points; where a curve is vertical both ends are
+    kept), so its area is the mean of the class AUCs, ``multiclass_auc(average="macro")``.
+    The macro rows carry rates only: their threshold and counts are null. Classes absent
+    from a group have null rates and are left out of the macro average.
 
     Parameters
     ----------
@@ -212,7 +213,8 @@ def multiclass_curve(
         .alias("class"),
         pl.all().exclude([*names, n.cls]),
     )  # fmt: skip
-    micro = curves.curve(long, n.score, n.positive, by=names, weight=w).select(
+    pooled = present_classes(long, names, n)  # as the micro AUC: absent classes skipped
+    micro = curves.curve(pooled, n.score, n.positive, by=names, weight=w).select(
         *names, pl.lit("micro").alias("class"), pl.all().exclude(names)
     )
     counts = pl.Int64 if weight is None else pl.Float64

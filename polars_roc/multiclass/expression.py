@@ -16,7 +16,7 @@ from polars_roc.multiclass._long import (
     METHODS,
     Direction,
     Method,
-    coder,
+    fitted_coder,
     per_class_scores,
     weighted_median,
 )
@@ -139,10 +139,13 @@ def multiclass_auc(
         )
         raise ValueError(msg)
     keys, columns = per_class
-    known = y if isinstance(scores, Mapping) else y.cast(pl.String)
-    # A label without a score column raises when the query runs: one check, on the result.
-    check = known.map_batches(
-        coder(pl.Series(keys), "label"), return_dtype=pl.UInt32, is_elementwise=True
+    known = _comparable(y, keys)
+    # A label without a score column, or keys of another type than the label, raise when
+    # the query runs: one check, on the result.
+    check = y.map_batches(
+        fitted_coder(keys, checks.name_of(y, "label")),
+        return_dtype=pl.UInt32,
+        is_elementwise=True,
     )
     score_of = {}
     for c, column in zip(keys, columns, strict=True):
@@ -172,6 +175,25 @@ def multiclass_auc(
             sizes.append(size)
         value = _combine(aucs, sizes, average)
     return (value + guard + check.max().cast(pl.Float64) * 0.0).alias("auc")
+
+
+def _comparable(y: pl.Expr, keys: list[Any]) -> pl.Expr:
+    """
+    The label in the keys' type, so that ``label == key`` never fails in Polars.
+
+    The label's dtype is known only when the query runs; a key of another type (1 against
+    "a") must reach the check that names them rather than fail a comparison. String keys
+    read the label as text (a Boolean label's columns named "true" / "false" match),
+    integer and Boolean keys read it in their type (no-op casts for labels of that type;
+    other values become null and the check names them); other keys, the label as it is.
+    """
+    if all(isinstance(k, str) for k in keys):
+        return y.cast(pl.String)
+    if all(isinstance(k, bool) for k in keys):
+        return y.cast(pl.Boolean, strict=False)
+    if all(isinstance(k, int) and not isinstance(k, bool) for k in keys):
+        return y.cast(pl.Int64, strict=False)
+    return y
 
 
 def _score(column: IntoExprColumn, policy: NanPolicy) -> tuple[pl.Expr, pl.Expr]:
