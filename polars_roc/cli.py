@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 import csv
-import glob
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -45,6 +45,10 @@ READERS = {
     ".ipc": "ipc",
     ".feather": "ipc",
 }
+
+
+#: Characters DuckDB and Spark expand as a pattern in a path (Polars reads paths literally).
+GLOB_CHARS = ("*", "?", "[", "{")
 
 
 class UsageError(Exception):
@@ -259,9 +263,14 @@ def _names(text: str) -> list[str]:
 
 
 def _scan(path: str) -> pl.LazyFrame:
-    """A lazy scan of the scored file; the data is read only when the report's queries run."""
+    """
+    A lazy scan of the scored file; the data is read only when the report's queries run.
+
+    The path is the file (or Parquet directory) it names, never a glob pattern: a ``[``,
+    ``*`` or ``?`` is part of the name (``glob=False``).
+    """
     file = Path(path)
-    if not any(char in path for char in "*?[") and not file.exists():
+    if not file.exists():
         msg = f"file not found: {path!r}"
         raise UsageError(msg)
     if file.is_file() and file.stat().st_size == 0:
@@ -282,24 +291,43 @@ def _scan(path: str) -> pl.LazyFrame:
         raise UsageError(msg)
     if kind in ("csv", "tsv"):
         return pl.scan_csv(
-            path, separator="\t" if kind == "tsv" else ",", infer_schema_length=10_000
+            path, separator="\t" if kind == "tsv" else ",", infer_schema_length=10_000, glob=False
         )
     if kind == "ipc":
-        return pl.scan_ipc(path)
-    return pl.scan_parquet(path)
+        return pl.scan_ipc(path, glob=False)
+    return pl.scan_parquet(path, glob=False)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The (device, inode) of the file a path names, symlinks followed; None if none."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 def _refuse_overwrite(path: str, output: str) -> None:
-    """The report must not land on an input file, nor inside an input directory."""
-    target = Path(output).resolve()
-    sources = [Path(p) for p in glob.glob(path)] if any(c in path for c in "*?[") else [Path(path)]
-    for source in (s.resolve() for s in sources):
-        if target == source or (source.is_dir() and target.is_relative_to(source)):
-            msg = (
-                f"-o {output!r} would overwrite the input {path!r}; "
-                f"write the report elsewhere, e.g. -o report.html"
-            )
-            raise UsageError(msg)
+    """
+    The report must not land on an input file, nor inside an input directory.
+
+    Files are compared by identity (device and inode), so a hard link, a symlink or any
+    other spelling of an input is refused, not only the same name.
+    """
+    source, target = Path(path), Path(output)
+    inputs = {_identity(source)}
+    inside = False
+    if source.is_dir():  # any file of the data set, or any place under the directory
+        inputs |= {_identity(file) for file in source.rglob("*") if file.is_file()}
+        parents = Path(os.path.realpath(target)).parents  # symlinks and ".." resolved
+        inside = any(_identity(parent) == _identity(source) for parent in parents)
+    inputs.discard(None)
+    if inside or _identity(target) in inputs:
+        msg = (
+            f"-o {output!r} would overwrite the input {path!r}; "
+            f"write the report elsewhere, e.g. -o report.html"
+        )
+        raise UsageError(msg)
 
 
 def _readable(path: str, lf: pl.LazyFrame, columns: list[str]) -> pl.Schema:
@@ -508,6 +536,12 @@ def _class_report(args: argparse.Namespace) -> int:
 def _engine_options(args: argparse.Namespace) -> None:
     """--engine duckdb|spark: its package installed, and no flag that needs the raw rows."""
     engine_sources.require(args.engine)
+    if any(char in args.path for char in GLOB_CHARS):  # DuckDB and Spark would expand it
+        msg = (
+            f"--engine {args.engine} would read {args.path!r} as a pattern (it holds one of "
+            f"{' '.join(GLOB_CHARS)}) and could read other files; rename it or use --engine polars"
+        )
+        raise UsageError(msg)
     if args.ci == "bootstrap":
         msg = (
             f"--ci bootstrap resamples rows, which --engine {args.engine} tallies away; "
