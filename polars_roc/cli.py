@@ -475,10 +475,13 @@ def _report(args: argparse.Namespace) -> int:
         _engine_options(args)
     if args.class_scores:
         return _class_report(args)
+    _once(("--score", args.score), ("--label", args.label), ("--weight", args.weight),
+          *(("--by", name) for name in args.by))  # fmt: skip
     lf = _scan(args.path)
     _refuse_overwrite(args.path, args.output)
     used = [args.score, args.label, *args.by, *([args.weight] if args.weight else [])]
     schema = _readable(args.path, lf, used)
+    _plain_by(schema, args.by)
     for column, role in ((args.score, "score"), (args.weight, "weight")):
         if column is not None and schema.get(column) == pl.String:
             _text_in_numbers(args.path, lf, column, role)
@@ -520,17 +523,80 @@ def _class_report(args: argparse.Namespace) -> int:
         msg = "--pos-label does not apply with --class-scores (each class is positive in turn)"
         raise UsageError(msg)
     pairs = [item.partition("=") for item in args.class_scores]
+    classes = [name for name, _, _ in pairs]
+    if len(set(classes)) < len(classes):
+        twice = next(name for name in classes if classes.count(name) > 1)
+        msg = f"class {twice!r} is given twice in --class-scores: give each class once"
+        raise UsageError(msg)
     scores = {name: column or name for name, _, column in pairs}
+    _once(*(("--class-scores", column) for column in scores.values()),
+          ("--label", args.label), ("--weight", args.weight),
+          *(("--by", name) for name in args.by))  # fmt: skip
     lf = _scan(args.path)
     _refuse_overwrite(args.path, args.output)
     used = [*scores.values(), args.label, *args.by, *([args.weight] if args.weight else [])]
     schema = _readable(args.path, lf, used)
+    _plain_by(schema, args.by)
     for column in scores.values():
         if schema.get(column) == pl.String:
             _text_in_numbers(args.path, lf, column, "score")
+    validate.column(schema, args.label, "label")
+    _classes_found(lf, list(scores), args.label, args.say)
     stacked, roles = report.one_vs_rest(lf, scores, args.label, by=args.by, weight=args.weight)
     title = args.title or f"ROC report: {Path(args.path).name} (each class against the rest)"
     return _write(stacked, args, **roles, title=title, source=args.path)
+
+
+def _once(*roles: tuple[str, str | None]) -> None:
+    """Each column in one role only: the first column given twice is an error naming both."""
+    seen: dict[str, str] = {}
+    for flag, column in roles:
+        if column is None:
+            continue
+        if column in seen:
+            where = f"{flag} twice" if seen[column] == flag else f"{seen[column]} and {flag}"
+            msg = f"column {column!r} is given twice ({where}): give each role its own column"
+            raise UsageError(msg)
+        seen[column] = flag
+
+
+def _plain_by(schema: pl.Schema, by: list[str]) -> None:
+    """A --by column holds plain values: a Struct, List or Array cannot name a group."""
+    for name in by:
+        dtype = schema.get(name)
+        if dtype is not None and dtype.is_nested():
+            msg = (
+                f"--by column {name!r} has dtype {dtype}: groups must be plain values (text, "
+                f"numbers, dates, Boolean); derive one first (e.g. a struct field or a list item)"
+            )
+            raise UsageError(msg)
+
+
+def _classes_found(lf: pl.LazyFrame, classes: list[str], label: str, say: report.Progress) -> None:
+    """
+    Each --class-scores class is a label value (compared as text, as the report does).
+
+    None found: an error showing both sides. Some missing: a warning per class.
+    """
+    text = pl.col(label).cast(pl.String)
+    found = lf.select(text.eq(name).any().alias(str(i)) for i, name in enumerate(classes))
+    present = found.collect().row(0)
+    if any(present):
+        for name, ok in zip(classes, present, strict=True):
+            if not ok:
+                say(f"warning: class {name!r} of --class-scores is not a value of label "
+                    f"column {label!r}: it has no positives")  # fmt: skip
+        return
+    values = lf.select(text.drop_nulls().unique().sort().head(11)).collect().to_series()
+    shown = ", ".join(map(repr, values.head(10).to_list())) + (", ..." if values.len() > 10 else "")
+    names = ", ".join(map(repr, classes))
+    msg = (
+        f"--class-scores names classes {names} but label column {label!r} holds {shown}: "
+        f"none match; name each class as CLASS=COLUMN (e.g. {values[0]}={classes[0]})"
+        if values.len()
+        else f"--class-scores: label column {label!r} holds no values (only nulls)"
+    )
+    raise UsageError(msg)
 
 
 def _engine_options(args: argparse.Namespace) -> None:
@@ -558,19 +624,65 @@ def _demo(args: argparse.Namespace) -> int:
     if args.rows < 10:
         msg = f"--rows must be at least 10, got {args.rows}"
         raise UsageError(msg)
+    _fits_in_memory(args.rows)
     args.say(f"simulating {args.rows:,} cases scored by 3 models in 4 segments")
-    frame = simulate(args.rows, seed=args.seed)
-    return _write(
-        frame.lazy(),
-        args,
-        score="score",
-        label="label",
-        by=["model", "segment"],
-        weight=None,
-        pos_label=None,
-        title=args.title or "ROC report: simulated scores",
-        source=f"polars_roc.datasets.simulate({args.rows}, seed={args.seed})",
-    )
+    try:
+        frame = simulate(args.rows, seed=args.seed)
+        return _write(
+            frame.lazy(),
+            args,
+            score="score",
+            label="label",
+            by=["model", "segment"],
+            weight=None,
+            pos_label=None,
+            title=args.title or "ROC report: simulated scores",
+            source=f"polars_roc.datasets.simulate({args.rows}, seed={args.seed})",
+        )
+    except MemoryError:
+        msg = f"out of memory with --rows {args.rows:,}: use fewer rows"
+        raise UsageError(msg) from None
+
+
+#: Memory per simulated case (3 scored rows, measured: about 126 bytes), times the report's
+#: working copies of it (sorting, curves, tables): a deliberately rough upper estimate.
+DEMO_BYTES_PER_CASE = 128 * 4
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available now (Linux MemAvailable, else free pages), or None."""
+    try:
+        with Path("/proc/meminfo").open() as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _fits_in_memory(rows: int) -> None:
+    """Refuse a --rows whose estimated memory exceeds what is available (before allocating)."""
+    available = _available_memory()
+    needed = rows * DEMO_BYTES_PER_CASE
+    if available is not None and needed > available:
+        msg = (
+            f"--rows {rows:,} needs about {_bytes(needed)} of memory (estimated), more than "
+            f"the {_bytes(available)} available: use fewer rows"
+        )
+        raise UsageError(msg)
+
+
+def _bytes(size: float) -> str:
+    """A size in bytes, readably (e.g. "1.5 GB")."""
+    for unit in ("B", "kB", "MB", "GB", "TB"):
+        if size < 1000:
+            return f"{size:.3g} {unit}"
+        size /= 1000
+    return f"{size:,.0f} PB"
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
