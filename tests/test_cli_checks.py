@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 
 import polars_roc as pr
-from polars_roc import cli
+from polars_roc.cli import command as cli
 from polars_roc.cli import main
 
 

@@ -27,7 +27,7 @@ import polars as pl
 import pytest
 
 import polars_roc as pr
-from polars_roc.report import page as report_page
+from polars_roc.report import _page as report_page
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

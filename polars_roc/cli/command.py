@@ -17,7 +17,6 @@ Examples
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import sys
 import time
@@ -30,31 +29,17 @@ from polars.exceptions import PolarsError
 
 from polars_roc import report
 from polars_roc._core import validate
+from polars_roc.cli import _files as files
+from polars_roc.cli._files import UsageError
 from polars_roc.datasets import simulate
 from polars_roc.engines import sources as engine_sources
 
-__all__ = ["PROG", "READERS", "UsageError", "main"]
+__all__ = ["PROG", "main"]
 
 PROG = "polars-roc"
 
-#: File suffixes the `report` command reads, and how.
-READERS = {
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-    ".arrow": "ipc",
-    ".ipc": "ipc",
-    ".feather": "ipc",
-}
-
-
 #: Characters DuckDB and Spark expand as a pattern in a path (Polars reads paths literally).
-GLOB_CHARS = ("*", "?", "[", "{")
-
-
-class UsageError(Exception):
-    """A problem with the command's input that the user can fix: printed on one line."""
+_GLOB_CHARS = ("*", "?", "[", "{")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -264,155 +249,6 @@ def _names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
-def _scan(path: str) -> pl.LazyFrame:
-    """
-    A lazy scan of the scored file; the data is read only when the report's queries run.
-
-    The path is the file (or Parquet directory) it names, never a glob pattern: a ``[``,
-    ``*`` or ``?`` is part of the name (``glob=False``).
-    """
-    file = Path(path)
-    if not file.exists():
-        msg = f"file not found: {path!r}"
-        raise UsageError(msg)
-    if file.is_file() and file.stat().st_size == 0:
-        msg = f"{path!r} is empty (0 bytes): no header and no rows"
-        raise UsageError(msg)
-    suffix = "".join(file.suffixes[-1:]).lower()
-    kind = READERS.get(suffix)
-    if kind is None and file.is_dir():
-        kind = "parquet"  # a partitioned Parquet data set
-        if not any(p.is_file() and not p.name.startswith((".", "_")) for p in file.rglob("*")):
-            msg = f"directory {path!r} holds no data files (expected Parquet files)"
-            raise UsageError(msg)
-    if kind is None:
-        msg = (
-            f"cannot read {path!r}: unknown file type {suffix!r}; "
-            f"expected one of {', '.join(sorted(READERS))}"
-        )
-        raise UsageError(msg)
-    if kind in ("csv", "tsv"):
-        return pl.scan_csv(
-            path, separator="\t" if kind == "tsv" else ",", infer_schema_length=10_000, glob=False
-        )
-    if kind == "ipc":
-        return pl.scan_ipc(path, glob=False)
-    return pl.scan_parquet(path, glob=False)
-
-
-def _identity(path: Path) -> tuple[int, int] | None:
-    """The (device, inode) of the file a path names, symlinks followed; None if none."""
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    return info.st_dev, info.st_ino
-
-
-def _refuse_overwrite(path: str, output: str) -> None:
-    """
-    The report must not land on an input file, nor inside an input directory.
-
-    Files are compared by identity (device and inode), so a hard link, a symlink or any
-    other spelling of an input is refused, not only the same name.
-    """
-    source, target = Path(path), Path(output)
-    inputs = {_identity(source)}
-    inside = False
-    if source.is_dir():  # any file of the data set, or any place under the directory
-        inputs |= {_identity(file) for file in source.rglob("*") if file.is_file()}
-        parents = Path(os.path.realpath(target)).parents  # symlinks and ".." resolved
-        inside = any(_identity(parent) == _identity(source) for parent in parents)
-    inputs.discard(None)
-    if inside or _identity(target) in inputs:
-        msg = (
-            f"-o {output!r} would overwrite the input {path!r}; "
-            f"write the report elsewhere, e.g. -o report.html"
-        )
-        raise UsageError(msg)
-
-
-def _readable(path: str, lf: pl.LazyFrame, columns: list[str]) -> pl.Schema:
-    """
-    The file's schema, after checking it has rows and (CSV) that the used columns parse.
-
-    Polars' reading errors become one line naming the file; a ragged CSV names its line.
-    """
-    csv_file = Path(path).suffix.lower() in (".csv", ".tsv")
-    try:
-        schema = lf.collect_schema()
-        if lf.head(1).collect().height == 0:
-            if csv_file and _lines(path) > 1:
-                msg = (
-                    f"cannot read {path!r}: no row parses after the header, though the file "
-                    f"has more lines (an unclosed quote?)"
-                )
-                raise UsageError(msg)
-            header = ", ".join(schema.names())
-            msg = f"{path!r} has no rows (only a header: {header})"
-            raise UsageError(msg)
-        if csv_file:  # a CSV is checked only by reading it: one pass over the used columns
-            lf.select(pl.col(c).null_count() for c in columns if c in schema).collect()
-    except (PolarsError, OSError) as error:
-        if csv_file and _blank(path):
-            msg = f"{path!r} has no header and no rows (only blank lines)"
-            raise UsageError(msg) from None
-        where = _ragged_line(path) if csv_file else None
-        reason = where or report.one_line(error)
-        msg = f"cannot read {path!r}: {reason}"
-        raise UsageError(msg) from None
-    return schema
-
-
-def _lines(path: str) -> int:
-    """The number of non-blank lines of a text file (read only when it seems to have no rows)."""
-    with Path(path).open("rb") as handle:
-        return sum(1 for line in handle if line.strip())
-
-
-def _blank(path: str) -> bool:
-    """Whether a (small) file holds only whitespace."""
-    file = Path(path)
-    return file.is_file() and file.stat().st_size <= 1 << 16 and not file.read_bytes().strip()
-
-
-def _ragged_line(path: str) -> str | None:
-    """Where a CSV's rows stop matching its header, or None."""
-    separator = "\t" if Path(path).suffix.lower() == ".tsv" else ","
-    try:
-        with Path(path).open(newline="", encoding="utf-8") as handle:
-            reader = csv.reader(handle, delimiter=separator)
-            header = next(reader, [])
-            for row in reader:
-                if row and len(row) != len(header):
-                    return (
-                        f"line {reader.line_num} has {len(row)} fields, the header "
-                        f"{len(header)} (a ragged or malformed CSV)"
-                    )
-    except (UnicodeDecodeError, csv.Error):
-        return "not a UTF-8 text CSV"
-    return None
-
-
-def _text_in_numbers(path: str, lf: pl.LazyFrame, column: str, role: str) -> None:
-    """A CSV column read as text where numbers are expected: show the first such value."""
-    number = pl.col(column).str.strip_chars().cast(pl.Float64, strict=False)
-    bad = (
-        lf.with_row_index("line", offset=2)  # line 1 is the header
-        .filter(pl.col(column).is_not_null() & number.is_null())
-        .select("line", column)
-        .head(1)
-        .collect()
-    )
-    if bad.height:
-        line, value = bad.row(0)
-        msg = (
-            f"{role} column {column!r} has dtype String: line {line} of {path!r} reads "
-            f"{value!r}, not a number; fix the file or pass the right --{role}"
-        )
-        raise UsageError(msg)
-
-
 def _pos_label(value: str | None, dtype: pl.DataType, label: str) -> Any:
     """The --pos-label text as a value of the label column's type."""
     if value is None:
@@ -479,14 +315,14 @@ def _report(args: argparse.Namespace) -> int:
         return _class_report(args)
     _once(("--score", args.score), ("--label", args.label), ("--weight", args.weight),
           *(("--by", name) for name in args.by))  # fmt: skip
-    lf = _scan(args.path)
-    _refuse_overwrite(args.path, args.output)
+    lf = files.scan(args.path)
+    files.refuse_overwrite(args.path, args.output)
     used = [args.score, args.label, *args.by, *([args.weight] if args.weight else [])]
-    schema = _readable(args.path, lf, used)
+    schema = files.readable(args.path, lf, used)
     _plain_by(schema, args.by)
     for column, role in ((args.score, "score"), (args.weight, "weight")):
         if column is not None and schema.get(column) == pl.String:
-            _text_in_numbers(args.path, lf, column, role)
+            files.text_in_numbers(args.path, lf, column, role)
     label_dtype = validate.column(schema, args.label, "label")
     pos_label = _pos_label(args.pos_label, label_dtype, args.label)
     roles = {"score": args.score, "label": args.label, "by": args.by, "weight": args.weight}
@@ -534,14 +370,14 @@ def _class_report(args: argparse.Namespace) -> int:
     _once(*(("--class-scores", column) for column in scores.values()),
           ("--label", args.label), ("--weight", args.weight),
           *(("--by", name) for name in args.by))  # fmt: skip
-    lf = _scan(args.path)
-    _refuse_overwrite(args.path, args.output)
+    lf = files.scan(args.path)
+    files.refuse_overwrite(args.path, args.output)
     used = [*scores.values(), args.label, *args.by, *([args.weight] if args.weight else [])]
-    schema = _readable(args.path, lf, used)
+    schema = files.readable(args.path, lf, used)
     _plain_by(schema, args.by)
     for column in scores.values():
         if schema.get(column) == pl.String:
-            _text_in_numbers(args.path, lf, column, "score")
+            files.text_in_numbers(args.path, lf, column, "score")
     validate.column(schema, args.label, "label")
     _classes_found(lf, list(scores), args.label, args.say)
     stacked, roles = report.one_vs_rest(lf, scores, args.label, by=args.by, weight=args.weight)
@@ -604,10 +440,10 @@ def _classes_found(lf: pl.LazyFrame, classes: list[str], label: str, say: report
 def _engine_options(args: argparse.Namespace) -> None:
     """--engine duckdb|spark: its package installed, and no flag that needs the raw rows."""
     engine_sources.require(args.engine)
-    if any(char in args.path for char in GLOB_CHARS):  # DuckDB and Spark would expand it
+    if any(char in args.path for char in _GLOB_CHARS):  # DuckDB and Spark would expand it
         msg = (
             f"--engine {args.engine} would read {args.path!r} as a pattern (it holds one of "
-            f"{' '.join(GLOB_CHARS)}) and could read other files; rename it or use --engine polars"
+            f"{' '.join(_GLOB_CHARS)}) and could read other files; rename it or use --engine polars"
         )
         raise UsageError(msg)
     if args.ci == "bootstrap":
@@ -648,7 +484,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 #: Memory per simulated case (3 scored rows, measured: about 126 bytes), times the report's
 #: working copies of it (sorting, curves, tables): a deliberately rough upper estimate.
-DEMO_BYTES_PER_CASE = 128 * 4
+_DEMO_BYTES_PER_CASE = 128 * 4
 
 
 def _available_memory() -> int | None:
@@ -669,7 +505,7 @@ def _available_memory() -> int | None:
 def _fits_in_memory(rows: int) -> None:
     """Refuse a --rows whose estimated memory exceeds what is available (before allocating)."""
     available = _available_memory()
-    needed = rows * DEMO_BYTES_PER_CASE
+    needed = rows * _DEMO_BYTES_PER_CASE
     if available is not None and needed > available:
         msg = (
             f"--rows {rows:,} needs about {_bytes(needed)} of memory (estimated), more than "
