@@ -121,6 +121,12 @@ def case(name: str, seed: int) -> pl.DataFrame:
     if name == "big":
         m = {k: metrics()[k] for k in ("auc", "ap", "brier")}
         return big_groups().roc.bootstrap(m, by="g", n_boot=80, seed=seed)
+    if name == "known":  # our metrics only: every group on the count path
+        m = {k: metrics()[k] for k in ("auc", "ap", "brier", "log_loss")}
+        return many_groups(4, 60, 25).roc.bootstrap(m, by="g", n_boot=45, seed=seed)
+    if name == "known-edges":  # the count path beside groups it cannot take
+        m = {k: metrics()[k] for k in ("log_loss", "auc")}
+        return edge_groups().roc.bootstrap(m, by=["h", "k"], n_boot=30, seed=seed)
     if name == "ungrouped":
         return many_groups(3, 1, 200).drop("g").roc.bootstrap(metrics(), n_boot=70, seed=seed)
     raise AssertionError(name)
@@ -128,7 +134,7 @@ def case(name: str, seed: int) -> pl.DataFrame:
 
 CASES = [
     (name, seed)
-    for name in ("many", "tiny", "edges", "strings", "big", "ungrouped")
+    for name in ("many", "tiny", "edges", "strings", "big", "ungrouped", "known", "known-edges")
     for seed in (0, 7)
 ]
 
