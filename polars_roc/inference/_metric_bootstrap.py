@@ -648,8 +648,12 @@ def bootstrap(
         validate.column(schema, name, "by")
     for name in COLUMNS:
         if name in names:
-            msg = f"by column {name!r} collides with the output column {name!r}"
-            raise ValueError(msg + f"\n\nHint: rename it, e.g. pl.col({name!r}).alias('group').")
+            msg = (  # the wording of the other frame functions (see _core.names.private_by)
+                f"output column {name!r} of bootstrap() collides with the `by` column "
+                f"{name!r}: the result cannot hold both\n\nHint: rename the by column first, "
+                f"e.g. .rename({{{name!r}: {name + '_key'!r}}})."
+            )
+            raise ValueError(msg)
     check_n_boot(n_boot)
     check_seed(seed)
     validate.level(level)
