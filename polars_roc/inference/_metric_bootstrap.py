@@ -469,7 +469,7 @@ def _binary(series: pl.Series) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bo
     if not (series.dtype == pl.Boolean or series.dtype.is_integer()):
         false = np.zeros(series.len(), dtype=np.bool_)
         return false, false
-    usable = series.is_not_null() & series.cast(pl.Int64).is_in([0, 1])
+    usable = series.is_not_null() & series.cast(pl.Int64, strict=False).is_in([0, 1])
     value = series.cast(pl.Boolean).fill_null(value=False)
     return value.to_numpy().astype(np.bool_), usable.fill_null(value=False).to_numpy()
 
