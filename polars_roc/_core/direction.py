@@ -151,11 +151,18 @@ def restored(lf: pl.LazyFrame, direction: Direction) -> pl.LazyFrame:
     """
     if not flips(direction):
         return lf
-    names = lf.collect_schema().names()
-    columns = {name: -pl.col(name) for name in SCORE_UNITS if name in names}
+    schema = lf.collect_schema()
+    names = schema.names()
+
+    def back(name: str) -> pl.Expr:
+        # 0.0 - x, not -x: the threshold of a score of 0 is 0, never -0.0 (issue 28).
+        dtype = schema[name]
+        return pl.lit(0.0, dtype=dtype) - pl.col(name) if dtype.is_float() else -pl.col(name)
+
+    columns = {name: back(name) for name in SCORE_UNITS if name in names}
     for low, high in SCORE_BOUNDS:
         if low in names and high in names:
-            columns[low], columns[high] = -pl.col(high), -pl.col(low)
+            columns[low], columns[high] = back(high), back(low)
     return lf.with_columns(**columns) if columns else lf
 
 

@@ -168,6 +168,31 @@ def _user_names(text: str, back: dict[str, str]) -> str:
     return text
 
 
+#: Attribute of a function whose `by` columns keep their names (see :func:`public_by`).
+PUBLIC = "__roc_public_by__"
+
+
+def public_by(function: F) -> F:
+    """
+    Mark a frame function whose `by` columns keep the user's names during the call.
+
+    For functions that evaluate the user's own expressions per group (which may read the
+    `by` columns by name) and name no internal column that could collide with them.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> @private_by
+    ... @public_by
+    ... def keys(lf: pl.LazyFrame, *, by: list[str]) -> list[str]:
+    ...     return lf.collect_schema().names()
+    >>> keys(pl.LazyFrame({"g": [1]}), by=["g"])
+    ['g']
+    """
+    setattr(function, PUBLIC, True)
+    return function
+
+
 def private_by(function: F) -> F:
     """
     Run a frame function with its key columns under reserved names.
@@ -202,7 +227,7 @@ def private_by(function: F) -> F:
     ['_x_a', '_x']
     """
     signature = inspect.signature(function)
-    if "by" not in signature.parameters:
+    if "by" not in signature.parameters or getattr(function, PUBLIC, False):
         return function
     keyed = any(role in signature.parameters for role in KEYS)
     first = next(iter(signature.parameters))

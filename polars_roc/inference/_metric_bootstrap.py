@@ -53,6 +53,7 @@ import polars as pl
 from polars_roc._core import validate
 from polars_roc._core.columns import BOOTSTRAP
 from polars_roc._core.frames import same_kind
+from polars_roc._core.names import fresh, public_by
 from polars_roc._core.resampling import (
     FloatArray,
     IntArray,
@@ -187,12 +188,19 @@ def _counted(known: Known, df: pl.DataFrame, key: str | None) -> Counted | None:
     s = np.asarray(scores.cast(pl.Float64).to_numpy(), dtype=np.float64)
     if np.isnan(s).any():
         return None
+    return _counted_arrays(known, s, positive, presorted=known.score == key)
+
+
+def _counted_arrays(
+    known: Known, s: FloatArray, positive: npt.NDArray[np.bool_], *, presorted: bool
+) -> Counted:
+    """The arrays of a recognised metric from checked scores and labels (laid-out rows)."""
     y = positive.astype(np.float64)
     if known.kind == "brier_score":
         loss = (s - y) ** 2
     else:
         loss = -np.log(np.clip(np.where(positive, s, 1 - s), EPS, 1 - EPS))
-    order = None if known.score == key else np.argsort(s, kind="stable")
+    order = None if presorted else np.argsort(s, kind="stable")
     sorted_s = s if order is None else s[order]
     starts = np.flatnonzero(np.r_[True, sorted_s[1:] != sorted_s[:-1]])
     sorted_y = positive if order is None else positive[order]
@@ -307,6 +315,7 @@ def _values(
     rng: np.random.Generator,
     key: str | None = None,
     known: dict[str, Known] | None = None,
+    prepared: tuple[IntArray, dict[int, Counted]] | None = None,
 ) -> FloatArray:
     """
     ``(n_boot, metrics)``: each metric on each stratified resample (NaN where null).
@@ -315,23 +324,28 @@ def _values(
     time), taken as positions in the laid-out rows (sorted by `key`). Recognised metrics
     (`known`) come from the row counts of each block of replicates (``bincount``); the others
     run in one query per chunk over the drawn rows, sorted by `key` within each replicate
-    where an expression sorts (see the module docstring).
+    where an expression sorts (see the module docstring). `prepared`: the layout and every
+    metric's count arrays, computed for many groups at once (then `df` is not read).
     """
     n = df.height
     replicate = "_replicate"
     while replicate in df.columns:
         replicate += "_"
+    if prepared is None:
+        order = _layout(df, key)
+        laid_out = df[order]
+        counted: dict[int, Counted] = {}
+        for j, name in enumerate(exprs):
+            found = (known or {}).get(name)
+            metric = None if found is None else _counted(found, laid_out, key)
+            if metric is not None:
+                counted[j] = metric
+    else:
+        (order, counted), laid_out = prepared, df
+        n = len(order)
     chunk = max(1, min(n_boot, CHUNK_ROWS // max(n, 1)))
-    order = _layout(df, key)
     rank = np.empty(n, dtype=np.intp)
     rank[order] = np.arange(n)
-    laid_out = df[order]
-    counted: dict[int, Counted] = {}
-    for j, name in enumerate(exprs):
-        found = (known or {}).get(name)
-        metric = None if found is None else _counted(found, laid_out, key)
-        if metric is not None:
-            counted[j] = metric
     queried = {
         name: e.cast(pl.Float64) for j, (name, e) in enumerate(exprs.items()) if j not in counted
     }
@@ -399,7 +413,159 @@ def _summary(values: FloatArray, level: float) -> list[tuple[float | None, ...]]
     return rows
 
 
+class _Plan(NamedTuple):
+    """What every group shares: the metrics, the roles and the bootstrap's settings."""
+
+    exprs: dict[str, pl.Expr]
+    names: list[str]
+    label: str
+    layout: str | None  # the column replicates are laid out by
+    known: dict[str, Known]
+    n_boot: int
+    seed: int | None
+    level: float
+
+
+def _rows(
+    plan: _Plan, key: list[Any], point: tuple[Any, ...], summary: list[tuple[float | None, ...]]
+) -> list[tuple[Any, ...]]:
+    """A group's output rows; no interval around an undefined estimate (e.g. a NaN score)."""
+    return [
+        (*key, name, value, *(stats if value is not None else (None, None, None)))
+        for name, value, stats in zip(plan.exprs, point, summary, strict=True)
+    ]
+
+
+def _group(plan: _Plan, df: pl.DataFrame) -> list[tuple[Any, ...]]:
+    """One group's rows, its metrics evaluated on its own frame (any expression, any data)."""
+    key = [df[name][0] for name in plan.names] if df.height else [None] * len(plan.names)
+    df = _canonical(df)
+    exprs = plan.exprs
+    estimate = df.select(**{name: expr.cast(pl.Float64) for name, expr in exprs.items()})
+    if estimate.height != 1:
+        msg = (
+            f"the metrics give {estimate.height} values per group, expected one"
+            "\n\nHint: use scalar aggregations such as pr.auc('score', 'label')."
+        )
+        raise ValueError(msg)
+    groups = strata(df[plan.label])
+    if df.height:
+        rng = group_rng(plan.seed, key)
+        values = _values(
+            df, exprs, groups, n_boot=plan.n_boot, rng=rng, key=plan.layout, known=plan.known
+        )
+        summary = _summary(values, plan.level)
+    else:
+        summary = [(None, None, None)] * len(exprs)
+    return _rows(plan, key, estimate.fill_nan(None).row(0), summary)  # undefined: null
+
+
+def _binary(series: pl.Series) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """(value is True or 1, row is usable: Boolean or 0/1 and not null) for each row."""
+    if not (series.dtype == pl.Boolean or series.dtype.is_integer()):
+        false = np.zeros(series.len(), dtype=np.bool_)
+        return false, false
+    usable = series.is_not_null() & series.cast(pl.Int64, strict=False).is_in([0, 1])
+    value = series.cast(pl.Boolean).fill_null(value=False)
+    return value.to_numpy().astype(np.bool_), usable.fill_null(value=False).to_numpy()
+
+
+def _all_groups(plan: _Plan, df: pl.DataFrame) -> pl.DataFrame | None:
+    """
+    Every group's rows in one pass, the same numbers as :func:`_group` group by group.
+
+    The frame is put in canonical order once (by the groups, then every column: within a
+    group, the order :func:`_group` sorts it into) and laid out once; the estimates come
+    from one ``group_by().agg``. Where every metric of a group is recognised on Boolean or
+    0/1 strata, its replicates come from count matrices with the group's own generator,
+    without Polars; any other group runs :func:`_group` on its slice. None where the frame
+    cannot be sorted (nested columns) or a metric uses a selector: then group by group.
+    """
+    names, exprs = plan.names, plan.exprs
+    if any("cs." in str(expr) for expr in exprs.values()):
+        return None
+    others = [c for c in df.columns if c not in names]
+    try:
+        canon = df.sort([*names, *others], nulls_last=True, maintain_order=True)
+    except pl.exceptions.PolarsError:
+        return None
+    taken = [*canon.columns]
+    row = fresh("_roc_row", taken)
+    aliases = [fresh(f"_roc_metric{j}", taken) for j in range(len(exprs))]
+    size = fresh("_roc_size", [*taken, *aliases])
+    agg = [expr.cast(pl.Float64).alias(a) for a, expr in zip(aliases, exprs.values(), strict=True)]
+    table = (
+        canon.with_row_index(row)
+        .group_by(names, maintain_order=True)
+        .agg(pl.col(row).first(), pl.len().alias(size), *agg)
+    )
+    for name, alias in zip(exprs, aliases, strict=True):
+        if not table.schema[alias].is_numeric():
+            msg = (
+                f"the metric {name!r} gives several values per group, expected one"
+                "\n\nHint: use scalar aggregations such as pr.auc('score', 'label')."
+            )
+            raise ValueError(msg)
+    starts = table[row].to_numpy().astype(np.intp)
+    sizes = table[size].to_numpy().astype(np.intp)
+    keys = table.select(names).rows()
+    points = table.select(aliases).fill_nan(None).rows()
+    if plan.layout is None:
+        order = np.arange(canon.height, dtype=np.intp)
+    else:  # stable within each group, as _layout
+        laid = canon.with_row_index(row).sort([*names, plan.layout], nulls_last=True,
+                                               maintain_order=True)  # fmt: skip
+        order = laid[row].to_numpy().astype(np.intp)
+    positive, usable = _binary(canon[plan.label])
+    fast = np.ones(len(starts), dtype=np.bool_) if len(plan.known) == len(exprs) else None
+    arrays: dict[int, tuple[Known, FloatArray, npt.NDArray[np.bool_]]] = {}
+    for j, name in enumerate(exprs):
+        known = plan.known.get(name)
+        if fast is None or known is None or canon.schema[known.score] not in EXACT_SCORES:
+            fast = None
+            break
+        scores = canon[known.score].cast(pl.Float64)
+        y, ok = _binary(canon[known.label])
+        ok &= scores.is_not_null().to_numpy() & ~np.isnan(scores.fill_null(0.0).to_numpy())
+        fast &= np.minimum.reduceat((ok & usable).astype(np.int8), starts).astype(np.bool_)
+        arrays[j] = (known, scores.fill_null(0.0).to_numpy()[order], y[order])
+    rows: list[tuple[Any, ...]] = []
+    for g, (lo, n) in enumerate(zip(starts.tolist(), sizes.tolist(), strict=True)):
+        key = list(keys[g])
+        if fast is None or not fast[g]:
+            rows.extend(_group(plan, canon.slice(lo, n)))
+            continue
+        where = slice(lo, lo + n)
+        inner = order[where] - lo  # canonical positions of the group's laid-out rows
+        counted = {
+            j: _counted_arrays(known, s[where], y[where], presorted=known.score == plan.layout)
+            for j, (known, s, y) in arrays.items()
+        }
+        label = positive[where]
+        groups = [rows_ for rows_ in (np.flatnonzero(~label), np.flatnonzero(label)) if len(rows_)]
+        rng = group_rng(plan.seed, key)
+        values = _values(
+            canon, exprs, groups, n_boot=plan.n_boot, rng=rng, prepared=(inner, counted)
+        )
+        rows.extend(_rows(plan, key, points[g], _summary(values, plan.level)))
+    return _frame(rows, plan, df)
+
+
+def _frame(rows: list[tuple[Any, ...]], plan: _Plan, df: pl.DataFrame) -> pl.DataFrame:
+    """The output rows as a frame of the output schema."""
+    return pl.DataFrame(rows, schema=_out_schema(df.schema, plan.names), orient="row")
+
+
+def _out_schema(schema: pl.Schema, names: list[str]) -> pl.Schema:
+    """``*by, metric, estimate, se, lower, upper``."""
+    columns: dict[str, pl.DataType] = {name: schema[name] for name in names}
+    columns["metric"] = pl.String()
+    columns.update(dict.fromkeys(BOOTSTRAP[1:], pl.Float64()))
+    return pl.Schema(columns)
+
+
 @same_kind
+@public_by  # the metrics may read the `by` columns by their names (issue 28)
 def bootstrap(
     lf: pl.LazyFrame,
     metrics: Mapping[str, pl.Expr],
@@ -478,49 +644,33 @@ def bootstrap(
         validate.column(schema, name, "by")
     for name in BOOTSTRAP:
         if name in names:
-            msg = f"by column {name!r} collides with the output column {name!r}"
-            raise ValueError(msg + f"\n\nHint: rename it, e.g. pl.col({name!r}).alias('group').")
+            msg = (  # the wording of the other frame functions (see _core.names.private_by)
+                f"output column {name!r} of bootstrap() collides with the `by` column "
+                f"{name!r}: the result cannot hold both\n\nHint: rename the by column first, "
+                f"e.g. .rename({{{name!r}: {name + '_key'!r}}})."
+            )
+            raise ValueError(msg)
     validate.n_boot(n_boot)
     validate.seed(seed)
     validate.level(level)
-    columns: dict[str, pl.DataType] = {name: schema[name] for name in names}
-    columns["metric"] = pl.String()
-    columns.update(dict.fromkeys(BOOTSTRAP[1:], pl.Float64()))
-    out_schema = pl.Schema(columns)
+    out_schema = _out_schema(schema, names)
     layout = _sort_key(schema, exprs, {label, *names})
     known = {name: k for name, expr in exprs.items() if (k := recognise(expr, schema))}
+    plan = _Plan(exprs, names, label, layout, known, n_boot, seed, level)
 
     def run(df: pl.DataFrame) -> pl.DataFrame:
-        key = [df[name][0] for name in names] if df.height else [None] * len(names)
-        df = _canonical(df)
-        estimate = df.select(**{name: expr.cast(pl.Float64) for name, expr in exprs.items()})
-        if estimate.height != 1:
-            msg = (
-                f"the metrics give {estimate.height} values per group, expected one"
-                "\n\nHint: use scalar aggregations such as pr.auc('score', 'label')."
-            )
-            raise ValueError(msg)
-        groups = strata(df[label])
-        if df.height:
-            rng = group_rng(seed, key)
-            values = _values(df, exprs, groups, n_boot=n_boot, rng=rng, key=layout, known=known)
-            summary = _summary(values, level)
-        else:
-            summary = [(None, None, None)] * len(exprs)
-        point = estimate.fill_nan(None).row(0)  # undefined is null, never NaN
-        rows = [  # no interval around an undefined estimate (e.g. a NaN score)
-            (*key, name, value, *(stats if value is not None else (None, None, None)))
-            for name, value, stats in zip(exprs, point, summary, strict=True)
-        ]
-        return pl.DataFrame(rows, schema=out_schema, orient="row")
+        if names and df.height:
+            done = _all_groups(plan, df)
+            if done is not None:
+                return done
+            parts = df.group_by(names).map_groups(lambda g: _frame(_group(plan, g), plan, g))
+            return parts.sort(names, nulls_last=True, maintain_order=True)
+        return _frame(_group(plan, df) if df.height or not names else [], plan, df)
 
-    if not names:
-        return lf.map_batches(
-            run,
-            schema=out_schema,
-            predicate_pushdown=False,
-            projection_pushdown=False,
-            slice_pushdown=False,
-        )
-    grouped = lf.group_by(names).map_groups(run, schema=out_schema)
-    return grouped.sort(names, nulls_last=True, maintain_order=True)
+    return lf.map_batches(
+        run,
+        schema=out_schema,
+        predicate_pushdown=False,
+        projection_pushdown=False,
+        slice_pushdown=False,
+    )

@@ -81,9 +81,32 @@ def spec_script(key: str, spec: dict[str, Any]) -> str:
     return f'<script type="application/json" id="spec-{key}">{spec_json(spec)}</script>'
 
 
+#: Characters escaped inside a JSON block: no markup (``<!--``, ``</script``) can appear in
+#: it, so the HTML parser ends it only at its own closing tag (issue 28); U+2028/9 for
+#: JavaScript parsers that take them as line ends.
+JSON_ESCAPES = {
+    ord("<"): "\\u003c",
+    ord(">"): "\\u003e",
+    ord("&"): "\\u0026",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
+
+
 def spec_json(spec: dict[str, Any]) -> str:
-    """A spec as JSON that is safe inside <script> (strict JSON: no NaN or Infinity)."""
-    return json.dumps(spec, allow_nan=False, separators=(",", ":")).replace("</", "<\\/")
+    r"""
+    A spec as JSON that is safe inside <script> (strict JSON: no NaN or Infinity).
+
+    ``<``, ``>``, ``&`` and U+2028/9 only occur inside JSON strings, where their ``\u``
+    escapes mean the same characters.
+
+    Examples
+    --------
+    >>> spec_json({"name": "<!--<script>"})
+    '{"name":"\\u003c!--\\u003cscript\\u003e"}'
+    """
+    text = json.dumps(spec, allow_nan=False, separators=(",", ":"))
+    return text.translate(JSON_ESCAPES)
 
 
 def meta(data: ReportData, source: str | None) -> str:

@@ -17,9 +17,8 @@ Examples
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
-import glob
+import os
 import re
 import sys
 import time
@@ -32,27 +31,17 @@ from polars.exceptions import PolarsError
 
 from polars_roc import report
 from polars_roc._core import validate
+from polars_roc.cli import _files as files
+from polars_roc.cli._files import UsageError
 from polars_roc.datasets import simulate
 from polars_roc.engines import sources as engine_sources
 
-__all__ = ["PROG", "READERS", "UsageError", "main"]
+__all__ = ["PROG", "main"]
 
 PROG = "polars-roc"
 
-#: File suffixes the `report` command reads, and how.
-READERS = {
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-    ".arrow": "ipc",
-    ".ipc": "ipc",
-    ".feather": "ipc",
-}
-
-
-class UsageError(Exception):
-    """A problem with the command's input that the user can fix: printed on one line."""
+#: Characters DuckDB and Spark expand as a pattern in a path (Polars reads paths literally).
+_GLOB_CHARS = ("*", "?", "[", "{")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -262,131 +251,6 @@ def _names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
-def _scan(path: str) -> pl.LazyFrame:
-    """A lazy scan of the scored file; the data is read only when the report's queries run."""
-    file = Path(path)
-    if not any(char in path for char in "*?[") and not file.exists():
-        msg = f"file not found: {path!r}"
-        raise UsageError(msg)
-    if file.is_file() and file.stat().st_size == 0:
-        msg = f"{path!r} is empty (0 bytes): no header and no rows"
-        raise UsageError(msg)
-    suffix = "".join(file.suffixes[-1:]).lower()
-    kind = READERS.get(suffix)
-    if kind is None and file.is_dir():
-        kind = "parquet"  # a partitioned Parquet data set
-        if not any(p.is_file() and not p.name.startswith((".", "_")) for p in file.rglob("*")):
-            msg = f"directory {path!r} holds no data files (expected Parquet files)"
-            raise UsageError(msg)
-    if kind is None:
-        msg = (
-            f"cannot read {path!r}: unknown file type {suffix!r}; "
-            f"expected one of {', '.join(sorted(READERS))}"
-        )
-        raise UsageError(msg)
-    if kind in ("csv", "tsv"):
-        return pl.scan_csv(
-            path, separator="\t" if kind == "tsv" else ",", infer_schema_length=10_000
-        )
-    if kind == "ipc":
-        return pl.scan_ipc(path)
-    return pl.scan_parquet(path)
-
-
-def _refuse_overwrite(path: str, output: str) -> None:
-    """The report must not land on an input file, nor inside an input directory."""
-    target = Path(output).resolve()
-    sources = [Path(p) for p in glob.glob(path)] if any(c in path for c in "*?[") else [Path(path)]
-    for source in (s.resolve() for s in sources):
-        if target == source or (source.is_dir() and target.is_relative_to(source)):
-            msg = (
-                f"-o {output!r} would overwrite the input {path!r}; "
-                f"write the report elsewhere, e.g. -o report.html"
-            )
-            raise UsageError(msg)
-
-
-def _readable(path: str, lf: pl.LazyFrame, columns: list[str]) -> pl.Schema:
-    """
-    The file's schema, after checking it has rows and (CSV) that the used columns parse.
-
-    Polars' reading errors become one line naming the file; a ragged CSV names its line.
-    """
-    csv_file = Path(path).suffix.lower() in (".csv", ".tsv")
-    try:
-        schema = lf.collect_schema()
-        if lf.head(1).collect().height == 0:
-            if csv_file and _lines(path) > 1:
-                msg = (
-                    f"cannot read {path!r}: no row parses after the header, though the file "
-                    f"has more lines (an unclosed quote?)"
-                )
-                raise UsageError(msg)
-            header = ", ".join(schema.names())
-            msg = f"{path!r} has no rows (only a header: {header})"
-            raise UsageError(msg)
-        if csv_file:  # a CSV is checked only by reading it: one pass over the used columns
-            lf.select(pl.col(c).null_count() for c in columns if c in schema).collect()
-    except (PolarsError, OSError) as error:
-        if csv_file and _blank(path):
-            msg = f"{path!r} has no header and no rows (only blank lines)"
-            raise UsageError(msg) from None
-        where = _ragged_line(path) if csv_file else None
-        reason = where or report.one_line(error)
-        msg = f"cannot read {path!r}: {reason}"
-        raise UsageError(msg) from None
-    return schema
-
-
-def _lines(path: str) -> int:
-    """The number of non-blank lines of a text file (read only when it seems to have no rows)."""
-    with Path(path).open("rb") as handle:
-        return sum(1 for line in handle if line.strip())
-
-
-def _blank(path: str) -> bool:
-    """Whether a (small) file holds only whitespace."""
-    file = Path(path)
-    return file.is_file() and file.stat().st_size <= 1 << 16 and not file.read_bytes().strip()
-
-
-def _ragged_line(path: str) -> str | None:
-    """Where a CSV's rows stop matching its header, or None."""
-    separator = "\t" if Path(path).suffix.lower() == ".tsv" else ","
-    try:
-        with Path(path).open(newline="", encoding="utf-8") as handle:
-            reader = csv.reader(handle, delimiter=separator)
-            header = next(reader, [])
-            for row in reader:
-                if row and len(row) != len(header):
-                    return (
-                        f"line {reader.line_num} has {len(row)} fields, the header "
-                        f"{len(header)} (a ragged or malformed CSV)"
-                    )
-    except (UnicodeDecodeError, csv.Error):
-        return "not a UTF-8 text CSV"
-    return None
-
-
-def _text_in_numbers(path: str, lf: pl.LazyFrame, column: str, role: str) -> None:
-    """A CSV column read as text where numbers are expected: show the first such value."""
-    number = pl.col(column).str.strip_chars().cast(pl.Float64, strict=False)
-    bad = (
-        lf.with_row_index("line", offset=2)  # line 1 is the header
-        .filter(pl.col(column).is_not_null() & number.is_null())
-        .select("line", column)
-        .head(1)
-        .collect()
-    )
-    if bad.height:
-        line, value = bad.row(0)
-        msg = (
-            f"{role} column {column!r} has dtype String: line {line} of {path!r} reads "
-            f"{value!r}, not a number; fix the file or pass the right --{role}"
-        )
-        raise UsageError(msg)
-
-
 def _pos_label(value: str | None, dtype: pl.DataType, label: str) -> Any:
     """The --pos-label text as a value of the label column's type."""
     if value is None:
@@ -451,13 +315,16 @@ def _report(args: argparse.Namespace) -> int:
         _engine_options(args)
     if args.class_scores:
         return _class_report(args)
-    lf = _scan(args.path)
-    _refuse_overwrite(args.path, args.output)
+    _once(("--score", args.score), ("--label", args.label), ("--weight", args.weight),
+          *(("--by", name) for name in args.by))  # fmt: skip
+    lf = files.scan(args.path)
+    files.refuse_overwrite(args.path, args.output)
     used = [args.score, args.label, *args.by, *([args.weight] if args.weight else [])]
-    schema = _readable(args.path, lf, used)
+    schema = files.readable(args.path, lf, used)
+    _plain_by(schema, args.by)
     for column, role in ((args.score, "score"), (args.weight, "weight")):
         if column is not None and schema.get(column) == pl.String:
-            _text_in_numbers(args.path, lf, column, role)
+            files.text_in_numbers(args.path, lf, column, role)
     label_dtype = validate.column(schema, args.label, "label")
     pos_label = _pos_label(args.pos_label, label_dtype, args.label)
     roles = {"score": args.score, "label": args.label, "by": args.by, "weight": args.weight}
@@ -496,22 +363,91 @@ def _class_report(args: argparse.Namespace) -> int:
         msg = "--pos-label does not apply with --class-scores (each class is positive in turn)"
         raise UsageError(msg)
     pairs = [item.partition("=") for item in args.class_scores]
+    classes = [name for name, _, _ in pairs]
+    if len(set(classes)) < len(classes):
+        twice = next(name for name in classes if classes.count(name) > 1)
+        msg = f"class {twice!r} is given twice in --class-scores: give each class once"
+        raise UsageError(msg)
     scores = {name: column or name for name, _, column in pairs}
-    lf = _scan(args.path)
-    _refuse_overwrite(args.path, args.output)
+    _once(*(("--class-scores", column) for column in scores.values()),
+          ("--label", args.label), ("--weight", args.weight),
+          *(("--by", name) for name in args.by))  # fmt: skip
+    lf = files.scan(args.path)
+    files.refuse_overwrite(args.path, args.output)
     used = [*scores.values(), args.label, *args.by, *([args.weight] if args.weight else [])]
-    schema = _readable(args.path, lf, used)
+    schema = files.readable(args.path, lf, used)
+    _plain_by(schema, args.by)
     for column in scores.values():
         if schema.get(column) == pl.String:
-            _text_in_numbers(args.path, lf, column, "score")
+            files.text_in_numbers(args.path, lf, column, "score")
+    validate.column(schema, args.label, "label")
+    _classes_found(lf, list(scores), args.label, args.say)
     stacked, roles = report.one_vs_rest(lf, scores, args.label, by=args.by, weight=args.weight)
     title = args.title or f"ROC report: {Path(args.path).name} (each class against the rest)"
     return _write(stacked, args, **roles, title=title, source=args.path)
 
 
+def _once(*roles: tuple[str, str | None]) -> None:
+    """Each column in one role only: the first column given twice is an error naming both."""
+    seen: dict[str, str] = {}
+    for flag, column in roles:
+        if column is None:
+            continue
+        if column in seen:
+            where = f"{flag} twice" if seen[column] == flag else f"{seen[column]} and {flag}"
+            msg = f"column {column!r} is given twice ({where}): give each role its own column"
+            raise UsageError(msg)
+        seen[column] = flag
+
+
+def _plain_by(schema: pl.Schema, by: list[str]) -> None:
+    """A --by column holds plain values: a Struct, List or Array cannot name a group."""
+    for name in by:
+        dtype = schema.get(name)
+        if dtype is not None and dtype.is_nested():
+            msg = (
+                f"--by column {name!r} has dtype {dtype}: groups must be plain values (text, "
+                f"numbers, dates, Boolean); derive one first (e.g. a struct field or a list item)"
+            )
+            raise UsageError(msg)
+
+
+def _classes_found(lf: pl.LazyFrame, classes: list[str], label: str, say: report.Progress) -> None:
+    """
+    Each --class-scores class is a label value (compared as text, as the report does).
+
+    None found: an error showing both sides. Some missing: a warning per class.
+    """
+    text = pl.col(label).cast(pl.String)
+    found = lf.select(text.eq(name).any().alias(str(i)) for i, name in enumerate(classes))
+    present = found.collect().row(0)
+    if any(present):
+        for name, ok in zip(classes, present, strict=True):
+            if not ok:
+                say(f"warning: class {name!r} of --class-scores is not a value of label "
+                    f"column {label!r}: it has no positives")  # fmt: skip
+        return
+    values = lf.select(text.drop_nulls().unique().sort().head(11)).collect().to_series()
+    shown = ", ".join(map(repr, values.head(10).to_list())) + (", ..." if values.len() > 10 else "")
+    names = ", ".join(map(repr, classes))
+    msg = (
+        f"--class-scores names classes {names} but label column {label!r} holds {shown}: "
+        f"none match; name each class as CLASS=COLUMN (e.g. {values[0]}={classes[0]})"
+        if values.len()
+        else f"--class-scores: label column {label!r} holds no values (only nulls)"
+    )
+    raise UsageError(msg)
+
+
 def _engine_options(args: argparse.Namespace) -> None:
     """--engine duckdb|spark: its package installed, and no flag that needs the raw rows."""
     engine_sources.require(args.engine)
+    if any(char in args.path for char in _GLOB_CHARS):  # DuckDB and Spark would expand it
+        msg = (
+            f"--engine {args.engine} would read {args.path!r} as a pattern (it holds one of "
+            f"{' '.join(_GLOB_CHARS)}) and could read other files; rename it or use --engine polars"
+        )
+        raise UsageError(msg)
     if args.ci == "bootstrap":
         msg = (
             f"--ci bootstrap resamples rows, which --engine {args.engine} tallies away; "
@@ -528,19 +464,65 @@ def _demo(args: argparse.Namespace) -> int:
     if args.rows < 10:
         msg = f"--rows must be at least 10, got {args.rows}"
         raise UsageError(msg)
+    _fits_in_memory(args.rows)
     args.say(f"simulating {args.rows:,} cases scored by 3 models in 4 segments")
-    frame = simulate(args.rows, seed=args.seed)
-    return _write(
-        frame.lazy(),
-        args,
-        score="score",
-        label="label",
-        by=["model", "segment"],
-        weight=None,
-        pos_label=None,
-        title=args.title or "ROC report: simulated scores",
-        source=f"polars_roc.datasets.simulate({args.rows}, seed={args.seed})",
-    )
+    try:
+        frame = simulate(args.rows, seed=args.seed)
+        return _write(
+            frame.lazy(),
+            args,
+            score="score",
+            label="label",
+            by=["model", "segment"],
+            weight=None,
+            pos_label=None,
+            title=args.title or "ROC report: simulated scores",
+            source=f"polars_roc.datasets.simulate({args.rows}, seed={args.seed})",
+        )
+    except MemoryError:
+        msg = f"out of memory with --rows {args.rows:,}: use fewer rows"
+        raise UsageError(msg) from None
+
+
+#: Memory per simulated case (3 scored rows, measured: about 126 bytes), times the report's
+#: working copies of it (sorting, curves, tables): a deliberately rough upper estimate.
+_DEMO_BYTES_PER_CASE = 128 * 4
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available now (Linux MemAvailable, else free pages), or None."""
+    try:
+        with Path("/proc/meminfo").open() as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _fits_in_memory(rows: int) -> None:
+    """Refuse a --rows whose estimated memory exceeds what is available (before allocating)."""
+    available = _available_memory()
+    needed = rows * _DEMO_BYTES_PER_CASE
+    if available is not None and needed > available:
+        msg = (
+            f"--rows {rows:,} needs about {_bytes(needed)} of memory (estimated), more than "
+            f"the {_bytes(available)} available: use fewer rows"
+        )
+        raise UsageError(msg)
+
+
+def _bytes(size: float) -> str:
+    """A size in bytes, readably (e.g. "1.5 GB")."""
+    for unit in ("B", "kB", "MB", "GB", "TB"):
+        if size < 1000:
+            return f"{size:.3g} {unit}"
+        size /= 1000
+    return f"{size:,.0f} PB"
 
 
 def _options(args: argparse.Namespace) -> report.ReportOptions:
