@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -45,7 +46,7 @@ def renamed(**aliases: str) -> Callable[[F], F]:
                     f"{name}({old}=...) is deprecated: use {new}= (same meaning); "
                     f"{old}= goes in the next release",
                     DeprecationWarning,
-                    stacklevel=2,
+                    stacklevel=_user_level(),
                 )
                 kwargs[new] = kwargs.pop(old)
             return function(*args, **kwargs)
@@ -54,3 +55,13 @@ def renamed(**aliases: str) -> Callable[[F], F]:
         return cast(F, wrapper)
 
     return decorate
+
+
+def _user_level() -> int:
+    """The `stacklevel` of the first caller outside polars_roc (``df.roc.X`` goes through it)."""
+    level, frame = 2, sys._getframe(2)  # the wrapper's caller: stacklevel 2 of its warn
+    while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith(
+        "polars_roc."
+    ):
+        frame, level = frame.f_back, level + 1
+    return level
