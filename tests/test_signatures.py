@@ -25,9 +25,9 @@ from polars_roc.namespace import EXPR_METHODS, FRAME_METHODS
 #: the other class's probability is asked for with `pos_label` instead.
 NO_DIRECTION = {
     "polars_roc.calibration.calibration",
-    "polars_roc.calibration.expected_calibration_error",
-    "polars_roc.metrics.brier_score",
-    "polars_roc.metrics.log_loss",
+    "polars_roc.exprs.probability.brier_score",
+    "polars_roc.exprs.probability.expected_calibration_error",
+    "polars_roc.exprs.probability.log_loss",
 }
 #: Not an analysis of a score: reshapes a counts table into weighted rows, or wide class
 #: scores into one-vs-rest rows for the report (which takes both arguments).
@@ -85,7 +85,7 @@ def _documented(function: Callable[..., Any]) -> set[str]:
 
 def test_the_scan_sees_the_score_functions() -> None:
     # A guard on the guard: the scan must reach frame methods and expressions alike.
-    expected = ("areas.auc", "exprs.auc", "gains.ks", "inference.auc_interval")
+    expected = ("areas.auc", "exprs.ranking.auc", "gains.ks", "inference.intervals.auc_interval")
     for name in expected:
         assert f"polars_roc.{name}" in SCORED
     assert len(SCORED) > 30

@@ -235,3 +235,11 @@ def segment_area(x: str, y: str, lo: float, hi: float, names: Sequence[str]) -> 
     slope = (y1 - y0) / (x1 - x0)
     at_a, at_b = y0 + slope * (a - x0), y0 + slope * (b - x0)
     return pl.when(b > a).then((b - a) * (at_a + at_b) / 2).otherwise(0.0)
+
+
+def weighted_mean(values: pl.Expr, weight: pl.Expr | None) -> pl.Expr:
+    """The mean of `values`, weighted by `weight` when given; null when no weight is left."""
+    if weight is None:
+        return values.mean()
+    total = weight.sum()
+    return pl.when(total > 0).then((values * weight).sum() / total)

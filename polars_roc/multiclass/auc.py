@@ -41,7 +41,7 @@ from polars_roc.multiclass._wide import per_class_auc, per_pair_auc
 
 
 @same_kind
-def multiclass_auc_table(
+def multiclass_auc(
     lf: pl.LazyFrame,
     scores: Scores,
     label: str = "label",
