@@ -30,6 +30,7 @@ from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
 from polars_roc._core.validate import By
+from polars_roc._core.vertices import best_gap, exact_gap
 from polars_roc.curves import curve
 
 #: The gains table's columns, in order, after the `by` columns.
@@ -388,7 +389,7 @@ def largest_gap(
         tp, fp, tn, fn = (pl.col(c).cast(kind) for c in ("tp", "fp", "tn", "fn"))
         positives, negatives = tp + fn, fp + tn
         gap: pl.Expr = pl.when((positives > 0) & (negatives > 0)).then(
-            tp * negatives - fp * positives
+            exact_gap(tp, fp, positives, negatives)
         )
     else:
         gap = pl.col("tpr") - pl.col("fpr")
@@ -396,10 +397,9 @@ def largest_gap(
     candidates = points.with_columns(_gap=gap)
     if not names:
         candidates = candidates.with_columns(_g=pl.lit(True))
-    # One pass per group, independent of row order.
-    top = pl.col("_gap") == pl.col("_gap").max()
-    tied = pl.col("threshold").filter(top)
-    threshold = tied.min() if lowest else tied.max()
-    ks_at = (pl.col("tpr") - pl.col("fpr")).filter(top & (pl.col("threshold") == threshold))
-    best = candidates.group_by(keys).agg(ks=ks_at.first(), threshold=threshold)
+    # One pass per group, the kernel of the expression `pr.ks` too.
+    ks, threshold = best_gap(
+        *(pl.col(c) for c in ("_gap", "threshold", "tpr", "fpr")), lowest=lowest
+    )
+    best = candidates.group_by(keys).agg(ks=ks, threshold=threshold)
     return best.sort(keys, nulls_last=True).select(*names, "ks", "threshold")

@@ -152,6 +152,12 @@ EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     "pr_auc": exprs.pr_auc,
     "gini": exprs.gini,
     "expected_calibration_error": exprs.expected_calibration_error,
+    # every scalar as an expression (issue 29)
+    "partial_auc": exprs.partial_auc,
+    "ks": exprs.ks,
+    "tpr_at_fpr": exprs.tpr_at_fpr,
+    "fpr_at_tpr": exprs.fpr_at_tpr,
+    "auc_se": exprs.auc_se,
 }
 
 
