@@ -33,6 +33,7 @@ from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import is_end, per_group, summarize
 from polars_roc._core.validate import By
+from polars_roc._core.vertices import average_precision_of, pr_area_of
 from polars_roc.curves import curve
 
 
@@ -269,16 +270,15 @@ def average_precision(
     """
     names = validate.as_names(by)
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
-    tp, fp = pl.col("tp"), pl.col("fp")
-    gained = pl.col("tpr") - per_group(pl.col("tpr").shift(1), names)
-    steps = points.with_columns(_step=pl.when(tp + fp > 0).then(gained * tp / (tp + fp)))
-    defined = pl.col("tpr").is_not_null().all()
+    tp, fp, tpr = pl.col("tp"), pl.col("fp"), pl.col("tpr")
+    defined = tpr.is_not_null().all()
     summary = [
-        pl.when(defined).then(pl.col("_step").sum()).alias("average_precision"),
+        # The kernel of the expression `pr.average_precision` too, per group in curve order.
+        pl.when(defined).then(average_precision_of(tp, fp, tpr)).alias("average_precision"),
         tp.max().alias("n_pos"),  # cumulative: the last row holds every row of the group
         fp.max().alias("n_neg"),
     ]
-    return summarize(steps, names, summary)
+    return summarize(points, names, summary)
 
 
 @same_kind
@@ -333,17 +333,8 @@ def pr_auc(
     # Read straight off the ROC curve (the counts core, thresholds descending, the +inf
     # start row first), not off pr_curve, which re-sorts the rows ascending.
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
-    tp, fp, fn = pl.col("tp"), pl.col("fp"), pl.col("fn")
-    start, defined_totals, n_pos = tp + fp == 0, fn.is_not_null(), tp + fn
-    precision = pl.when(defined_totals).then(pl.when(start).then(1.0).otherwise(tp / (tp + fp)))
-    recall = pl.when(defined_totals & (n_pos > 0)).then(tp / n_pos)
-    rates = points.select(*names, _precision=precision, _recall=recall)
-    r, p = pl.col("_recall"), pl.col("_precision")
-    # From the start row (recall 0, precision 1) down the thresholds, recall rises: each
-    # step adds (R_i - R_{i-1}) times the mean of the two precisions.
-    step = r - per_group(r.shift(1), names)
-    height = (p + per_group(p.shift(1), names)) / 2
-    defined = r.is_not_null().all() & p.is_not_null().all()
-    parts = rates.with_columns(_part=step * height)
-    area = pl.when(defined).then(pl.col("_part").sum()).alias("pr_auc")
-    return summarize(parts, names, [area])
+    tp, fp, tpr = pl.col("tp"), pl.col("fp"), pl.col("tpr")
+    # The kernel of the expression `pr.pr_auc` too: from the start row (recall 0, precision
+    # 1) down the thresholds, each step adds (R_i - R_{i-1}) times the mean of the precisions.
+    area = pl.when(tpr.is_not_null().all()).then(pr_area_of(tp, fp, tpr)).alias("pr_auc")
+    return summarize(points, names, [area])

@@ -35,11 +35,11 @@ def packed(r: Rows) -> pl.Expr:
 
 def vertices(r: Rows) -> pl.Expr:
     """
-    A list per group of the ROC vertices ``threshold, tp, fp, tpr, fpr, defined``.
+    A list per group of the ROC vertices ``threshold, tp, fp, tpr, fpr``.
 
     The rows of ``curve()`` for the group, in its order (thresholds descending from
-    ``+inf``); `defined` is false for every row when the group has no positive, no negative
-    or a NaN score (the frame's rates are null there).
+    ``+inf``); as there, `tpr` (`fpr`) is null when the group has no positive (negative)
+    or a NaN score.
 
     Examples
     --------
@@ -80,14 +80,13 @@ def vertices(r: Rows) -> pl.Expr:
     # Totals as columns (a zero column added), never broadcast scalars: Polars may divide
     # by a scalar through its reciprocal, which is not exact; the frame divides by columns.
     n_pos, n_neg = tp.max() + tp * 0, fp.max() + fp * 0
-    defined = (tp.max() > 0) & (fp.max() > 0) & ~is_nan(threshold).any()
+    defined = ~is_nan(threshold).any()
     rated = pl.struct(
         threshold,
         tp,
         fp,
-        (tp / n_pos).alias("tpr"),
-        (fp / n_neg).alias("fpr"),
-        (defined & tp.is_not_null()).alias("defined"),
+        pl.when(defined & (n_pos > 0)).then(tp / n_pos).alias("tpr"),
+        pl.when(defined & (n_neg > 0)).then(fp / n_neg).alias("fpr"),
     )
     return packed(r).list.eval(ordered).list.eval(counted).list.eval(rated)
 
@@ -97,10 +96,40 @@ def field(name: str) -> pl.Expr:
     return pl.element().struct.field(name)
 
 
-def scalar(vertex_list: pl.Expr, kernel: pl.Expr) -> pl.Expr:
-    """A kernel over :func:`vertices`, null where the group's curve is undefined."""
-    defined = field("defined").all()
+def scalar(
+    vertex_list: pl.Expr, kernel: pl.Expr, *, needs: tuple[str, ...] = ("tpr", "fpr")
+) -> pl.Expr:
+    """A kernel over :func:`vertices`, null where a rate it `needs` is null (as the frame's)."""
+    defined = pl.all_horizontal(field(name).is_not_null().all() for name in needs)
     return vertex_list.list.eval(pl.when(defined).then(kernel)).list.first()
+
+
+def precision(tp: pl.Expr, fp: pl.Expr) -> pl.Expr:
+    """Precision at each vertex, 1 at the start row (nothing predicted positive)."""
+    return pl.when(tp + fp == 0).then(1.0).otherwise(tp / (tp + fp))
+
+
+def average_precision_of(tp: pl.Expr, fp: pl.Expr, tpr: pl.Expr) -> pl.Expr:
+    """
+    ``Σ (R_n - R_{n-1}) P_n`` over one group's vertices in curve order (a running sum).
+
+    The kernel of ``df.roc.average_precision`` and ``pr.average_precision``.
+    """
+    step = pl.when(tp + fp > 0).then((tpr - tpr.shift(1)) * tp / (tp + fp))
+    return step.cum_sum().last()
+
+
+def pr_area_of(tp: pl.Expr, fp: pl.Expr, tpr: pl.Expr) -> pl.Expr:
+    """
+    The trapezoidal area under the precision-recall points of one group's vertices.
+
+    From the start row (recall 0, precision 1) down the thresholds, each step adds
+    ``(R_i - R_{i-1})`` times the mean of the two precisions: scikit-learn's
+    ``auc(recall, precision)``. The kernel of ``df.roc.pr_auc`` and ``pr.pr_auc``.
+    """
+    p = precision(tp, fp)
+    step = (tpr - tpr.shift(1)) * (p + p.shift(1)) / 2
+    return step.cum_sum().last()
 
 
 def exact_gap(tp: pl.Expr, fp: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr) -> pl.Expr:
