@@ -29,18 +29,22 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import validate
-from polars_roc._core.binning import Strategy, quantile_levels, uniform_edges
+from polars_roc._core.binning import Strategy
 from polars_roc._core.binning import check_arguments as _check_arguments
 from polars_roc._core.binning import checked as _checked
 from polars_roc._core.binning import lerp as _lerp
+from polars_roc._core.binning import quantile_levels as _quantile_levels
+from polars_roc._core.binning import uniform_edges as _uniform_edges
 from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.counts import coded
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group
 from polars_roc._core.validate import By
 
+__all__ = ["Strategy", "calibration"]
+
 #: The calibration table's columns, in order, after the `by` columns.
-CALIBRATION_COLUMNS = ("bin", "mean_score", "fraction_positive", "n")
+_CALIBRATION_COLUMNS = ("bin", "mean_score", "fraction_positive", "n")
 
 
 @same_kind
@@ -125,7 +129,7 @@ def calibration(
     """
     _check_arguments(bins, strategy)
     names = validate.as_names(by)
-    clash = sorted(set(names) & set(CALIBRATION_COLUMNS))
+    clash = sorted(set(names) & set(_CALIBRATION_COLUMNS))
     if clash:
         msg = (
             f"by column(s) {clash} would collide with output column(s) of the same name"
@@ -147,7 +151,7 @@ def calibration(
         *([mass] if weighted else []),
     )
     if strategy == "uniform":
-        edges = pl.lit(pl.Series(uniform_edges(bins), dtype=pl.Float64))
+        edges = pl.lit(pl.Series(_uniform_edges(bins), dtype=pl.Float64))
         binned = scored.with_columns(_bin=edges.search_sorted(pl.col("_s"), side="left"))
     else:
         binned = _quantile_bins(scored, names, bins, weighted=weighted)
@@ -173,7 +177,7 @@ def _summary(binned: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.La
         fraction_positive=pl.when(ok).then(pl.col("_pos").cast(pl.Float64) / total),
     )
     out = out.sort([*names, "bin"], nulls_last=True, maintain_order=True)
-    return out.select(*names, *CALIBRATION_COLUMNS)
+    return out.select(*names, *_CALIBRATION_COLUMNS)
 
 
 def _quantile_bins(
@@ -189,7 +193,7 @@ def _quantile_bins(
     held by the first score whose cumulative weight exceeds it. A row's bin is the number
     of edges strictly below its score, as ``numpy.searchsorted(edges, score)``.
     """
-    levels = quantile_levels(bins)
+    levels = _quantile_levels(bins)
     if not levels:  # one bin
         return scored.with_columns(_bin=pl.lit(0, dtype=pl.UInt32))
     s, k = pl.col("_s"), len(levels)

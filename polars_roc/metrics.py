@@ -19,6 +19,8 @@ from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, summarize
 from polars_roc._core.validate import By
 
+__all__ = ["confusion_matrix", "mean_cost"]
+
 
 def _class_columns(
     schema: pl.Schema, truth: str, pred: str, by: list[str]

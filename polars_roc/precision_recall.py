@@ -36,6 +36,13 @@ from polars_roc._core.validate import By
 from polars_roc._core.vertices import average_precision_of, pr_area_of
 from polars_roc.curves import curve
 
+__all__ = [
+    "average_precision",
+    "det_curve",
+    "pr_auc",
+    "pr_curve",
+]
+
 
 def _keep_tp_changes(names: list[str]) -> pl.Expr:
     """scikit-learn's `drop_intermediate`: keep the ends and rows where tp changes next to them."""

@@ -17,6 +17,8 @@ from polars._typing import IntoExprColumn
 from polars_roc._core import labels
 from polars_roc._core.kernels import weighted_mean
 
+__all__ = ["accuracy"]
+
 
 def accuracy(
     truth: IntoExprColumn,

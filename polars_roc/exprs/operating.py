@@ -37,6 +37,8 @@ from polars_roc._core.direction import Direction, expression
 from polars_roc._core.kernels import rows
 from polars_roc._core.vertices import best_gap, exact_gap, field, read_at, scalar, vertices
 
+__all__ = ["fpr_at_tpr", "ks", "tpr_at_fpr"]
+
 
 def _vertices(
     score: IntoExprColumn,

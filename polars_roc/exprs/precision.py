@@ -28,6 +28,8 @@ from polars_roc._core.direction import Direction, expression
 from polars_roc._core.kernels import rows
 from polars_roc._core.vertices import average_precision_of, field, pr_area_of, scalar, vertices
 
+__all__ = ["average_precision", "pr_auc"]
+
 
 def average_precision(
     score: IntoExprColumn,

@@ -43,6 +43,8 @@ from polars_roc._core.binning import (
 from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.kernels import rows, weighted_mean
 
+__all__ = ["EPS", "ClassProbabilities", "brier_score", "expected_calibration_error", "log_loss"]
+
 #: scikit-learn clips probabilities to [eps, 1 - eps] before taking logs.
 EPS = float(np.finfo(np.float64).eps)
 

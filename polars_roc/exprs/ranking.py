@@ -38,6 +38,8 @@ from polars_roc._core.groups import at_block_end, before_block
 from polars_roc._core.kernels import Rows, auc_of, class_totals, rows
 from polars_roc._core.vertices import field, mcclish, packed, partial_area, scalar, vertices
 
+__all__ = ["auc", "auc_se", "gini", "partial_auc"]
+
 
 def auc(
     score: IntoExprColumn,
