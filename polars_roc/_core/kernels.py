@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc._core import labels
+from polars_roc._core import checks, labels
 from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.groups import at_block_end, before_block, per_group
 
@@ -55,6 +55,34 @@ def rows(
         pl.when(s.is_not_null() & weighed).then(y),
         None if w is None else pl.when(s.is_not_null() & y.is_not_null() & (w > 0)).then(w),
     )
+
+
+def checked_rows(score: pl.Expr, label: IntoExprColumn) -> tuple[Rows, pl.Expr]:
+    """
+    Masked rows of a bare score and a Boolean or 0/1 label, coded without a Python callback.
+
+    The fast path of the unweighted expressions (no `pos_label`, NaN propagated). The values
+    are plain Polars expressions (the label cast to Boolean), which Polars' common
+    subexpression elimination shares between references; a Python callback is never
+    shared, and ran once per reference (7 times for the AUC: 1.3x the bare expression
+    over 100k groups). The checks the callbacks made (a numeric score; Boolean or 0/1
+    labels) run once, in the second expression returned, an elementwise callback over
+    both columns: the caller makes its result null unless ``ok`` (e.g. ``auc_of(rows, ok)``),
+    so a bad column raises our error when the query runs.
+    """
+    s, y = labels.into_expr(score), labels.into_expr(label)
+    score_name, label_name = checks.name_of(s, "score"), checks.name_of(y, "label")
+
+    def check(pair: pl.Series) -> pl.Series:
+        checks.score_dtype(score_name)(pair.struct.field("s").dtype)
+        labels.binary_codes(pair.struct.field("y").rename(label_name))
+        return pl.repeat(True, pair.len(), dtype=pl.Boolean, eager=True)
+
+    pair = pl.struct(s.alias("s"), y.alias("y"))
+    ok = pair.map_batches(check, return_dtype=pl.Boolean, is_elementwise=True)
+    code = y.cast(pl.Boolean, strict=False)  # checked above: Boolean, or 0/1 codes
+    masked = Rows(pl.when(code.is_not_null()).then(s), pl.when(s.is_not_null()).then(code), None)
+    return masked, ok.first()
 
 
 def _coding(
@@ -136,14 +164,21 @@ def class_totals(r: Rows) -> tuple[pl.Expr, pl.Expr]:
     return r.weight.filter(r.positive).sum(), r.weight.filter(~r.positive).sum()
 
 
-def auc_of(r: Rows) -> pl.Expr:
-    """AUC of prepared rows, null when a class is empty or a score is NaN."""
+def auc_of(r: Rows, ok: pl.Expr | None = None) -> pl.Expr:
+    """
+    AUC of prepared rows, null when a class is empty or a score is NaN.
+
+    `ok` (from :func:`checked_rows`) joins the one condition of the result: a second
+    ``when/then`` around it cost 1.15x over 100k groups.
+    """
     if r.weight is not None:
         return _weighted_auc(r)
     n_pos, n_neg = (n.cast(pl.Float64) for n in class_totals(r))
     # Mann-Whitney U from average ranks: ties count one half.
     u = r.score.rank("average").filter(r.positive).sum() - n_pos * (n_pos + 1) / 2
     defined = (n_pos > 0) & (n_neg > 0) & ~is_nan(r.score).any()
+    if ok is not None:
+        defined = defined & ok
     return pl.when(defined).then(u / (n_pos * n_neg)).otherwise(None)
 
 

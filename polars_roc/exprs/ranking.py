@@ -35,7 +35,7 @@ from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.delong import placement_variance
 from polars_roc._core.direction import Direction, expression
 from polars_roc._core.groups import at_block_end, before_block
-from polars_roc._core.kernels import Rows, auc_of, class_totals, rows
+from polars_roc._core.kernels import Rows, auc_of, checked_rows, class_totals, rows
 from polars_roc._core.vertices import field, mcclish, packed, partial_area, scalar, vertices
 
 __all__ = ["auc", "auc_se", "gini", "partial_auc"]
@@ -93,6 +93,9 @@ def auc(
     [0.75, 0.75, 0.75, 0.75]
     """
     scores = expression(score, direction)
+    if weight is None and pos_label is None and nan_policy == "propagate":
+        r, ok = checked_rows(scores, label)  # no Python callback among the values
+        return auc_of(r, ok).alias("auc")
     r = rows(scores, label, weight=weight, pos_label=pos_label, masked=True, nan_policy=nan_policy)
     return auc_of(r).alias("auc")
 
