@@ -67,22 +67,26 @@ def checked_rows(score: pl.Expr, label: IntoExprColumn) -> tuple[Rows, pl.Expr]:
     shared, and ran once per reference (7 times for the AUC: 1.3x the bare expression
     over 100k groups). The checks the callbacks made (a numeric score; Boolean or 0/1
     labels) run once, in the second expression returned, an elementwise callback over
-    both columns: the caller makes its result null unless ``ok`` (e.g. ``auc_of(rows, ok)``),
-    so a bad column raises our error when the query runs.
+    both columns that also flags the NaN scores of rows that count: its ``any()`` is the
+    group's NaN test (for :func:`auc_of`), so a bad column raises our error when the query
+    runs, before any cast of a text score could fail with Polars' own message.
     """
     s, y = labels.into_expr(score), labels.into_expr(label)
     score_name, label_name = checks.name_of(s, "score"), checks.name_of(y, "label")
 
-    def check(pair: pl.Series) -> pl.Series:
-        checks.score_dtype(score_name)(pair.struct.field("s").dtype)
-        labels.binary_codes(pair.struct.field("y").rename(label_name))
-        return pl.repeat(True, pair.len(), dtype=pl.Boolean, eager=True)
+    def nan_flags(pair: pl.Series) -> pl.Series:
+        values = pair.struct.field("s")
+        checks.score_dtype(score_name)(values.dtype)
+        codes = labels.binary_codes(pair.struct.field("y").rename(label_name))
+        if not values.dtype.is_float():
+            return pl.repeat(False, pair.len(), dtype=pl.Boolean, eager=True)
+        return (values.is_nan() & codes.is_not_null()).fill_null(value=False)
 
     pair = pl.struct(s.alias("s"), y.alias("y"))
-    ok = pair.map_batches(check, return_dtype=pl.Boolean, is_elementwise=True)
+    nan = pair.map_batches(nan_flags, return_dtype=pl.Boolean, is_elementwise=True)
     code = y.cast(pl.Boolean, strict=False)  # checked above: Boolean, or 0/1 codes
     masked = Rows(pl.when(code.is_not_null()).then(s), pl.when(s.is_not_null()).then(code), None)
-    return masked, ok.first()
+    return masked, nan.any()
 
 
 def _coding(
@@ -164,21 +168,20 @@ def class_totals(r: Rows) -> tuple[pl.Expr, pl.Expr]:
     return r.weight.filter(r.positive).sum(), r.weight.filter(~r.positive).sum()
 
 
-def auc_of(r: Rows, ok: pl.Expr | None = None) -> pl.Expr:
+def auc_of(r: Rows, nan: pl.Expr | None = None) -> pl.Expr:
     """
     AUC of prepared rows, null when a class is empty or a score is NaN.
 
-    `ok` (from :func:`checked_rows`) joins the one condition of the result: a second
-    ``when/then`` around it cost 1.15x over 100k groups.
+    `nan` (from :func:`checked_rows`), when given, is the group's NaN test, in the one
+    condition of the result (a second ``when/then`` around it cost 1.15x over 100k groups).
     """
     if r.weight is not None:
         return _weighted_auc(r)
     n_pos, n_neg = (n.cast(pl.Float64) for n in class_totals(r))
     # Mann-Whitney U from average ranks: ties count one half.
     u = r.score.rank("average").filter(r.positive).sum() - n_pos * (n_pos + 1) / 2
-    defined = (n_pos > 0) & (n_neg > 0) & ~is_nan(r.score).any()
-    if ok is not None:
-        defined = defined & ok
+    has_nan = is_nan(r.score).any() if nan is None else nan
+    defined = (n_pos > 0) & (n_neg > 0) & ~has_nan
     return pl.when(defined).then(u / (n_pos * n_neg)).otherwise(None)
 
 

@@ -94,8 +94,8 @@ def auc(
     """
     scores = expression(score, direction)
     if weight is None and pos_label is None and nan_policy == "propagate":
-        r, ok = checked_rows(scores, label)  # no Python callback among the values
-        return auc_of(r, ok).alias("auc")
+        r, nan = checked_rows(scores, label)  # no Python callback among the values
+        return auc_of(r, nan).alias("auc")
     r = rows(scores, label, weight=weight, pos_label=pos_label, masked=True, nan_policy=nan_policy)
     return auc_of(r).alias("auc")
 
