@@ -44,25 +44,36 @@ from polars_roc import (
 )
 from polars_roc._core.schemes import linspace
 from polars_roc._core.version import __version__ as __version__
-from polars_roc.calibration import expected_calibration_error
 from polars_roc.crossval import stratified_folds
 from polars_roc.curves import from_counts
 from polars_roc.engines import auc_table, tally
-from polars_roc.exprs import auc
-from polars_roc.gains import gini
+from polars_roc.exprs import (
+    accuracy,
+    auc,
+    auc_se,
+    average_precision,
+    brier_score,
+    expected_calibration_error,
+    fpr_at_tpr,
+    gini,
+    ks,
+    log_loss,
+    partial_auc,
+    pr_auc,
+    tpr_at_fpr,
+)
 from polars_roc.geometry import crossings, hull, iso
 from polars_roc.geometry.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.geometry.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
 from polars_roc.inference import bootstrap
-from polars_roc.metrics import accuracy, brier_score, log_loss
-from polars_roc.multiclass import multiclass_auc
-from polars_roc.precision_recall import average_precision, pr_auc
+from polars_roc.multiclass.expression import multiclass_auc
 
 # Keep __all__ sorted; each feature module adds its public names here.
 __all__ = [
     "accuracy",
     "areas",
     "auc",
+    "auc_se",
     "auc_table",
     "average_precision",
     "bootstrap",
@@ -77,6 +88,7 @@ __all__ = [
     "engines",
     "expected_calibration_error",
     "exprs",
+    "fpr_at_tpr",
     "from_counts",
     "gains",
     "geometry",
@@ -87,6 +99,7 @@ __all__ = [
     "hybrid_of_points",
     "inference",
     "iso",
+    "ks",
     "linspace",
     "log_loss",
     "metrics",
@@ -96,11 +109,13 @@ __all__ = [
     "operating",
     "operating_ranges_of_points",
     "optimal_of_points",
+    "partial_auc",
     "pr_auc",
     "precision_recall",
     "report",
     "stratified_folds",
     "tally",
     "thresholds",
+    "tpr_at_fpr",
     "typing",
 ]

@@ -12,8 +12,9 @@ from polars_roc._core.columns import AUC, PARTIAL_AUC
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import summarize
-from polars_roc._core.kernels import auc_of, class_totals, rows, segment_area
+from polars_roc._core.kernels import auc_of, class_totals, rows
 from polars_roc._core.validate import By
+from polars_roc._core.vertices import mcclish, partial_area
 from polars_roc.curves import curve
 
 __all__ = ["auc", "partial_auc", "partial_auc_of_curve"]
@@ -260,26 +261,18 @@ def partial_auc_of_curve(
         msg = "give exactly one range: fpr=(lo, hi) or tpr=(lo, hi)\n\nHint: fpr=(0.0, 0.2)."
         raise ValueError(msg)
     names = validate.as_names(by)
-    if fpr is not None:
-        lo, hi = validate.unit_range(fpr, "fpr")
-        area = segment_area("fpr", "tpr", lo, hi, names)
-        chance = (hi * hi - lo * lo) / 2
-    else:
-        lo, hi = validate.unit_range(tpr, "tpr")
-        area = segment_area("tpr", "_tnr", lo, hi, names)
-        chance = (hi - lo) - (hi * hi - lo * lo) / 2
+    along: Literal["fpr", "tpr"] = "fpr" if fpr is not None else "tpr"
+    lo, hi = validate.unit_range(fpr if fpr is not None else tpr, along)
+    # The kernels of the expression `pr.partial_auc` too: per group, in curve order.
+    x, y = (pl.col("fpr"), pl.col("tpr")) if along == "fpr" else (pl.col("tpr"), 1 - pl.col("fpr"))
     defined = pl.col("tpr").is_not_null().all() & pl.col("fpr").is_not_null().all()
     summary = [
-        # A running sum adds the segments in curve order: the same bits on every run (a
-        # group-by `sum` may add partial sums from different threads in any order).
-        pl.when(defined).then(pl.col("_area").cum_sum().last()).alias("pauc"),
+        pl.when(defined).then(partial_area(x, y, lo, hi)).alias("pauc"),
         pl.col("tp").max().alias("n_pos"),
         pl.col("fp").max().alias("n_neg"),
     ]
-    per_group = points.with_columns(_tnr=1 - pl.col("fpr")).with_columns(_area=area)
-    table = summarize(per_group, names, summary)
-    width = hi - lo
-    standardized = (1 + (pl.col("pauc") - chance) / (width - chance)) / 2
+    table = summarize(points, names, summary)
+    standardized = mcclish(pl.col("pauc"), lo, hi, along)
     return table.with_columns(pauc_std=standardized).select(*names, *PARTIAL_AUC)
 
 

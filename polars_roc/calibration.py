@@ -15,7 +15,8 @@ scikit-learn's rules exactly:
   ``(e_{i-1}, e_i]``; the outer edges (0 and 1, or the extreme scores) play no part;
 * empty bins are left out. Scores must be probabilities in [0, 1], as scikit-learn asks.
 
-:func:`expected_calibration_error` is the same binning as a scalar expression.
+:func:`polars_roc.exprs.expected_calibration_error` is the same binning as a scalar
+expression.
 
 Neither takes ``direction``: a probability's scale is fixed (negating it, as
 ``direction="lower"`` does to a score, leaves [0, 1]). For the probability of the other
@@ -26,96 +27,27 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import polars as pl
-from polars._typing import IntoExprColumn
 
-from polars_roc._core import labels, validate
+from polars_roc._core import validate
+from polars_roc._core.binning import Strategy
+from polars_roc._core.binning import check_arguments as _check_arguments
+from polars_roc._core.binning import checked as _checked
+from polars_roc._core.binning import lerp as _lerp
+from polars_roc._core.binning import quantile_levels as _quantile_levels
+from polars_roc._core.binning import repeats as _repeats
+from polars_roc._core.binning import uniform_edges as _uniform_edges
 from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.columns import CALIBRATION
 from polars_roc._core.counts import coded
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group
-from polars_roc._core.kernels import rows
 from polars_roc._core.validate import By
-from polars_roc.typing import Strategy
 
-__all__ = ["Strategy", "calibration", "expected_calibration_error"]
+__all__ = ["Strategy", "calibration"]
 
-
-
-def _check_arguments(bins: Any, strategy: Any) -> None:
-    validate.whole(bins, "bins", hint="bins=10")
-    if strategy not in ("uniform", "quantile"):
-        msg = (
-            f"strategy must be 'uniform' or 'quantile', got {strategy!r}"
-            f"\n\nHint: strategy='uniform' (equal widths) or 'quantile' (equal counts)."
-        )
-        raise ValueError(msg)
-
-
-def _uniform_edges(bins: int) -> list[float]:
-    """The inner bin edges of ``strategy="uniform"``, as scikit-learn computes them."""
-    return [float(e) for e in np.linspace(0.0, 1.0, bins + 1)[1:-1]]
-
-
-def _quantile_levels(bins: int) -> list[float]:
-    """The quantile levels of the inner edges of ``strategy="quantile"``, as numpy sees them."""
-    # scikit-learn passes percentiles (levels * 100) and numpy divides them by 100 again.
-    levels = np.true_divide(np.linspace(0.0, 1.0, bins + 1) * 100, 100)
-    return [float(q) for q in levels[1:-1]]
-
-
-def _lerp(a: pl.Expr, b: pl.Expr, t: pl.Expr) -> pl.Expr:
-    """Linear interpolation as numpy does it: from `a` below t = 0.5, from `b` above."""
-    diff = b - a
-    # Sums spelled out, so Polars does not fuse them into multiply-adds (its fused kernel
-    # panics on an empty frame's Null-typed columns); b + -x is exactly b - x.
-    above = pl.sum_horizontal(b, -(diff * (1 - t)), ignore_nulls=False)
-    below = pl.sum_horizontal(a, diff * t, ignore_nulls=False)
-    return pl.when(t >= 0.5).then(above).otherwise(below)
-
-
-def _repeats(w: pl.Expr) -> pl.Expr:
-    """
-    The weights as repeat counts for the quantile edges: a constant weight is one row each.
-
-    numpy's edges read positions ``(n - 1) * q``, so a frequency weight k must count as k
-    rows; but a constant weight (0.5, or 3 on every row) must change nothing. Both hold
-    when weights count in units of the group's smallest: when every weight is a whole
-    multiple of it (to 1e-9), the multiples (rounded) are the counts; otherwise the weights
-    are the counts as given. Integer weights with a 1 among them are repeats as before.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> pl.select(_repeats(pl.lit(pl.Series([0.1, 0.1, 0.3])))).to_series().to_list()
-    [1.0, 1.0, 3.0]
-    >>> pl.select(_repeats(pl.lit(pl.Series([2.0, 3.0])))).to_series().to_list()
-    [2.0, 3.0]
-    """
-    ratio = w / w.min()
-    whole = ((ratio - ratio.round()).abs() <= 1e-9 * ratio).all()
-    return pl.when(whole).then(ratio.round()).otherwise(w)
-
-
-def _checked(score: pl.Expr, name: str | None = None) -> pl.Expr:
-    """Refuse scores outside [0, 1] when the query runs (NaN passes: its group is null)."""
-
-    def check(values: pl.Series) -> pl.Series:
-        numbers = values.cast(pl.Float64)  # decimals and integers too
-        bad = numbers.filter(numbers.is_not_nan() & ((numbers < 0) | (numbers > 1)))
-        if bad.len() > 0:
-            msg = (
-                f"calibration needs probabilities in [0, 1]; score column "
-                f"{name or values.name!r} holds {bad.unique().sort().head(5).to_list()}"
-                f"\n\nHint: pass predicted probabilities (e.g. predict_proba output), not "
-                f"raw scores or logits."
-            )
-            raise ValueError(msg)
-        return numbers
-
-    return score.map_batches(check, return_dtype=pl.Float64, is_elementwise=True)
+#: The calibration table's columns, in order, after the `by` columns.
+_CALIBRATION_COLUMNS = ("bin", "mean_score", "fraction_positive", "n")
 
 
 @same_kind
@@ -302,115 +234,3 @@ def _quantile_bins(
     tagged = join_groups(scored, edges, names, how="inner")  # no groups: a cross join
     above = [(s > pl.col(f"_e{i}")).cast(pl.UInt32) for i in range(k)]
     return tagged.with_columns(_bin=pl.sum_horizontal(above))
-
-
-def expected_calibration_error(
-    score: IntoExprColumn,
-    label: IntoExprColumn,
-    *,
-    bins: int = 10,
-    strategy: Strategy = "uniform",
-    weight: IntoExprColumn | None = None,
-    pos_label: Any = None,
-    nan_policy: NanPolicy = "propagate",
-) -> pl.Expr:
-    """
-    Expected calibration error (ECE) as a scalar expression.
-
-    ``ECE = Σ_b (n_b / n) * |fraction_positive_b - mean_score_b|`` over the bins of
-    :func:`calibration` (same edges, same ``strategy``; empty bins contribute nothing): the
-    mean distance of the reliability curve from the diagonal, weighted by the bins' sizes
-    (Naeini, Cooper & Hauskrecht, 2015). 0 for a perfectly calibrated score. Null when no
-    row counts or a score is NaN; scores outside [0, 1] raise when the query runs.
-
-    Parameters
-    ----------
-    score
-        The predicted probability of the positive class (name or expression).
-    label
-        Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
-    bins
-        Number of bins, at least 1.
-    strategy
-        ``"uniform"`` (equal widths on [0, 1]) or ``"quantile"`` (equal counts).
-    weight
-        Optional non-negative case weights.
-    pos_label
-        The positive class (`score` is its probability). Default: True for Boolean
-        labels, 1 for 0/1 integers. There is no `direction`: see :func:`calibration`.
-    nan_policy
-        NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
-        nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).
-
-    Returns
-    -------
-    pl.Expr
-        A Float64 scalar named ``expected_calibration_error``.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> import polars_roc as pr
-    >>> df = pl.DataFrame(
-    ...     {
-    ...         "score": [0.1, 0.2, 0.3, 0.4, 0.65, 0.7, 0.8, 0.9, 1.0],
-    ...         "label": [0, 0, 0, 0, 1, 1, 1, 1, 1],
-    ...     }
-    ... )
-    >>> round(df.select(pr.expected_calibration_error("score", "label", bins=3)).item(), 6)
-    0.138889
-
-    That is (3 * |0 - 0.2| + 2 * |0.5 - 0.525| + 4 * |1 - 0.85|) / 9, from the bins of
-    ``df.roc.calibration(bins=3)``.
-    """
-    _check_arguments(bins, strategy)
-    probability = _checked(labels.score(score, nan_policy=nan_policy))
-    r = rows(probability, label, weight=weight, pos_label=pos_label)
-    columns = [r.score.alias("s"), r.positive.cast(pl.Float64).alias("y")]
-    if r.weight is not None:
-        columns.append(r.weight.alias("w"))
-    # The checked rows are packed into a list once: inside `list.eval` every reference to
-    # them reads the packed values instead of running the rows' checks again.
-    packed = pl.struct(columns).sort_by(r.score).implode()
-    ece = packed.list.eval(_ece_of_sorted(bins, strategy, weighted=r.weight is not None))
-    return ece.list.first().alias("expected_calibration_error")
-
-
-def _ece_of_sorted(bins: int, strategy: Strategy, *, weighted: bool) -> pl.Expr:
-    """ECE of the rows in a list (fields s, y and w), sorted by score, as a 1-element list."""
-    row = pl.element().struct
-    s, y = row.field("s"), row.field("y")
-    w = row.field("w") if weighted else None
-    gap = (y - s if w is None else w * (y - s)).cum_sum()  # Σ w (y - s) up to each row
-    total = s.len().cast(pl.Float64) if w is None else w.sum()
-    if bins == 1:
-        per_bin = gap.last()
-    else:
-        if strategy == "uniform":
-            edges = pl.lit(pl.Series(_uniform_edges(bins), dtype=pl.Float64))
-        else:
-            edges = _expression_edges(s, w, bins)
-        # Bins are runs of sorted rows: each bin's sum is a step of `gap` at the run ends.
-        runs = edges.search_sorted(s, side="left").rle().struct.field("len")
-        at_ends = gap.gather(runs.cum_sum() - 1)
-        per_bin = pl.concat([pl.lit(0.0), at_ends]).diff().slice(1)
-    defined = (total > 0) & ~is_nan(s).any()
-    return pl.when(defined).then(per_bin.abs().sum() / total)
-
-
-def _expression_edges(s: pl.Expr, w: pl.Expr | None, bins: int) -> pl.Expr:
-    """The inner quantile edges of sorted scores `s` (weights `w` sorted alike), as numpy."""
-    cumulative = None if w is None else _repeats(w).cum_sum()
-    total = s.len().cast(pl.Float64) if cumulative is None else cumulative.last()
-    levels = pl.lit(pl.Series(_quantile_levels(bins), dtype=pl.Float64))
-    virtual = (total - 1) * levels  # numpy's (n - 1) * q
-    below = virtual.floor()
-    last = (total - 1).clip(lower_bound=0)
-    k_lo, k_hi = below.clip(0, last), (below + 1).clip(0, last)
-    padded = s.append(pl.lit(None, dtype=pl.Float64))  # no rows: read null, not out of bounds
-    if cumulative is None:
-        a, b = padded.gather(k_lo.cast(pl.Int64)), padded.gather(k_hi.cast(pl.Int64))
-    else:
-        a = padded.gather(cumulative.search_sorted(k_lo, side="right"))
-        b = padded.gather(cumulative.search_sorted(k_hi, side="right"))
-    return _lerp(a, b, virtual - below)

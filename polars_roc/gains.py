@@ -10,7 +10,8 @@ marketing and credit scoring, with ``P`` positives and ``N`` negatives in a grou
 * lift: ``gain / depth``, how many times the positives are concentrated above the
   threshold compared with picking rows at random;
 * KS: the Kolmogorov-Smirnov statistic of the two class score distributions,
-  ``max(tpr - fpr)``; Gini (accuracy ratio): ``2 * AUC - 1``.
+  ``max(tpr - fpr)``; Gini (accuracy ratio): ``2 * AUC - 1``, the expression
+  :func:`polars_roc.exprs.gini`.
 
 Weighted rows count their weights everywhere (depth is a share of the total weight); an
 integer weight k is the same as k copies of the row.
@@ -22,7 +23,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
-from polars._typing import IntoExprColumn
 
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
@@ -34,9 +34,8 @@ from polars_roc._core.names import fresh
 from polars_roc._core.objectives import largest_gap
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
-from polars_roc.exprs.ranking import auc
 
-__all__ = ["gain_curve", "gains_table", "gini", "ks"]
+__all__ = ["gain_curve", "gains_table", "ks"]
 
 
 def _in_units(
@@ -367,68 +366,3 @@ def ks(
     lf = _in_units(lf, weight, [score, label, *names])[0]  # ties of tpr - fpr stay exact
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     return largest_gap(points, names)
-
-
-def gini(
-    score: IntoExprColumn,
-    label: IntoExprColumn,
-    *,
-    weight: IntoExprColumn | None = None,
-    pos_label: Any = None,
-    direction: Direction = "higher",
-    nan_policy: NanPolicy = "propagate",
-) -> pl.Expr:
-    """
-    The Gini coefficient (accuracy ratio, Somers' D) of a score: ``2 * AUC - 1``.
-
-    1 for a perfect ordering, 0 for a random one, negative when the score ranks the classes
-    the wrong way round. It is also the area between the cumulative accuracy profile (the
-    gain curve) and the diagonal, over the same area for a perfect model. Tied scores count
-    one half, as in :func:`polars_roc.auc`; null where the AUC is.
-
-    Parameters
-    ----------
-    score
-        Numeric score column (name or expression); higher means more likely positive.
-    label
-        Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
-    weight
-        Optional non-negative case weights.
-    pos_label
-        The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
-    direction
-        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
-        the score); never guessed from the data.
-    nan_policy
-        NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
-        nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).
-
-    Returns
-    -------
-    pl.Expr
-        A Float64 scalar named ``gini``.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> import polars_roc as pr
-    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "p": [0.1, 0.4, 0.35, 0.8]})
-    >>> df.select(pr.auc("p", "y"), pr.gini("p", "y"))
-    shape: (1, 2)
-    ┌──────┬──────┐
-    │ auc  ┆ gini │
-    │ ---  ┆ ---  │
-    │ f64  ┆ f64  │
-    ╞══════╪══════╡
-    │ 0.75 ┆ 0.5  │
-    └──────┴──────┘
-    """
-    area = auc(
-        score,
-        label,
-        weight=weight,
-        pos_label=pos_label,
-        direction=direction,
-        nan_policy=nan_policy,
-    )
-    return (2 * area - 1).alias("gini")

@@ -57,8 +57,8 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "point": thresholds.point,
     "pr_curve": precision_recall.pr_curve,
     "det_curve": precision_recall.det_curve,
-    "average_precision": precision_recall.average_precision_table,
-    "pr_auc": precision_recall.pr_auc_table,
+    "average_precision": precision_recall.average_precision,
+    "pr_auc": precision_recall.pr_auc,
     "confusion_matrix": metrics.confusion_matrix,
     "mean_cost": metrics.mean_cost,
     # inference and cross-validation (inference.py, crossval.py)
@@ -88,7 +88,7 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     # calibration (calibration.py)
     "calibration": calibration.calibration,
     # multiclass (multiclass/)
-    "multiclass_auc": multiclass.multiclass_auc_table,
+    "multiclass_auc": multiclass.multiclass_auc,
     "multiclass_curve": multiclass.multiclass_curve,
 }
 
@@ -156,12 +156,18 @@ for _name, _function in FRAME_METHODS.items():
 #: Expression methods: name -> plain function taking the score expression first.
 EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     "auc": exprs.auc,
-    "average_precision": precision_recall.average_precision,
-    "brier_score": metrics.brier_score,
-    "log_loss": metrics.log_loss,
-    "pr_auc": precision_recall.pr_auc,
-    "gini": gains.gini,
-    "expected_calibration_error": calibration.expected_calibration_error,
+    "average_precision": exprs.average_precision,
+    "brier_score": exprs.brier_score,
+    "log_loss": exprs.log_loss,
+    "pr_auc": exprs.pr_auc,
+    "gini": exprs.gini,
+    "expected_calibration_error": exprs.expected_calibration_error,
+    # every scalar as an expression (issue 29)
+    "partial_auc": exprs.partial_auc,
+    "ks": exprs.ks,
+    "tpr_at_fpr": exprs.tpr_at_fpr,
+    "fpr_at_tpr": exprs.fpr_at_tpr,
+    "auc_se": exprs.auc_se,
 }
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from polars_roc._core.binning import Strategy
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.convex import Frame
 from polars_roc._core.direction import Direction
@@ -56,7 +57,6 @@ Alternative = Literal["two-sided", "greater", "less"]
 #: Multiple-testing adjustment of p-values (``compare(adjust=)``).
 Adjust = Literal["holm", "bonferroni", "bh"]
 #: Bins of a calibration curve: equal-width, or equal-count (quantiles of the score).
-Strategy = Literal["uniform", "quantile"]
 #: Multiclass AUC: one class against the rest, or each pair of classes.
 MulticlassMethod = Literal["ovr", "ovo"]
 #: Averaging of multiclass AUCs (None: one row per class or pair).

@@ -26,9 +26,9 @@ from polars_roc.namespace import EXPR_METHODS, FRAME_METHODS
 #: the other class's probability is asked for with `pos_label` instead.
 NO_DIRECTION = {
     "polars_roc.calibration.calibration",
-    "polars_roc.calibration.expected_calibration_error",
-    "polars_roc.metrics.brier_score",
-    "polars_roc.metrics.log_loss",
+    "polars_roc.exprs.probability.brier_score",
+    "polars_roc.exprs.probability.expected_calibration_error",
+    "polars_roc.exprs.probability.log_loss",
 }
 #: Not an analysis of a score: reshapes a counts table into weighted rows, wide class
 #: scores into one-vs-rest rows for the report (which takes both arguments), or reads a
@@ -201,11 +201,7 @@ def test_expression_nan_policy(name: str) -> None:
 
 #: Frame methods whose function still carries the `_table` suffix of an expression's frame
 #: twin: renamed by the exprs helper (then `df.roc.X is module.X` holds for them too).
-RENAMED_LATER = {
-    "average_precision": "average_precision_table",
-    "pr_auc": "pr_auc_table",
-    "multiclass_auc": "multiclass_auc_table",
-}
+RENAMED_LATER: dict[str, str] = {}  # the `_table` twins were renamed (issue 29)
 #: Names no public function takes: the classifier column is `model`, hard labels are
 #: `label, prediction` (the old names live on one release as warned aliases).
 RETIRED = {"across", "name", "truth", "pred"}

@@ -95,15 +95,29 @@ def delong_variance(*, weighted: bool) -> pl.Expr:
     sum), so a row of integer weight k gives exactly the variance of k repeated rows. Null
     when a class has fewer than 2 rows (weight sum below 2).
     """
-    y = pl.col("_y")
     n_pos, n_neg = class_sizes(weighted)
+    w = pl.col("_w") if weighted else None
+    return placement_variance(pl.col("_d"), pl.col("_y"), w, n_pos, n_neg)
+
+
+def placement_variance(
+    d: pl.Expr, y: pl.Expr, w: pl.Expr | None, n_pos: pl.Expr, n_neg: pl.Expr
+) -> pl.Expr:
+    """
+    DeLong variance from the rows' ``_d`` (see :func:`placements`), class flags and weights.
+
+    The one kernel of the frame (:func:`delong_variance`) and of the expression
+    ``pr.auc_se``: an aggregation over one group's rows (null rows skipped), Float64 class
+    sizes `n_pos`, `n_neg` (weight sums when weighted).
+    """
     # Placements as shares of the other class (V10, 1 - V01): products of weight sums would
     # overflow past about 1e154 and underflow below about 1e-154.
-    d = pl.col("_d") / pl.when(y).then(n_neg).otherwise(n_pos)
-    if not weighted:
-        s10, s01 = d.filter(y).var(ddof=1), d.filter(~y).var(ddof=1)
+    d = d / pl.when(y).then(n_neg).otherwise(n_pos)
+    if w is None:
+        # Sums in row order (not `var`): a group-by and a list evaluation of `var` may add
+        # in different orders, and the frame and the expression must agree to the bit.
+        s10, s01 = ordered_variance(d.filter(y)), ordered_variance(d.filter(~y))
     else:
-        w = pl.col("_w")
 
         def weighted_var(mask: pl.Expr) -> pl.Expr:
             x, wx = d.filter(mask), w.filter(mask)

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc._core import labels
+from polars_roc._core import checks, labels
 from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.groups import at_block_end, before_block, per_group
 
@@ -55,6 +55,38 @@ def rows(
         pl.when(s.is_not_null() & weighed).then(y),
         None if w is None else pl.when(s.is_not_null() & y.is_not_null() & (w > 0)).then(w),
     )
+
+
+def checked_rows(score: pl.Expr, label: IntoExprColumn) -> tuple[Rows, pl.Expr]:
+    """
+    Masked rows of a bare score and a Boolean or 0/1 label, coded without a Python callback.
+
+    The fast path of the unweighted expressions (no `pos_label`, NaN propagated). The values
+    are plain Polars expressions (the label cast to Boolean), which Polars' common
+    subexpression elimination shares between references; a Python callback is never
+    shared, and ran once per reference (7 times for the AUC: 1.3x the bare expression
+    over 100k groups). The checks the callbacks made (a numeric score; Boolean or 0/1
+    labels) run once, in the second expression returned, an elementwise callback over
+    both columns that also flags the NaN scores of rows that count: its ``any()`` is the
+    group's NaN test (for :func:`auc_of`), so a bad column raises our error when the query
+    runs, before any cast of a text score could fail with Polars' own message.
+    """
+    s, y = labels.into_expr(score), labels.into_expr(label)
+    score_name, label_name = checks.name_of(s, "score"), checks.name_of(y, "label")
+
+    def nan_flags(pair: pl.Series) -> pl.Series:
+        values = pair.struct.field("s")
+        checks.score_dtype(score_name)(values.dtype)
+        codes = labels.binary_codes(pair.struct.field("y").rename(label_name))
+        if not values.dtype.is_float():
+            return pl.repeat(False, pair.len(), dtype=pl.Boolean, eager=True)
+        return (values.is_nan() & codes.is_not_null()).fill_null(value=False)
+
+    pair = pl.struct(s.alias("s"), y.alias("y"))
+    nan = pair.map_batches(nan_flags, return_dtype=pl.Boolean, is_elementwise=True)
+    code = y.cast(pl.Boolean, strict=False)  # checked above: Boolean, or 0/1 codes
+    masked = Rows(pl.when(code.is_not_null()).then(s), pl.when(s.is_not_null()).then(code), None)
+    return masked, nan.any()
 
 
 def _coding(
@@ -136,14 +168,20 @@ def class_totals(r: Rows) -> tuple[pl.Expr, pl.Expr]:
     return r.weight.filter(r.positive).sum(), r.weight.filter(~r.positive).sum()
 
 
-def auc_of(r: Rows) -> pl.Expr:
-    """AUC of prepared rows, null when a class is empty or a score is NaN."""
+def auc_of(r: Rows, nan: pl.Expr | None = None) -> pl.Expr:
+    """
+    AUC of prepared rows, null when a class is empty or a score is NaN.
+
+    `nan` (from :func:`checked_rows`), when given, is the group's NaN test, in the one
+    condition of the result (a second ``when/then`` around it cost 1.15x over 100k groups).
+    """
     if r.weight is not None:
         return _weighted_auc(r)
     n_pos, n_neg = (n.cast(pl.Float64) for n in class_totals(r))
     # Mann-Whitney U from average ranks: ties count one half.
     u = r.score.rank("average").filter(r.positive).sum() - n_pos * (n_pos + 1) / 2
-    defined = (n_pos > 0) & (n_neg > 0) & ~is_nan(r.score).any()
+    has_nan = is_nan(r.score).any() if nan is None else nan
+    defined = (n_pos > 0) & (n_neg > 0) & ~has_nan
     return pl.when(defined).then(u / (n_pos * n_neg)).otherwise(None)
 
 
@@ -235,3 +273,11 @@ def segment_area(x: str, y: str, lo: float, hi: float, names: Sequence[str]) -> 
     slope = (y1 - y0) / (x1 - x0)
     at_a, at_b = y0 + slope * (a - x0), y0 + slope * (b - x0)
     return pl.when(b > a).then((b - a) * (at_a + at_b) / 2).otherwise(0.0)
+
+
+def weighted_mean(values: pl.Expr, weight: pl.Expr | None) -> pl.Expr:
+    """The mean of `values`, weighted by `weight` when given; null when no weight is left."""
+    if weight is None:
+        return values.mean()
+    total = weight.sum()
+    return pl.when(total > 0).then((values * weight).sum() / total)

@@ -26,7 +26,7 @@ def into_expr(value: IntoExprColumn) -> pl.Expr:
     return pl.lit(value)
 
 
-def _binary_codes(labels: pl.Series, role: str = "label") -> pl.Series:
+def binary_codes(labels: pl.Series, role: str = "label") -> pl.Series:
     """Map Boolean labels to themselves and 0/1 codes to False/True; refuse anything else."""
     if labels.dtype == pl.Boolean:
         return labels
@@ -88,7 +88,7 @@ def positive(
         return expr
     if pos_label is None:
         return expr.map_batches(
-            lambda labels: _binary_codes(labels, role), return_dtype=pl.Boolean, is_elementwise=True
+            lambda labels: binary_codes(labels, role), return_dtype=pl.Boolean, is_elementwise=True
         )
     if dtype is None:  # a bare expression: check the dtype and pos_label's type in the query
         expr = checks.checked_dtype(

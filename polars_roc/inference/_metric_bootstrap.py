@@ -61,9 +61,9 @@ from polars_roc._core.resampling import (
     group_rng,
 )
 from polars_roc._core.validate import By
+from polars_roc.exprs.precision import average_precision
+from polars_roc.exprs.probability import EPS, brier_score, log_loss
 from polars_roc.exprs.ranking import auc
-from polars_roc.metrics import EPS, brier_score, log_loss
-from polars_roc.precision_recall import average_precision
 
 #: Rows gathered per chunk of replicates.
 CHUNK_ROWS = 1 << 21

@@ -9,10 +9,13 @@ second counting path.
 
 Scores are scores, not probabilities: the columns need not sum to 1 per row (scikit-learn
 insists on it for ``multi_class="ovr"``; nothing here depends on it).
+
+``multiclass.multiclass_auc`` is the frame function (``df.roc.multiclass_auc``); the scalar
+expression ``pr.multiclass_auc`` lives in :mod:`polars_roc.multiclass.expression` (it reads
+the class coding of this package, so it cannot sit in the lower ``exprs`` layer).
 """
 
-from polars_roc.multiclass.auc import multiclass_auc_table
+from polars_roc.multiclass.auc import multiclass_auc
 from polars_roc.multiclass.curve import AVERAGED, multiclass_curve
-from polars_roc.multiclass.expression import multiclass_auc
 
-__all__ = ["AVERAGED", "multiclass_auc", "multiclass_auc_table", "multiclass_curve"]
+__all__ = ["AVERAGED", "multiclass_auc", "multiclass_curve"]

@@ -35,7 +35,7 @@ from polars_roc.typing import Average
 from polars_roc.typing import MulticlassDirection as Direction
 from polars_roc.typing import MulticlassMethod as Method
 
-__all__ = ["multiclass_auc_table"]
+__all__ = ["multiclass_auc"]
 
 # ---------------------------------------------------------------------------------------
 # Public: frame functions
@@ -43,7 +43,7 @@ __all__ = ["multiclass_auc_table"]
 
 
 @same_kind
-def multiclass_auc_table(
+def multiclass_auc(
     lf: pl.LazyFrame,
     scores: Scores,
     label: str = "label",

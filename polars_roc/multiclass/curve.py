@@ -128,7 +128,7 @@ def multiclass_curve(
     scores
         ``{class: column}`` or a list of columns named like the classes.
     label, by, weight
-        As in :func:`multiclass_auc_table`.
+        As in :func:`polars_roc.multiclass.multiclass_auc`.
     direction
         ``"higher"`` (a higher score means the column's class) or ``"lower"`` (as negating
         every score; thresholds stay in score units, a case predicted of the class iff

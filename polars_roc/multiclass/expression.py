@@ -42,7 +42,7 @@ def multiclass_auc(
     """
     Multiclass AUC as a scalar expression, for ``select`` and ``group_by().agg()``.
 
-    The numbers of :func:`multiclass_auc_table` (``df.roc.multiclass_auc``) with an
+    The numbers of :func:`polars_roc.multiclass.multiclass_auc` (``df.roc.multiclass_auc``) with an
     average, computed per class or pair with :func:`polars_roc.exprs.auc`. An expression
     cannot see the data's classes before it runs, so they come from `scores` (its keys, or
     the column names of a list) or, for one score column, from `classes`: the class values in
@@ -56,8 +56,8 @@ def multiclass_auc(
     label
         Class column (name or expression).
     method, average, weight, direction
-        As in :func:`multiclass_auc_table` (`average` one of ``"macro"``, ``"weighted"``,
-        ``"micro"``).
+        As in :func:`polars_roc.multiclass.multiclass_auc` (`average` one of ``"macro"``,
+        ``"weighted"``, ``"micro"``).
     nan_policy
         NaN scores, in any score column: ``"propagate"`` (default: the result is null when a
         class or pair it averages reads a NaN), ``"omit"`` (the case is skipped for every
