@@ -23,7 +23,7 @@ class, pass that class as `pos_label`.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -36,10 +36,10 @@ from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group
 from polars_roc._core.kernels import rows
 from polars_roc._core.validate import By
+from polars_roc.typing import Strategy
 
 __all__ = ["Strategy", "calibration", "expected_calibration_error"]
 
-Strategy = Literal["uniform", "quantile"]
 
 #: The calibration table's columns, in order, after the `by` columns.
 _CALIBRATION_COLUMNS = ("bin", "mean_score", "fraction_positive", "n")

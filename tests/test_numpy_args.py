@@ -156,10 +156,10 @@ CASES: dict[str, tuple[Callable[..., Any], dict[str, Any], dict[str, Any]]] = {
     ),
     "mean_cost": (
         ROWS.with_columns(pred=(pl.col("score") > 0.5).cast(pl.Int64)).roc.mean_cost,
-        {"truth": "label", "pred": "pred", "costs": {(0, 1): 2.0, (1, 0): 5}},
+        {"label": "label", "prediction": "pred", "costs": {(0, 1): 2.0, (1, 0): 5}},
         {
-            "truth": "label",
-            "pred": "pred",
+            "label": "label",
+            "prediction": "pred",
             "costs": {(i64(0), i64(1)): f32(2.0), (i64(1), i64(0)): i64(5)},
         },
     ),

@@ -14,13 +14,13 @@ from polars_roc._core.checks import NanPolicy
 from polars_roc.multiclass._long import (
     DIRECTIONS,
     METHODS,
-    Direction,
-    Method,
     choice,
     coder,
     per_class_scores,
     weighted_median,
 )
+from polars_roc.typing import MulticlassDirection as Direction
+from polars_roc.typing import MulticlassMethod as Method
 
 __all__ = ["multiclass_auc"]
 

@@ -32,15 +32,12 @@ from polars_roc._core import checks, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, flips
 from polars_roc._core.resampling import check_seed
+from polars_roc.typing import CI, CutpointMethod, FprScale
 
 __all__ = ["CutpointMethod", "FprScale", "JsMode", "ReportCI", "ReportOptions"]
 
 #: Interval methods of the report's AUC table.
-ReportCI = Literal["delong", "bootstrap"]
-#: How the report's best cutpoint is chosen.
-CutpointMethod = Literal["youden", "closest_topleft", "cost"]
-#: The ROC panels' FPR axis.
-FprScale = Literal["linear", "log"]
+ReportCI = CI
 #: How the page gets Vega: embedded, linked from a CDN, or embedded when possible.
 JsMode = Literal["auto", "inline", "cdn"]
 
