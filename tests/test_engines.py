@@ -286,13 +286,14 @@ def test_internal_names_never_collide_even_ignoring_case(backend: str) -> None:
     assert table["auc"].to_list() == frame.roc.auc(score, label, by=by)["auc"].to_list()
 
 
-def test_integer_scores_and_weights_come_back_as_floats() -> None:
-    # sqlframe sums integers as decimals: what comes back is cast
+def test_integer_scores_keep_their_type_and_weights_come_back_as_floats() -> None:
+    # sqlframe sums integers as decimals: what comes back is cast; integer scores stay
+    # integers (distinct past 2**53, issue 28)
     frame = pl.DataFrame({"score": [3, 2, 2, 1], "label": [1, 1, 0, 0], "weight": [2, 1, 1, 5]})
     for native in (_sqlframe(frame), _duckdb(frame)):
         counts = pr.tally(native, weight="weight").collect()
         assert counts.schema == pl.Schema(
-            {"score": pl.Float64, "label": pl.Boolean, "weight": pl.Float64}
+            {"score": pl.Int64, "label": pl.Boolean, "weight": pl.Float64}
         )
         want = frame.roc.auc(weight="weight")["auc"].item()
         assert counts.roc.auc(weight="weight")["auc"].item() == want
