@@ -133,9 +133,9 @@ def test_bad_panel_flags_are_an_error(
     scores: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert report(scores, tmp_path / "x.html", "--gains-bins", "0") == 2
-    assert "--gains-bins must be an integer >= 1, got 0" in capsys.readouterr().err
+    assert "--gains-bins must be at least 1, got 0" in capsys.readouterr().err
     assert report(scores, tmp_path / "x.html", "--calibration-bins", "-1") == 2
-    assert "--calibration-bins must be an integer >= 1" in capsys.readouterr().err
+    assert "--calibration-bins must be at least 1" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stopped:
         report(scores, tmp_path / "x.html", "--no-calibration", "--calibration-bins", "5")
     assert stopped.value.code == 2
