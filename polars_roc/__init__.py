@@ -51,7 +51,7 @@ from polars_roc.gains import gini
 from polars_roc.geometry import crossings, hull, iso
 from polars_roc.geometry.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.geometry.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
-from polars_roc.inference import bootstrap
+from polars_roc.inference import bootstrap, detectable_auc, roc_power, roc_sample_size
 from polars_roc.metrics import accuracy, brier_score, log_loss
 from polars_roc.multiclass import multiclass_auc
 from polars_roc.precision_recall import average_precision, pr_auc
@@ -71,6 +71,7 @@ __all__ = [
     "crossval",
     "curves",
     "datasets",
+    "detectable_auc",
     "dominance",
     "engines",
     "expected_calibration_error",
@@ -97,6 +98,8 @@ __all__ = [
     "pr_auc",
     "precision_recall",
     "report",
+    "roc_power",
+    "roc_sample_size",
     "stratified_folds",
     "tally",
     "thresholds",

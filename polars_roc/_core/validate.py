@@ -286,3 +286,11 @@ def ci(value: Any, allowed: Sequence[str]) -> bool:
         msg = f"ci must be {options} (or None), got {value!r}\n\nHint: ci={allowed[0]!r}."
         raise ValueError(msg)
     return value is not None
+
+
+def open_unit(value: Any, name: str) -> float:
+    """Check a number lies strictly between 0 and 1 (a power, a significance level)."""
+    if not is_real(value) or not 0.0 < value < 1.0:
+        msg = f"{name} must lie strictly between 0 and 1, got {value!r}"
+        raise ValueError(msg)
+    return float(value)
