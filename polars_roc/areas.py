@@ -28,7 +28,7 @@ def auc(
     pos_label: Any = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
-    ci: Literal["delong", "bootstrap"] | None = None,
+    ci: Literal["delong", "logit", "bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = 0,
@@ -51,7 +51,11 @@ def auc(
     pos_label
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
     ci
-        ``"delong"`` or ``"bootstrap"`` adds ``auc_se, auc_lower, auc_upper``.
+        ``"delong"``, ``"logit"`` or ``"bootstrap"`` adds ``auc_se, auc_lower, auc_upper``.
+        ``"logit"`` takes the DeLong standard error to the logit scale (the delta method)
+        and back: bounds inside (0, 1) without clipping, asymmetric near 1, better
+        coverage for small samples and AUCs near 1 (an AUC of exactly 0 or 1 gives the
+        point itself).
     level
         Confidence level of the interval.
     n_boot, seed
@@ -96,12 +100,17 @@ def auc(
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     if ci is not None:
-        validate.ci(ci, ("delong", "bootstrap"))
+        validate.ci(ci, ("delong", "logit", "bootstrap"))
         validate.level(level)
         if ci == "delong":
             return delong.auc_table(
                 lf, score, label, names=names, weight=weight, pos_label=pos_label, level=level
             )
+        if ci == "logit":
+            table = delong.auc_table(
+                lf, score, label, names=names, weight=weight, pos_label=pos_label, level=level
+            )
+            return table.with_columns(delong.logit_interval_columns("auc", level))
         return _auc_bootstrap(
             lf,
             score,

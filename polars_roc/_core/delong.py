@@ -173,6 +173,28 @@ def interval_columns(estimate: str, level: float) -> list[pl.Expr]:
     ]
 
 
+def logit_interval_columns(estimate: str, level: float) -> list[pl.Expr]:
+    """
+    ``{estimate}_lower, _upper`` on the logit scale, back-transformed into (0, 1).
+
+    ``logit(A) ± z · se / (A (1 - A))`` (the delta method), mapped back by the logistic
+    function: the bounds stay inside (0, 1) without clipping and are asymmetric near the
+    ends. An estimate of exactly 0 or 1 has a DeLong standard error of 0: its interval is
+    the point itself.
+    """
+    z = normal_quantile((1 + level) / 2)
+    a, se = pl.col(estimate), pl.col(f"{estimate}_se")
+    inside = (a > 0) & (a < 1)
+    logit = (a / (1 - a)).log()
+    half = z * se / (a * (1 - a))
+
+    def bound(sign: float) -> pl.Expr:
+        value = 1 / (1 + (-(logit + sign * half)).exp())
+        return pl.when(inside).then(value).otherwise(pl.when(se.is_not_null()).then(a))
+
+    return [bound(-1.0).alias(f"{estimate}_lower"), bound(1.0).alias(f"{estimate}_upper")]
+
+
 def auc_table(
     lf: pl.LazyFrame,
     score: str,
