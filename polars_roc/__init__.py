@@ -46,7 +46,7 @@ from polars_roc.calibration import expected_calibration_error
 from polars_roc.crossval import stratified_folds
 from polars_roc.curves import from_counts
 from polars_roc.engines import auc_table, tally
-from polars_roc.exprs import auc
+from polars_roc.exprs import auc, calibration_intercept, calibration_slope
 from polars_roc.gains import gini
 from polars_roc.geometry import crossings, hull, iso
 from polars_roc.geometry.hull import dominance, hull_auc_of_points, hull_of_points
@@ -66,6 +66,8 @@ __all__ = [
     "bootstrap",
     "brier_score",
     "calibration",
+    "calibration_intercept",
+    "calibration_slope",
     "charts",
     "crossings",
     "crossval",

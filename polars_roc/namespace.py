@@ -80,6 +80,8 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     # multiclass (multiclass/)
     "multiclass_auc": multiclass.multiclass_auc_table,
     "multiclass_curve": multiclass.multiclass_curve,
+    # closed-form intervals, calibration fit, power (issue 33)
+    "calibration_fit": calibration.calibration_fit,
 }
 
 
@@ -152,6 +154,9 @@ EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     "pr_auc": precision_recall.pr_auc,
     "gini": gains.gini,
     "expected_calibration_error": calibration.expected_calibration_error,
+    # closed-form intervals, calibration fit, power (issue 33)
+    "calibration_slope": exprs.calibration_slope,
+    "calibration_intercept": exprs.calibration_intercept,
 }
 
 

@@ -5,5 +5,6 @@ and the streaming engine, and a metric for :func:`polars_roc.bootstrap`.
 """
 
 from polars_roc.exprs.ranking import auc
+from polars_roc.exprs.recalibration import calibration_intercept, calibration_slope
 
-__all__ = ["auc"]
+__all__ = ["auc", "calibration_intercept", "calibration_slope"]
