@@ -38,6 +38,7 @@ from polars_roc import (
     operating,
     precision_recall,
     report,
+    survival,
     thresholds,
 )
 from polars_roc._core.schemes import linspace
@@ -103,6 +104,7 @@ __all__ = [
     "roc_power",
     "roc_sample_size",
     "stratified_folds",
+    "survival",
     "tally",
     "thresholds",
 ]

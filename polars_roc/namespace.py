@@ -26,6 +26,7 @@ from polars_roc import (
     multiclass,
     operating,
     precision_recall,
+    survival,
     thresholds,
 )
 from polars_roc._core.frames import trimmed
@@ -82,6 +83,9 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "multiclass_curve": multiclass.multiclass_curve,
     # closed-form intervals, calibration fit, power (issue 33)
     "calibration_fit": calibration.calibration_fit,
+    # survival outcomes (issue 34)
+    "time_auc": survival.time_auc,
+    "time_curve": survival.time_curve,
 }
 
 
