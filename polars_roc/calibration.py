@@ -39,10 +39,12 @@ from polars_roc._core.kernels import rows
 from polars_roc._core.proportions import PROPORTION_METHODS, ProportionMethod, proportion_interval
 from polars_roc._core.validate import By
 
+__all__ = ["Strategy", "calibration", "calibration_fit", "expected_calibration_error"]
+
 Strategy = Literal["uniform", "quantile"]
 
 #: The calibration table's columns, in order, after the `by` columns.
-CALIBRATION_COLUMNS = ("bin", "mean_score", "fraction_positive", "n")
+_CALIBRATION_COLUMNS = ("bin", "mean_score", "fraction_positive", "n")
 
 
 def _check_arguments(bins: Any, strategy: Any) -> None:
@@ -57,12 +59,12 @@ def _check_arguments(bins: Any, strategy: Any) -> None:
         raise ValueError(msg)
 
 
-def uniform_edges(bins: int) -> list[float]:
+def _uniform_edges(bins: int) -> list[float]:
     """The inner bin edges of ``strategy="uniform"``, as scikit-learn computes them."""
     return [float(e) for e in np.linspace(0.0, 1.0, bins + 1)[1:-1]]
 
 
-def quantile_levels(bins: int) -> list[float]:
+def _quantile_levels(bins: int) -> list[float]:
     """The quantile levels of the inner edges of ``strategy="quantile"``, as numpy sees them."""
     # scikit-learn passes percentiles (levels * 100) and numpy divides them by 100 again.
     levels = np.true_divide(np.linspace(0.0, 1.0, bins + 1) * 100, 100)
@@ -189,7 +191,7 @@ def calibration(
     if validate.ci(ci, PROPORTION_METHODS):
         validate.level(level)
     names = validate.as_names(by)
-    clash = sorted(set(names) & set(CALIBRATION_COLUMNS))
+    clash = sorted(set(names) & set(_CALIBRATION_COLUMNS))
     if clash:
         msg = (
             f"by column(s) {clash} would collide with output column(s) of the same name"
@@ -211,7 +213,7 @@ def calibration(
         *([mass] if weighted else []),
     )
     if strategy == "uniform":
-        edges = pl.lit(pl.Series(uniform_edges(bins), dtype=pl.Float64))
+        edges = pl.lit(pl.Series(_uniform_edges(bins), dtype=pl.Float64))
         binned = scored.with_columns(_bin=edges.search_sorted(pl.col("_s"), side="left"))
     else:
         binned = _quantile_bins(scored, names, bins, weighted=weighted)
@@ -244,7 +246,7 @@ def _summary(binned: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.La
         fraction_positive=pl.when(ok).then(pl.col("_pos").cast(pl.Float64) / total),
     )
     out = out.sort([*names, "bin"], nulls_last=True, maintain_order=True)
-    return out.select(*names, *CALIBRATION_COLUMNS)
+    return out.select(*names, *_CALIBRATION_COLUMNS)
 
 
 def _quantile_bins(
@@ -260,7 +262,7 @@ def _quantile_bins(
     held by the first score whose cumulative weight exceeds it. A row's bin is the number
     of edges strictly below its score, as ``numpy.searchsorted(edges, score)``.
     """
-    levels = quantile_levels(bins)
+    levels = _quantile_levels(bins)
     if not levels:  # one bin
         return scored.with_columns(_bin=pl.lit(0, dtype=pl.UInt32))
     s, k = pl.col("_s"), len(levels)
@@ -387,7 +389,7 @@ def _ece_of_sorted(bins: int, strategy: Strategy, *, weighted: bool) -> pl.Expr:
         per_bin = gap.last()
     else:
         if strategy == "uniform":
-            edges = pl.lit(pl.Series(uniform_edges(bins), dtype=pl.Float64))
+            edges = pl.lit(pl.Series(_uniform_edges(bins), dtype=pl.Float64))
         else:
             edges = _expression_edges(s, w, bins)
         # Bins are runs of sorted rows: each bin's sum is a step of `gap` at the run ends.
@@ -402,7 +404,7 @@ def _expression_edges(s: pl.Expr, w: pl.Expr | None, bins: int) -> pl.Expr:
     """The inner quantile edges of sorted scores `s` (weights `w` sorted alike), as numpy."""
     cumulative = None if w is None else w.cum_sum()
     total = s.len().cast(pl.Float64) if cumulative is None else cumulative.last()
-    levels = pl.lit(pl.Series(quantile_levels(bins), dtype=pl.Float64))
+    levels = pl.lit(pl.Series(_quantile_levels(bins), dtype=pl.Float64))
     virtual = (total - 1) * levels  # numpy's (n - 1) * q
     below = virtual.floor()
     last = (total - 1).clip(lower_bound=0)
@@ -417,7 +419,7 @@ def _expression_edges(s: pl.Expr, w: pl.Expr | None, bins: int) -> pl.Expr:
 
 
 #: Output columns of :func:`calibration_fit` after `by`.
-FIT_COLUMNS = (
+_FIT_COLUMNS = (
     "intercept",
     "intercept_lower",
     "intercept_upper",
@@ -454,6 +456,7 @@ def calibration_fit(
     with ``offset=logit(p)`` for the intercept), weights as frequency weights.
     Probabilities of exactly 0 or 1 are clipped to ``[eps, 1 - eps]`` (eps = 2.2e-16, as
     scikit-learn's ``log_loss``); values outside [0, 1] are an error when the query runs.
+    There is no `direction`: a probability's scale is fixed.
     A group whose fit diverges (one class, or perfectly separated scores) has null fits.
 
     Parameters
@@ -494,7 +497,7 @@ def calibration_fit(
     """
     validate.level(level)
     names = validate.as_names(by)
-    clash = sorted(set(names) & set(FIT_COLUMNS))
+    clash = sorted(set(names) & set(_FIT_COLUMNS))
     if clash:
         msg = (
             f"by column(s) {clash} would collide with output column(s) of the same name"
@@ -523,7 +526,7 @@ def calibration_fit(
     out_schema = pl.Schema(
         {
             **{n: schema[n] for n in names},
-            **dict.fromkeys(FIT_COLUMNS[:-2], pl.Float64),
+            **dict.fromkeys(_FIT_COLUMNS[:-2], pl.Float64),
             "n_pos": count,
             "n_neg": count,
         }

@@ -65,7 +65,7 @@ from polars_roc._core.validate import By
 __all__ = ["time_auc", "time_curve"]
 
 #: Output columns of :func:`time_auc` after `by`.
-TIME_AUC_COLUMNS = ("horizon", "auc", "n_cases", "n_controls", "mean_auc")
+_TIME_AUC_COLUMNS = ("horizon", "auc", "n_cases", "n_controls", "mean_auc")
 
 
 def _horizons(horizons: Any) -> list[float]:

@@ -78,7 +78,8 @@ def calibration_slope(
 
     1 is ideal; below 1 the probabilities are too extreme (overfitting), above 1 too
     timid. Null where the fit diverges (one class, perfect separation) or a probability is
-    NaN; probabilities outside [0, 1] are an error when the query runs. See
+    NaN; probabilities outside [0, 1] are an error when the query runs. There is no
+    `direction`: a probability's scale is fixed. See
     :func:`polars_roc.calibration.calibration_fit` for the method and the clipping of 0, 1.
 
     Parameters
@@ -116,7 +117,8 @@ def calibration_intercept(
     Calibration intercept (in the large): ``a`` of ``logit P(y = 1) = a + logit(p)``.
 
     0 is ideal; above 0 the probabilities are too low on average, below 0 too high. Null
-    where the fit diverges or a probability is NaN. See :func:`calibration_slope`.
+    where the fit diverges or a probability is NaN. There is no `direction`: a
+    probability's scale is fixed. See :func:`calibration_slope`.
 
     Parameters
     ----------

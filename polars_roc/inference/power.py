@@ -56,15 +56,15 @@ __all__ = ["Sided", "detectable_auc", "roc_power", "roc_sample_size"]
 #: A two-sided test halves `alpha` on each side (pROC's ``"two.sided"``).
 Sided = Literal["two-sided", "one-sided"]
 
-FloatArray = npt.NDArray[np.float64]
+_FloatArray = npt.NDArray[np.float64]
 #: A number, or an expression (a string names a column).
-NumberOrExpr = float | int | str | pl.Expr
+_NumberOrExpr = float | int | str | pl.Expr
 
 _NULL_VARIANCE = 0.0792  # Obuchowski's V(0.5) per case, times (1 + 1/kappa)
 _quantile = np.vectorize(NormalDist().inv_cdf, otypes=[np.float64])
 
 
-def _theta_variance(theta: FloatArray, kappa: FloatArray) -> FloatArray:
+def _theta_variance(theta: _FloatArray, kappa: _FloatArray) -> _FloatArray:
     """Obuchowski's variance of the AUC per positive, at ``θ`` and ``κ = n_neg / n_pos``."""
     a = _quantile(np.clip(theta, 1e-300, 1 - 1e-16)) * 1.414
     return np.asarray(
@@ -72,13 +72,13 @@ def _theta_variance(theta: FloatArray, kappa: FloatArray) -> FloatArray:
     )
 
 
-def _z_alpha(alpha: FloatArray, sided: Sided) -> FloatArray:
+def _z_alpha(alpha: _FloatArray, sided: Sided) -> _FloatArray:
     return np.asarray(_quantile(1 - (alpha / 2 if sided == "two-sided" else alpha)), np.float64)
 
 
 def _power(
-    n_pos: FloatArray, n_neg: FloatArray, auc: FloatArray, alpha: FloatArray, sided: Sided
-) -> FloatArray:
+    n_pos: _FloatArray, n_neg: _FloatArray, auc: _FloatArray, alpha: _FloatArray, sided: Sided
+) -> _FloatArray:
     kappa = n_neg / n_pos
     v0, va = _NULL_VARIANCE * (1 + 1 / kappa), _theta_variance(auc, kappa)
     z_beta = (np.sqrt(n_pos) * np.abs(auc - 0.5) - _z_alpha(alpha, sided) * np.sqrt(v0)) / np.sqrt(
@@ -88,8 +88,8 @@ def _power(
 
 
 def _cases(
-    auc: FloatArray, power: FloatArray, alpha: FloatArray, kappa: FloatArray, sided: Sided
-) -> FloatArray:
+    auc: _FloatArray, power: _FloatArray, alpha: _FloatArray, kappa: _FloatArray, sided: Sided
+) -> _FloatArray:
     v0, va = _NULL_VARIANCE * (1 + 1 / kappa), _theta_variance(auc, kappa)
     z_alpha, z_beta = _z_alpha(alpha, sided), _quantile(power)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -98,8 +98,8 @@ def _cases(
 
 
 def _detectable(
-    n_pos: FloatArray, n_neg: FloatArray, power: FloatArray, alpha: FloatArray, sided: Sided
-) -> FloatArray:
+    n_pos: _FloatArray, n_neg: _FloatArray, power: _FloatArray, alpha: _FloatArray, sided: Sided
+) -> _FloatArray:
     """The AUC above 0.5 whose sample size is `n_pos`: bisection until the interval is one bit."""
     kappa = n_neg / n_pos
     lo = np.full(np.shape(n_pos), 0.5)
@@ -141,7 +141,7 @@ def _count(value: object, name: str) -> float:
     return _number(value, name, low=0.0, high=math.inf)
 
 
-def _as_expr(value: NumberOrExpr) -> pl.Expr:
+def _as_expr(value: _NumberOrExpr) -> pl.Expr:
     if isinstance(value, pl.Expr):
         return value.cast(pl.Float64)
     if isinstance(value, str):
@@ -150,8 +150,8 @@ def _as_expr(value: NumberOrExpr) -> pl.Expr:
 
 
 def _elementwise(
-    kernel: Callable[..., FloatArray],
-    values: dict[str, NumberOrExpr],
+    kernel: Callable[..., _FloatArray],
+    values: dict[str, _NumberOrExpr],
     valid: dict[str, tuple[float, float]],
 ) -> pl.Expr:
     """`kernel` over the rows of the struct of `values`; a row out of `valid` ranges is null."""
@@ -178,17 +178,17 @@ def roc_power(
 ) -> float: ...
 @overload
 def roc_power(
-    n_pos: NumberOrExpr,
-    n_neg: NumberOrExpr,
-    auc: NumberOrExpr,
+    n_pos: _NumberOrExpr,
+    n_neg: _NumberOrExpr,
+    auc: _NumberOrExpr,
     *,
     alpha: float = ...,
     alternative: Sided = ...,
 ) -> float | pl.Expr: ...
 def roc_power(
-    n_pos: NumberOrExpr,
-    n_neg: NumberOrExpr,
-    auc: NumberOrExpr,
+    n_pos: _NumberOrExpr,
+    n_neg: _NumberOrExpr,
+    auc: _NumberOrExpr,
     *,
     alpha: float = 0.05,
     alternative: Sided = "two-sided",
@@ -224,7 +224,7 @@ def roc_power(
     sided = _check_sided(alternative)
     validate.open_unit(alpha, "alpha")
 
-    def kernel(n_pos: FloatArray, n_neg: FloatArray, auc: FloatArray) -> FloatArray:
+    def kernel(n_pos: _FloatArray, n_neg: _FloatArray, auc: _FloatArray) -> _FloatArray:
         return _power(n_pos, n_neg, auc, np.asarray(alpha), sided)
 
     if _is_expr(n_pos, n_neg, auc):
@@ -246,7 +246,7 @@ def roc_sample_size(
 ) -> tuple[float, float]: ...
 @overload
 def roc_sample_size(
-    auc: NumberOrExpr,
+    auc: _NumberOrExpr,
     *,
     power: float = ...,
     alpha: float = ...,
@@ -254,7 +254,7 @@ def roc_sample_size(
     alternative: Sided = ...,
 ) -> tuple[float, float] | pl.Expr: ...
 def roc_sample_size(
-    auc: NumberOrExpr,
+    auc: _NumberOrExpr,
     *,
     power: float = 0.8,
     alpha: float = 0.05,
@@ -295,7 +295,7 @@ def roc_sample_size(
     validate.open_unit(power, "power")
     ratio = _count(kappa, "kappa")
 
-    def kernel(auc: FloatArray) -> FloatArray:
+    def kernel(auc: _FloatArray) -> _FloatArray:
         return _cases(auc, np.asarray(power), np.asarray(alpha), np.asarray(ratio), sided)
 
     if _is_expr(auc):
@@ -315,16 +315,16 @@ def detectable_auc(
 ) -> float | None: ...
 @overload
 def detectable_auc(
-    n_pos: NumberOrExpr,
-    n_neg: NumberOrExpr,
+    n_pos: _NumberOrExpr,
+    n_neg: _NumberOrExpr,
     *,
     power: float = ...,
     alpha: float = ...,
     alternative: Sided = ...,
 ) -> float | pl.Expr | None: ...
 def detectable_auc(
-    n_pos: NumberOrExpr,
-    n_neg: NumberOrExpr,
+    n_pos: _NumberOrExpr,
+    n_neg: _NumberOrExpr,
     *,
     power: float = 0.8,
     alpha: float = 0.05,
@@ -362,7 +362,7 @@ def detectable_auc(
     validate.open_unit(alpha, "alpha")
     validate.open_unit(power, "power")
 
-    def kernel(n_pos: FloatArray, n_neg: FloatArray) -> FloatArray:
+    def kernel(n_pos: _FloatArray, n_neg: _FloatArray) -> _FloatArray:
         return _detectable(n_pos, n_neg, np.asarray(power), np.asarray(alpha), sided)
 
     if _is_expr(n_pos, n_neg):
