@@ -78,8 +78,8 @@ def calibration_slope(
 
     1 is ideal; below 1 the probabilities are too extreme (overfitting), above 1 too
     timid. Null where the fit diverges (one class, perfect separation) or a probability is
-    NaN; probabilities outside [0, 1] are an error when the query runs. There is no
-    `direction`: a probability's scale is fixed. See
+    NaN; probabilities outside [0, 1] are an error when the query runs.
+    There is no `direction`: a probability's scale is fixed. See
     :func:`polars_roc.calibration.calibration_fit` for the method and the clipping of 0, 1.
 
     Parameters
