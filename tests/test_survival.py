@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-import polars_roc  # noqa: F401  (registers .roc)
+import polars_roc as pr
 
 sksurv_metrics = pytest.importorskip("sksurv.metrics")
 sksurv_util = pytest.importorskip("sksurv.util")
@@ -152,3 +152,16 @@ def test_bad_input_names_the_column(change: dict, match: str) -> None:
         df.roc.time_auc("s", time="t", event="e", horizons=[2])
     with pytest.raises(ValueError, match="horizons"):
         df.roc.time_auc("s", time="t", event="e", horizons=[])
+
+
+def test_time_auc_chart() -> None:
+    df = pl.concat([censored(i).with_columns(g=pl.lit(f"m{i}")) for i in range(2)])
+    table = df.roc.time_auc("s", time="t", event="e", horizons=[0.2, 0.5, 1.0], by="g")
+    spec = pr.charts.time_auc_chart(table, color="g").to_dict()
+    marks = [layer["mark"]["type"] for layer in spec["layer"]]
+    assert marks == ["rule", "line"]  # the chance line under one line per group
+    banded = table.with_columns(auc_lower=pl.col("auc") - 0.05, auc_upper=pl.col("auc") + 0.05)
+    spec = pr.charts.time_auc_chart(banded, facet="g").to_dict()
+    assert [layer["mark"]["type"] for layer in spec["spec"]["layer"]] == ["rule", "area", "line"]
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match="color="):
+        pr.charts.time_auc_chart(table, color="nope")
