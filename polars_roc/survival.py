@@ -52,12 +52,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import polars as pl
 
-from polars_roc import areas, curves
+from polars_roc import curves
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.compat import opaque
 from polars_roc._core.direction import Direction, directed
+from polars_roc._core.dynamic import dynamic_counts
 from polars_roc._core.frames import same_kind
 from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
@@ -128,7 +131,7 @@ def _checked_time(time: str, dtype: pl.DataType) -> pl.Expr:
     return pl.col(time).map_batches(check, return_dtype=pl.Float64, is_elementwise=True)
 
 
-def _weighted_rows(
+def _prepared(
     lf: pl.LazyFrame,
     score: str,
     *,
@@ -137,15 +140,21 @@ def _weighted_rows(
     horizons: list[float],
     names: list[str],
 ) -> tuple[pl.LazyFrame, pl.LazyFrame, dict[str, str]]:
-    """Per (group, horizon): the case/control rows with their IPCW weights; and S per group."""
+    """
+    The counted rows with their IPCW weight and horizon bucket, and the Kaplan–Meier table.
+
+    Rows: ``*keys, score, _t, _e, _w`` (``1 / G(time)`` for an event, 1 otherwise) and ``_k``
+    (the number of horizons before the row's time: a control at horizons ``j < _k``, a case
+    from ``_k`` on when it had an event). The table: ``*keys, _t, _S`` per distinct time.
+    """
     schema = lf.collect_schema()
     for role, column in (("score", score), ("time", time), ("event", event)):
         validate.column(schema, column, role)
     for column in names:
         validate.column(schema, column, "by")
     taken = [*schema.names(), *names]
-    own = {k: fresh(f"_{k}", taken) for k in ("t", "e", "h", "y", "w", "g", "bad")}
-    t, e, h = (pl.col(own[k]) for k in ("t", "e", "h"))
+    own = {k: fresh(f"_{k}", taken) for k in ("t", "e", "h", "y", "w", "g", "k")}
+    t, e = pl.col(own["t"]), pl.col(own["e"])
     rows = lf.select(
         *names,
         pl.col(score),
@@ -167,15 +176,80 @@ def _weighted_rows(
         _S=(1 - pl.col("_d") / pl.col("_r")).cum_prod().over(keys, order_by=own["t"]),
     )
     weighted = rows.join(at.select(*keys, own["t"], "_G"), on=[*keys, own["t"]], nulls_equal=True)
-    grid = pl.LazyFrame({own["h"]: horizons}, schema={own["h"]: pl.Float64})
-    expanded = weighted.join(grid, how="cross")
-    case, control = e & (t <= h), t > h
-    expanded = expanded.filter(case | control).with_columns(
-        case.alias(own["y"]),
-        pl.when(case).then(1 / pl.col("_G")).otherwise(1.0).alias(own["w"]),
-        (case & (pl.col("_G") <= 0)).alias(own["bad"]),
+    grid = pl.lit(pl.Series(horizons, dtype=pl.Float64))
+    weighted = weighted.with_columns(
+        pl.when(e).then(1 / pl.col("_G")).otherwise(1.0).alias(own["w"]),
+        grid.search_sorted(t, side="left").cast(pl.Int64).alias(own["k"]),
     )
-    return expanded, at.select(*keys, own["t"], "_S"), own
+    return weighted, at.select(*keys, own["t"], "_S"), own
+
+
+def _expanded(weighted: pl.LazyFrame, horizons: list[float], own: dict[str, str]) -> pl.LazyFrame:
+    """One row per counted row and horizon where it is a case or a control (for curves)."""
+    grid = pl.LazyFrame({own["h"]: horizons}, schema={own["h"]: pl.Float64})
+    t, e, h = pl.col(own["t"]), pl.col(own["e"]), pl.col(own["h"])
+    case, control = e & (t <= h), t > h
+    return (
+        weighted.join(grid, how="cross")
+        .filter(case | control)
+        .with_columns(case.alias(own["y"]), pl.when(case).then(pl.col(own["w"])).otherwise(1.0))
+    )
+
+
+def _auc_table(
+    weighted: pl.LazyFrame, score: str, keys: list[str], horizons: list[float], own: dict[str, str]
+) -> pl.LazyFrame:
+    """``*keys, _j, auc, n_cases, n_controls`` from one sort (:mod:`polars_roc._core.dynamic`)."""
+    schema = weighted.collect_schema()
+    columns: dict[str, pl.DataType] = {k: schema[k] for k in keys}
+    columns.update(_j=pl.Int64(), auc=pl.Float64(), n_cases=pl.UInt32(), n_controls=pl.UInt32())
+    out_schema = pl.Schema(columns)
+    n_horizons = len(horizons)
+
+    def table(df: pl.DataFrame) -> pl.DataFrame:
+        ids = df.select(keys).unique().sort(keys, nulls_last=True).with_row_index("_gid")
+        df = df.join(ids, on=keys, how="left", nulls_equal=True)
+        group = df["_gid"].to_numpy().astype(np.int64)
+        scores = df[score]
+        values = scores.to_numpy()
+        nan = np.isnan(values) if scores.dtype.is_float() else np.zeros(len(values), bool)
+        weight = df[own["w"]].to_numpy().astype(np.float64)
+        bucket = df[own["k"]].to_numpy().astype(np.int64)
+        counts = dynamic_counts(
+            group,
+            np.where(nan, 0, values) if nan.any() else values,
+            bucket,
+            df[own["e"]].to_numpy().astype(bool),
+            np.where(np.isfinite(weight), weight, 0.0),
+            ids.height,
+            n_horizons,
+        )
+        n_groups = ids.height
+        has_nan = np.bincount(group, weights=nan, minlength=n_groups) > 0
+        # A case whose censoring curve fell to 0 has no weight: its horizons are undefined.
+        unweighted = np.zeros((n_groups, n_horizons), dtype=bool)
+        infinite = ~np.isfinite(weight)
+        for j in range(n_horizons) if infinite.any() else ():
+            hit = infinite & (bucket <= j)
+            unweighted[:, j] = np.bincount(group, weights=hit, minlength=n_groups) > 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            auc = counts.u / (counts.case_weight * counts.controls)
+        defined = (counts.cases > 0) & (counts.controls > 0) & ~has_nan[:, None] & ~unweighted
+        auc = np.where(defined, auc, np.nan)
+        repeated = ids.drop("_gid").select(pl.all().repeat_by(n_horizons).explode())
+        long = pl.DataFrame(
+            {
+                "_j": np.tile(np.arange(n_horizons), n_groups),
+                "auc": auc.ravel(),
+                "n_cases": counts.cases.ravel(),
+                "n_controls": counts.controls.ravel(),
+            }
+        ).fill_nan(None)
+        out = pl.concat([repeated, long], how="horizontal")
+        return out.cast(out_schema).select(out_schema.names())
+
+    needed = [*keys, score, own["w"], own["k"], own["e"]]
+    return opaque(weighted.select(needed), table, schema=out_schema)
 
 
 @same_kind
@@ -235,39 +309,23 @@ def time_auc(
     """
     points = _horizons(horizons)
     names = validate.as_names(by)
-    expanded, survival, own = _weighted_rows(
+    weighted, survival, own = _prepared(
         lf, score, time=time, event=event, horizons=points, names=names
     )
     keys = names or [own["g"]]
     per = [*keys, own["h"]]
-    table = areas.auc(expanded, score, own["y"], by=per, weight=own["w"])
-    counts = expanded.group_by(per).agg(
-        n_cases=pl.col(own["y"]).sum(),
-        n_controls=(~pl.col(own["y"])).sum(),
-        _bad=pl.col(own["bad"]).any(),
-    )
-    grid = survival.join(
-        pl.LazyFrame({own["h"]: points}, schema={own["h"]: pl.Float64}), how="cross"
-    )
+    grid = pl.LazyFrame({own["h"]: points, "_j": range(len(points))})
+    grid = grid.with_columns(pl.col(own["h"]).cast(pl.Float64), pl.col("_j").cast(pl.Int64))
+    table = _auc_table(weighted, score, keys, points, own).join(grid, on="_j").drop("_j")
     # S at each horizon: the product over event times up to it (1 before the first).
     s_at = (
-        grid.filter(pl.col(own["t"]) <= pl.col(own["h"]))
+        survival.join(grid, how="cross")
+        .filter(pl.col(own["t"]) <= pl.col(own["h"]))
         .group_by(per)
         .agg(_S=pl.col("_S").sort_by(own["t"]).last())
     )
-    out = (
-        counts.join(table.select(*per, "auc"), on=per, how="left", nulls_equal=True)
-        .join(s_at, on=per, how="left", nulls_equal=True)
-        .with_columns(
-            auc=pl.when(~pl.col("_bad")).then(pl.col("auc")),
-            _S=pl.col("_S").fill_null(1.0),
-        )
-    )
-    # Every horizon of every group, even one with no case and no control.
-    groups = expanded.select(keys).unique() if names else pl.LazyFrame({own["g"]: [True]})
-    full = groups.join(pl.LazyFrame({own["h"]: points}, schema={own["h"]: pl.Float64}), how="cross")
-    out = full.join(out, on=per, how="left", nulls_equal=True).with_columns(
-        pl.col("n_cases", "n_controls").fill_null(0).cast(pl.UInt32)
+    out = table.join(s_at, on=per, how="left", nulls_equal=True).with_columns(
+        _S=pl.col("_S").fill_null(1.0)
     )
     drop = (pl.col("_S").shift(1, fill_value=1.0) - pl.col("_S")).over(keys, order_by=own["h"])
     last = pl.col("_S").sort_by(own["h"]).last().over(keys)
@@ -321,9 +379,8 @@ def time_curve(
     """
     points = _horizons(horizons)
     names = validate.as_names(by)
-    expanded, _, own = _weighted_rows(
-        lf, score, time=time, event=event, horizons=points, names=names
-    )
+    weighted, _, own = _prepared(lf, score, time=time, event=event, horizons=points, names=names)
+    expanded = _expanded(weighted, points, own)
     per = [*names, own["h"]]
     curve = curves.curve(expanded, score, own["y"], by=per, weight=own["w"])
     horizon = pl.col(own["h"])

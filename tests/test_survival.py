@@ -165,3 +165,18 @@ def test_time_auc_chart() -> None:
     assert [layer["mark"]["type"] for layer in spec["spec"]["layer"]] == ["rule", "area", "line"]
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="color="):
         pr.charts.time_auc_chart(table, color="nope")
+
+
+def test_one_sort_twin_equals_the_weighted_kernel() -> None:
+    # time_auc reads every horizon off one sort (_core/dynamic); time_curve expands the rows
+    # per horizon and runs the package's weighted curve kernel: the areas must agree.
+    df = pl.concat([censored(i, n=120, ties=True).with_columns(g=pl.lit(i % 2)) for i in range(4)])
+    horizons = [0.2, 0.4, 0.7, 1.2]
+    table = df.roc.time_auc("s", time="t", event="e", horizons=horizons, by="g")
+    curve = df.roc.time_curve("s", time="t", event="e", horizons=horizons, by="g")
+    areas = curve.group_by("g", "horizon").agg(
+        area=((pl.col("fpr").diff() * (pl.col("tpr") + pl.col("tpr").shift()) / 2).sum())
+    )
+    joined = table.join(areas, on=["g", "horizon"])
+    assert len(joined) == len(table)
+    assert joined["auc"].to_numpy() == pytest.approx(joined["area"].to_numpy(), rel=1e-12)
