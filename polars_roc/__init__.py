@@ -39,6 +39,7 @@ from polars_roc import (
     operating,
     precision_recall,
     report,
+    survival,
     thresholds,
     typing,
 )
@@ -53,6 +54,8 @@ from polars_roc.exprs import (
     auc_se,
     average_precision,
     brier_score,
+    calibration_intercept,
+    calibration_slope,
     expected_calibration_error,
     fpr_at_tpr,
     gini,
@@ -65,7 +68,7 @@ from polars_roc.exprs import (
 from polars_roc.geometry import crossings, hull, iso
 from polars_roc.geometry.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.geometry.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
-from polars_roc.inference import bootstrap
+from polars_roc.inference import bootstrap, detectable_auc, roc_power, roc_sample_size
 from polars_roc.multiclass.expression import multiclass_auc
 
 # Keep __all__ sorted; each feature module adds its public names here.
@@ -79,11 +82,14 @@ __all__ = [
     "bootstrap",
     "brier_score",
     "calibration",
+    "calibration_intercept",
+    "calibration_slope",
     "charts",
     "crossings",
     "crossval",
     "curves",
     "datasets",
+    "detectable_auc",
     "dominance",
     "engines",
     "expected_calibration_error",
@@ -113,7 +119,10 @@ __all__ = [
     "pr_auc",
     "precision_recall",
     "report",
+    "roc_power",
+    "roc_sample_size",
     "stratified_folds",
+    "survival",
     "tally",
     "thresholds",
     "tpr_at_fpr",

@@ -32,10 +32,11 @@ def auc(
     pos_label: Any = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
-    ci: Literal["delong", "bootstrap"] | None = None,
+    ci: Literal["delong", "logit", "bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = 0,
+    cluster: str | None = None,
 ) -> pl.LazyFrame:
     """
     Area under the ROC curve per group, with class counts and optional intervals.
@@ -55,9 +56,19 @@ def auc(
     pos_label
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
     ci
-        ``"delong"`` or ``"bootstrap"`` adds ``auc_se, auc_lower, auc_upper``.
+        ``"delong"``, ``"logit"`` or ``"bootstrap"`` adds ``auc_se, auc_lower, auc_upper``.
+        ``"logit"`` takes the DeLong standard error to the logit scale (the delta method)
+        and back: bounds inside (0, 1) without clipping, asymmetric near 1, better
+        coverage for small samples and AUCs near 1 (an AUC of exactly 0 or 1 gives the
+        point itself).
     level
         Confidence level of the interval.
+    cluster
+        Column of cluster ids (a customer, a patient with several rows): with
+        ``ci="delong"`` or ``"logit"`` the standard error is Obuchowski's (1997) clustered
+        variance from the placements summed per cluster, and ``n_clusters`` is added
+        (one cluster per row gives exactly DeLong's numbers). Unweighted rows only; null
+        cluster ids are an error.
     n_boot, seed
         Bootstrap replicates and random seed (``ci="bootstrap"`` only).
     direction
@@ -99,13 +110,23 @@ def auc(
     names = validate.as_names(by)
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
+    if cluster is not None and ci is None:
+        msg = "cluster= changes the interval only\n\nHint: pass ci='delong' with it."
+        raise ValueError(msg)
     if ci is not None:
-        validate.ci(ci, ("delong", "bootstrap"))
+        validate.ci(ci, ("delong", "logit", "bootstrap"))
         validate.level(level)
+        if cluster is not None:
+            return _clustered(lf, score, label, names, weight, pos_label, ci, level, cluster)
         if ci == "delong":
             return delong.auc_table(
                 lf, score, label, names=names, weight=weight, pos_label=pos_label, level=level
             )
+        if ci == "logit":
+            table = delong.auc_table(
+                lf, score, label, names=names, weight=weight, pos_label=pos_label, level=level
+            )
+            return table.with_columns(delong.logit_interval_columns("auc", level))
         return _auc_bootstrap(
             lf,
             score,
@@ -335,4 +356,56 @@ def _partial_auc_bootstrap(
     )
     return resampling.attach(point, boot, names).select(
         *names, *PARTIAL_AUC, *resampling.boot_fields("pauc")
+    )
+
+
+def _clustered(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+    ci: str,
+    level: float,
+    cluster: str,
+) -> pl.LazyFrame:
+    """``auc(ci=..., cluster=...)``: the clustered DeLong (or logit) interval."""
+    if ci not in ("delong", "logit"):
+        msg = (
+            f"cluster= needs ci='delong' or ci='logit', got ci={ci!r}"
+            "\n\nHint: the cluster bootstrap is not available yet; use ci='delong'."
+        )
+        raise ValueError(msg)
+    if weight is not None:
+        msg = (
+            f"cluster= takes unweighted rows, got weight={weight!r}"
+            "\n\nHint: repeat rows by their weight, or drop the cluster."
+        )
+        raise ValueError(msg)
+    schema = lf.collect_schema()
+    validate.column(schema, cluster, "cluster")
+    if cluster in names:
+        msg = f"cluster column {cluster!r} is also a by column\n\nHint: cluster within groups."
+        raise ValueError(msg)
+
+    def no_null(ids: pl.Series) -> pl.Series:
+        if ids.null_count():
+            msg = (
+                f"cluster column {cluster!r} holds {ids.null_count()} null id(s)"
+                "\n\nHint: fill them (e.g. with a row id) or drop those rows."
+            )
+            raise ValueError(msg)
+        return ids
+
+    checked = lf.with_columns(pl.col(cluster).map_batches(no_null, is_elementwise=True))
+    return delong.clustered_auc_table(
+        checked,
+        score,
+        label,
+        names=names,
+        cluster=cluster,
+        pos_label=pos_label,
+        level=level,
+        logit=ci == "logit",
     )

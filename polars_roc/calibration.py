@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import polars as pl
 
-from polars_roc._core import validate
+from polars_roc._core import logistic, validate
 from polars_roc._core.binning import Strategy
 from polars_roc._core.binning import check_arguments as _check_arguments
 from polars_roc._core.binning import checked as _checked
@@ -39,12 +40,15 @@ from polars_roc._core.binning import repeats as _repeats
 from polars_roc._core.binning import uniform_edges as _uniform_edges
 from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.columns import CALIBRATION
+from polars_roc._core.compat import opaque
 from polars_roc._core.counts import coded
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group
+from polars_roc._core.kernels import rows
+from polars_roc._core.proportions import PROPORTION_METHODS, ProportionMethod, proportion_interval
 from polars_roc._core.validate import By
 
-__all__ = ["Strategy", "calibration"]
+__all__ = ["Strategy", "calibration", "calibration_fit"]
 
 #: The calibration table's columns, in order, after the `by` columns.
 _CALIBRATION_COLUMNS = ("bin", "mean_score", "fraction_positive", "n")
@@ -62,6 +66,8 @@ def calibration(
     bins: int = 10,
     strategy: Strategy = "uniform",
     nan_policy: NanPolicy = "propagate",
+    ci: ProportionMethod | None = None,
+    level: float = 0.95,
 ) -> pl.LazyFrame:
     """
     Calibration (reliability) curve per group, as scikit-learn's ``calibration_curve``.
@@ -98,12 +104,17 @@ def calibration(
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+    ci, level
+        ``"wilson"``, ``"clopper_pearson"`` or ``"agresti_coull"`` adds ``fraction_lower,
+        fraction_upper``: the closed-form interval of each bin's fraction of positives
+        (weights read as frequencies), at confidence `level`.
 
     Returns
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
-        ``*by, bin, mean_score, fraction_positive, n``: `bin` numbers the bins from 1 (the
+        ``*by, bin, mean_score, fraction_positive, n`` (+ ``fraction_lower,
+        fraction_upper`` with `ci`): `bin` numbers the bins from 1 (the
         lowest scores) to `bins`, empty bins left out. A group holding a NaN score has one
         row, with null `bin`, `mean_score` and `fraction_positive`.
 
@@ -133,6 +144,8 @@ def calibration(
     ``prob_true = [0, 0.5, 1]`` and ``prob_pred = [0.2, 0.525, 0.85]``.
     """
     _check_arguments(bins, strategy)
+    if validate.ci(ci, PROPORTION_METHODS):
+        validate.level(level)
     names = validate.as_names(by)
     validate.no_clash(names, CALIBRATION)
     schema = lf.collect_schema()
@@ -154,7 +167,14 @@ def calibration(
         binned = scored.with_columns(_bin=edges.search_sorted(pl.col("_s"), side="left"))
     else:
         binned = _quantile_bins(scored, names, bins, weighted=weighted)
-    return _summary(binned, names, weighted=weighted)
+    out = _summary(binned, names, weighted=weighted)
+    if ci is None:
+        return out
+    n = pl.col("n").cast(pl.Float64)
+    interval = proportion_interval(pl.col("fraction_positive") * n, n, ci, level)
+    return out.with_columns(
+        fraction_lower=interval.struct.field("lower"), fraction_upper=interval.struct.field("upper")
+    )
 
 
 def _summary(binned: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.LazyFrame:
@@ -234,3 +254,141 @@ def _quantile_bins(
     tagged = join_groups(scored, edges, names, how="inner")  # no groups: a cross join
     above = [(s > pl.col(f"_e{i}")).cast(pl.UInt32) for i in range(k)]
     return tagged.with_columns(_bin=pl.sum_horizontal(above))
+
+
+#: Output columns of :func:`calibration_fit` after `by`.
+_FIT_COLUMNS = (
+    "intercept",
+    "intercept_lower",
+    "intercept_upper",
+    "slope",
+    "slope_lower",
+    "slope_upper",
+    "citl",
+    "n_pos",
+    "n_neg",
+)
+
+
+@same_kind
+def calibration_fit(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    level: float = 0.95,
+    nan_policy: NanPolicy = "propagate",
+) -> pl.LazyFrame:
+    """
+    Logistic recalibration per group: calibration slope and intercept with Wald intervals.
+
+    Fits ``logit P(y = 1) = a + b · logit(p)`` by Newton's method, all groups at once (no
+    Python loop over groups): ``slope`` is ``b`` with a free intercept (1 is ideal; below 1
+    the scores are too extreme, above 1 too timid); ``intercept`` is ``a`` with the slope
+    fixed at 1 (calibration in the large on the logit scale: 0 is ideal, above 0 the
+    scores are too low). ``citl`` is the mean outcome minus the mean probability. The
+    numbers are those of statsmodels' ``GLM(y, [1, logit(p)], family=Binomial())`` (and
+    with ``offset=logit(p)`` for the intercept), weights as frequency weights.
+    Probabilities of exactly 0 or 1 are clipped to ``[eps, 1 - eps]`` (eps = 2.2e-16, as
+    scikit-learn's ``log_loss``); values outside [0, 1] are an error when the query runs.
+    There is no `direction`: a probability's scale is fixed.
+    A group whose fit diverges (one class, or perfectly separated scores) has null fits.
+
+    Parameters
+    ----------
+    lf
+        Scored rows; `score` holds probabilities in [0, 1].
+    score, label, by, weight, pos_label
+        Column roles, as in :func:`calibration`.
+    level
+        Confidence level of the Wald intervals.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's numbers are null), ``"omit"`` or
+        ``"raise"``.
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        ``*by, intercept, intercept_lower, intercept_upper, slope, slope_lower,
+        slope_upper, citl, n_pos, n_neg``, one row per group.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame(
+    ...     {"p": [0.1, 0.3, 0.6, 0.8, 0.2, 0.7], "y": [0, 1, 0, 1, 0, 1]}
+    ... )
+    >>> fit = df.roc.calibration_fit("p", "y")
+    >>> fit.select(pl.col("intercept", "slope", "citl").round(4))
+    shape: (1, 3)
+    ┌───────────┬────────┬──────┐
+    │ intercept ┆ slope  ┆ citl │
+    │ ---       ┆ ---    ┆ ---  │
+    │ f64       ┆ f64    ┆ f64  │
+    ╞═══════════╪════════╪══════╡
+    │ 0.28      ┆ 1.1866 ┆ 0.05 │
+    └───────────┴────────┴──────┘
+    """
+    validate.level(level)
+    names = validate.as_names(by)
+    clash = sorted(set(names) & set(_FIT_COLUMNS))
+    if clash:
+        msg = (
+            f"by column(s) {clash} would collide with output column(s) of the same name"
+            f"\n\nHint: rename the group column(s) first."
+        )
+        raise ValueError(msg)
+    schema = lf.collect_schema()
+    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
+    r = rows(
+        pl.col(score),
+        pl.col(label),
+        weight=None if weight is None else pl.col(weight),
+        pos_label=pos_label,
+        masked=True,
+        label_dtype=schema[label],
+        nan_policy=nan_policy,
+    )
+    w = pl.lit(1.0) if r.weight is None else r.weight
+    data = lf.select(
+        *names,
+        r.score.cast(pl.Float64).alias("_p"),
+        r.positive.cast(pl.Float64).alias("_y"),
+        pl.when(r.score.is_not_null()).then(w.cast(pl.Float64)).alias("_w"),
+    )
+    count = pl.Float64 if weight is not None else pl.Int64
+    out_schema = pl.Schema(
+        {
+            **{n: schema[n] for n in names},
+            **dict.fromkeys(_FIT_COLUMNS[:-2], pl.Float64),
+            "n_pos": count,
+            "n_neg": count,
+        }
+    )
+
+    def fit(df: pl.DataFrame) -> pl.DataFrame:
+        if names:
+            keys = df.select(names).unique().sort(names, nulls_last=True).with_row_index("_g")
+            df = df.join(keys, on=names, how="left", nulls_equal=True)
+        else:
+            keys = pl.DataFrame({"_g": [0]}, schema={"_g": pl.UInt32})
+            df = df.with_columns(_g=pl.lit(0, dtype=pl.UInt32))
+        live = df.filter(pl.col("_p").is_not_null() & pl.col("_y").is_not_null())
+        columns = logistic.summary(
+            live["_g"].to_numpy().astype(np.int64),
+            live["_p"].to_numpy(),
+            live["_y"].to_numpy(),
+            live["_w"].to_numpy(),
+            keys.height,
+            level=level,
+            name=score,
+        )
+        table = pl.DataFrame(columns).fill_nan(None)
+        table = pl.concat([keys.drop("_g"), table], how="horizontal")
+        return table.cast({"n_pos": count, "n_neg": count}).select(out_schema.names())
+
+    return opaque(data, fit, schema=out_schema)

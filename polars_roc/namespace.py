@@ -26,6 +26,7 @@ from polars_roc import (
     multiclass,
     operating,
     precision_recall,
+    survival,
     thresholds,
 )
 from polars_roc._core.frames import trimmed
@@ -90,6 +91,11 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     # multiclass (multiclass/)
     "multiclass_auc": multiclass.multiclass_auc,
     "multiclass_curve": multiclass.multiclass_curve,
+    # closed-form intervals, calibration fit, power (issue 33)
+    "calibration_fit": calibration.calibration_fit,
+    # survival outcomes (issue 34)
+    "time_auc": survival.time_auc,
+    "time_curve": survival.time_curve,
 }
 
 
@@ -168,6 +174,9 @@ EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     "tpr_at_fpr": exprs.tpr_at_fpr,
     "fpr_at_tpr": exprs.fpr_at_tpr,
     "auc_se": exprs.auc_se,
+    # closed-form intervals, calibration fit, power (issue 33)
+    "calibration_slope": exprs.calibration_slope,
+    "calibration_intercept": exprs.calibration_intercept,
 }
 
 

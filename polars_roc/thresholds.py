@@ -29,6 +29,7 @@ from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import BEST_THRESHOLD, THRESHOLDS
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
+from polars_roc._core.proportions import PROPORTION_METHODS, ProportionMethod, rate_intervals
 from polars_roc._core.replicates import best_statistic, with_best_intervals, with_rate_intervals
 from polars_roc._core.schemes import Thresholds, at_thresholds
 from polars_roc._core.validate import By
@@ -89,7 +90,7 @@ def thresholds(
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
     thresholds: Thresholds = None,
-    ci: Literal["bootstrap"] | None = None,
+    ci: Literal["bootstrap"] | ProportionMethod | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = 0,
@@ -131,6 +132,12 @@ def thresholds(
         ``"bootstrap"`` (with a list of `thresholds`) adds ``tpr_lower, tpr_upper,
         fpr_lower, fpr_upper``: stratified bootstrap percentile intervals of the rates at
         each threshold (pROC's ``ci.thresholds``), see :mod:`polars_roc._core.replicates`.
+        ``"wilson"``, ``"clopper_pearson"`` or ``"agresti_coull"`` add closed-form
+        intervals from the counts alone (no resampling, so they run on a `pr.tally`):
+        ``tpr_lower, tpr_upper, fpr_lower, fpr_upper, ppv_lower, ppv_upper, npv_lower,
+        npv_upper`` by that method and ``lr_pos_lower, lr_pos_upper, lr_neg_lower,
+        lr_neg_upper`` by the log method (Simel et al. 1991); weighted counts are read as
+        frequencies. See :mod:`polars_roc._core.proportions`.
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
     direction
@@ -181,6 +188,9 @@ def thresholds(
     └───────┴───────────┴───────────┴─────────┴───────────┴───────────┘
     """
     table = _table(lf, score, label, by=by, weight=weight, pos_label=pos_label, scheme=thresholds)
+    if ci in PROPORTION_METHODS:  # closed form: from the counts, no resampling
+        validate.level(level)
+        return table.with_columns(rate_intervals(ci, level))
     if not _check_ci(ci, level, n_boot, seed):
         return table
     if isinstance(thresholds, bool) or not isinstance(thresholds, list | tuple):
@@ -206,7 +216,7 @@ def thresholds(
 
 def _check_ci(ci: Any, level: float, n_boot: int, seed: int | None) -> bool:
     """Check the bootstrap arguments; whether an interval is asked for."""
-    if not validate.ci(ci, ("bootstrap",)):
+    if not validate.ci(ci, ("bootstrap", *PROPORTION_METHODS)):
         return False
     validate.level(level)
     validate.n_boot(n_boot)
@@ -256,7 +266,7 @@ def best_threshold(
     fpr: tuple[float, float] | None = None,
     tpr: tuple[float, float] | None = None,
     thresholds: Thresholds = None,
-    ci: Literal["bootstrap"] | None = None,
+    ci: Literal["bootstrap"] | ProportionMethod | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = 0,
@@ -314,7 +324,9 @@ def best_threshold(
         are the percentile intervals of its threshold, tpr and fpr. A resample that picks
         the ``+inf`` row ("always negative") counts with a threshold above every score, so
         a threshold bound is ``+inf`` where its percentile falls there; the bounds are null
-        when a resample has no candidate.
+        when a resample has no candidate. ``"wilson"``, ``"clopper_pearson"`` or
+        ``"agresti_coull"``: the closed-form intervals of the chosen row's rates and
+        likelihood ratios, as in :func:`thresholds`.
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
     where
@@ -412,7 +424,10 @@ def best_threshold(
     cost_fn = validate.cost(cost_fn, "cost_fn")
     validate.prevalence(prevalence)
     names = validate.as_names(by)
-    interval = _check_ci(ci, level, n_boot, seed)
+    closed_form = ci in PROPORTION_METHODS
+    if closed_form:
+        validate.level(level)
+    interval = not closed_form and _check_ci(ci, level, n_boot, seed)
     if interval and thresholds is not None:
         msg = (
             f"ci='bootstrap' searches every distinct score, got thresholds={thresholds!r}"
@@ -454,6 +469,8 @@ def best_threshold(
     totals = points.group_by(keys).agg(n_pos=pl.col("tp").max(), n_neg=pl.col("fp").max())
     out = totals.join(best, on=keys, how="left", nulls_equal=True)
     out = out.sort(keys, nulls_last=True).select(*names, *BEST_THRESHOLD)
+    if closed_form:
+        return out.with_columns(rate_intervals(ci, level))  # type: ignore[arg-type]
     if not interval:
         return out
     ranges = {"fpr": fpr, "tpr": tpr}

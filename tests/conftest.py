@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,9 @@ def scored_rows(
 def spark_session() -> Any:
     """One local[2] SparkSession for the whole run: its start-up (10-15 s) is paid once."""
     pyspark_sql = pytest.importorskip("pyspark.sql", reason="PySpark is not installed")
+    java_home = os.environ.get("JAVA_HOME")
+    if shutil.which("java") is None and not (java_home and Path(java_home, "bin", "java").exists()):
+        pytest.skip("no Java runtime found: PySpark needs one (e.g. default-jre-headless)")
     session = (
         pyspark_sql.SparkSession.builder.master("local[2]")
         .appName("polars-roc-tests")

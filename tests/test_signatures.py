@@ -29,6 +29,10 @@ NO_DIRECTION = {
     "polars_roc.exprs.probability.brier_score",
     "polars_roc.exprs.probability.expected_calibration_error",
     "polars_roc.exprs.probability.log_loss",
+    # probabilities have a fixed scale (issue 33)
+    "polars_roc.calibration.calibration_fit",
+    "polars_roc.exprs.recalibration.calibration_intercept",
+    "polars_roc.exprs.recalibration.calibration_slope",
 }
 #: Not an analysis of a score: reshapes a counts table into weighted rows, wide class
 #: scores into one-vs-rest rows for the report (which takes both arguments), or reads a

@@ -41,6 +41,9 @@ ROLES = (
     "fpr",
     "tpr",
     "name",
+    "cluster",
+    "time",
+    "event",
 )
 
 #: Roles naming the classifier column, a key of the result like the `by` groups (`model`;

@@ -31,6 +31,7 @@ from polars_roc.charts._pr_det import det_chart, pr_chart
 from polars_roc.charts._roc import partial_auc_chart, roc_chart
 from polars_roc.charts._scores import score_chart
 from polars_roc.charts._thresholds import threshold_chart
+from polars_roc.charts._time import time_auc_chart
 
 __all__ = [
     "auc_interval_chart",
@@ -46,4 +47,5 @@ __all__ = [
     "score_chart",
     "threshold_chart",
     "threshold_explorer",
+    "time_auc_chart",
 ]

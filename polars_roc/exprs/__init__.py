@@ -12,6 +12,7 @@ from polars_roc.exprs.operating import fpr_at_tpr, ks, tpr_at_fpr
 from polars_roc.exprs.precision import average_precision, pr_auc
 from polars_roc.exprs.probability import brier_score, expected_calibration_error, log_loss
 from polars_roc.exprs.ranking import auc, auc_se, gini, partial_auc
+from polars_roc.exprs.recalibration import calibration_intercept, calibration_slope
 
 __all__ = [
     "accuracy",
@@ -19,6 +20,8 @@ __all__ = [
     "auc_se",
     "average_precision",
     "brier_score",
+    "calibration_intercept",
+    "calibration_slope",
     "expected_calibration_error",
     "fpr_at_tpr",
     "gini",

@@ -4,7 +4,8 @@
 :mod:`~polars_roc.inference._bootstrap_tests` the bootstrap tests it runs with
 ``method="bootstrap"``; :mod:`~polars_roc.inference._metric_bootstrap` the stratified
 bootstrap of any scalar expression; :mod:`~polars_roc.inference._multiple_testing` Holm,
-Bonferroni and Benjamini-Hochberg.
+Bonferroni and Benjamini-Hochberg; :mod:`~polars_roc.inference.power` power and sample
+size for an AUC.
 """
 
 from polars_roc._core.distributions import (
@@ -21,15 +22,19 @@ from polars_roc.inference.intervals import (
     partial_auc_interval,
     tpr_at_fpr_interval,
 )
+from polars_roc.inference.power import detectable_auc, roc_power, roc_sample_size
 
 __all__ = [
     "auc_interval",
     "bootstrap",
     "compare",
+    "detectable_auc",
     "fpr_at_tpr_interval",
     "normal_cdf",
     "normal_quantile",
     "partial_auc_interval",
+    "roc_power",
+    "roc_sample_size",
     "student_t_cdf",
     "student_t_quantile",
     "tpr_at_fpr_interval",

@@ -42,9 +42,7 @@ from polars_roc._core.columns import COMPARE
 from polars_roc._core.compat import opaque
 from polars_roc._core.delong import delong_table, ordered_variance
 from polars_roc._core.direction import Direction, directed
-from polars_roc._core.distributions import (
-    difference_test,
-)
+from polars_roc._core.distributions import difference_test, normal_quantile
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups
 from polars_roc._core.names import fresh
@@ -112,6 +110,26 @@ def _check_pairs(case: str | None) -> Any:
     return check
 
 
+def _needed(power: float, alternative: str, level: float) -> list[pl.Expr]:
+    """
+    Cases needed for the observed paired difference (pROC's ``ncases.obuchowski``).
+
+    With ``V₁, V₂`` the DeLong variances and ``C`` their covariance, scaled by the number of
+    positives ``m``: ``v₀ = 2(V₁ - C)·m`` under the null, ``v_A = (V₁ + V₂ - 2C)·m``, and
+    ``n = (z_α·√v₀ + z_β·√v_A)² / Δ²`` positives, ``κ·n`` negatives.
+    """
+    alpha = 1 - level
+    z_alpha = normal_quantile(1 - (alpha / 2 if alternative == "two-sided" else alpha))
+    z_beta = normal_quantile(power)
+    m = pl.col("n_pos_a").cast(pl.Float64)
+    kappa = pl.col("n_neg_a").cast(pl.Float64) / m
+    v_a, v_b, v_diff = pl.col("_var_a"), pl.col("_var_b"), pl.col("_sd") ** 2
+    null = ((v_a - v_b + v_diff) * m).clip(lower_bound=0.0)
+    cases = (z_alpha * null.sqrt() + z_beta * (v_diff * m).sqrt()) ** 2 / pl.col("diff") ** 2
+    cases = pl.when(pl.col("paired") & (pl.col("diff") != 0)).then(cases)
+    return [cases.alias("n_pos_needed"), (cases * kappa).alias("n_neg_needed")]
+
+
 @same_kind
 @directed
 def compare(
@@ -134,6 +152,7 @@ def compare(
     n_boot: int = 2000,
     seed: int | None = 0,
     adjust: Adjust | None = None,
+    power: float | None = None,
 ) -> pl.LazyFrame:
     """
     DeLong's (or a bootstrap) test of two AUCs, for every pair of models, per group.
@@ -190,6 +209,12 @@ def compare(
         of the bootstrap test.
     adjust
         None, ``"holm"``, ``"bonferroni"`` or ``"bh"``: adds ``p_adjusted``.
+    power
+        A wanted power in (0, 1): adds ``n_pos_needed, n_neg_needed``, the positives and
+        negatives (at the observed ratio) a paired study needs to detect the observed
+        difference at the test's level (``1 - level``, halved when two-sided), from the
+        DeLong variances and covariance as pROC's ``power.roc.test(roc1, roc2)``
+        (Obuchowski & McClish 1997, eq. 9). Null for an unpaired pair or no difference.
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
@@ -203,7 +228,8 @@ def compare(
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, model_a, model_b, auc_a, auc_b, diff, diff_lower, diff_upper, statistic,
         p_value, paired, df``: `paired` tells which test ran, `df` the t test's degrees of
-        freedom (null for the normal tests); + ``p_adjusted`` with `adjust`.
+        freedom (null for the normal tests); + ``p_adjusted`` with `adjust`; +
+        ``n_pos_needed, n_neg_needed`` with `power` (DeLong method only).
 
     Examples
     --------
@@ -261,6 +287,11 @@ def compare(
         raise ValueError(msg)
     validate.level(level)
     check_adjust(adjust)
+    if power is not None:
+        validate.open_unit(power, "power")
+        if method != "delong":
+            msg = "power= needs method='delong' (the bootstrap gives no variance to plan with)"
+            raise ValueError(msg)
     if bootstrap_tests.wanted(method, fpr=fpr, tpr=tpr, n_boot=n_boot, seed=seed):
         cols: dict[str, Any] = {"model": model, "case": case, "pos_label": pos_label}
         test: dict[str, Any] = {"paired": paired, "alternative": alternative, "level": level}
@@ -344,6 +375,7 @@ def compare(
         pl.col("_model_a").alias("model_a"),
         pl.col("_model_b").alias("model_b"),
         *COMPARE[2:],
+        *([] if power is None else _needed(power, alternative, level)),
     )
     out = opaque(out, _check_pairs(case)) if paired is True else out
     return with_adjusted(out, adjust)

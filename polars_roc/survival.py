@@ -1,0 +1,390 @@
+"""
+Survival outcomes: cumulative/dynamic AUC(t) with inverse-probability-of-censoring weights.
+
+For a horizon ``t``, the **cases** are the rows with an event at or before ``t``
+(``time <= t`` and ``event``) and the **controls** the rows still event-free after ``t``
+(``time > t``); rows censored at or before ``t`` are neither. Each case counts with the weight
+``1 / G(time)``, where ``G`` is the Kaplan–Meier curve of the *censoring* times of its group
+(Uno et al. 2007; Hung & Chiang 2010), and each control with weight 1; AUC(t) is then the
+weighted AUC of the package's kernel (ties in the score count one half). This is
+scikit-survival's ``cumulative_dynamic_auc`` with the same rows as train and test data.
+
+Ties in time, as scikit-survival: at a tied time, events come before censorings, so
+``G(t) = Π_{s <= t} (1 - c_s / (r_s - d_s))`` with ``r_s`` the rows at risk at ``s``
+(``time >= s``), ``d_s`` the events and ``c_s`` the censorings at ``s``; a case is weighted by
+``G`` at its own time, censorings at that time included. ``G`` is a sorted cumulative product
+per group in Polars: no Python loop over rows or groups.
+
+``mean_auc`` weighs AUC(t_k) by the drop of the Kaplan–Meier survival curve ``S`` of the
+group over ``(t_{k-1}, t_k]`` (``t_0`` with S = 1), divided by ``1 - S(t_K)``, as
+scikit-survival does.
+
+A horizon before the first event has no cases, one at or after the last time no controls:
+its AUC is null and ``n_cases`` / ``n_controls`` show why. A case whose censoring curve has
+dropped to 0 (every row still at risk censored at once) cannot be weighted: the horizons it
+belongs to are null.
+
+Examples
+--------
+>>> import polars as pl
+>>> import polars_roc as pr
+>>> df = pl.DataFrame(
+...     {
+...         "risk": [0.9, 0.5, 0.7, 0.6, 0.8, 0.4, 0.3, 0.45],
+...         "days": [10, 40, 25, 90, 60, 120, 150, 200],
+...         "died": [1, 1, 0, 1, 0, 1, 0, 0],
+...     }
+... )
+>>> df.roc.time_auc("risk", time="days", event="died", horizons=[50, 100])
+shape: (2, 5)
+┌─────────┬──────────┬─────────┬────────────┬──────────┐
+│ horizon ┆ auc      ┆ n_cases ┆ n_controls ┆ mean_auc │
+│ ---     ┆ ---      ┆ ---     ┆ ---        ┆ ---      │
+│ i64     ┆ f64      ┆ u32     ┆ u32        ┆ f64      │
+╞═════════╪══════════╪═════════╪════════════╪══════════╡
+│ 50      ┆ 0.784615 ┆ 2       ┆ 5          ┆ 0.871264 │
+│ 100     ┆ 1.0      ┆ 3       ┆ 3          ┆ 0.871264 │
+└─────────┴──────────┴─────────┴────────────┴──────────┘
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from polars_roc import curves
+from polars_roc._core import validate
+from polars_roc._core.checks import NanPolicy
+from polars_roc._core.compat import opaque
+from polars_roc._core.direction import Direction, directed
+from polars_roc._core.dynamic import dynamic_counts
+from polars_roc._core.frames import same_kind
+from polars_roc._core.names import fresh
+from polars_roc._core.validate import By
+
+__all__ = ["time_auc", "time_curve"]
+
+#: Output columns of :func:`time_auc` after `by`.
+_TIME_AUC_COLUMNS = ("horizon", "auc", "n_cases", "n_controls", "mean_auc")
+
+
+def _horizons(horizons: Any) -> list[float]:
+    values = [horizons] if isinstance(horizons, int | float) else horizons
+    try:
+        out = [float(h) for h in values]
+    except (TypeError, ValueError):
+        out = []
+    if not out or any(h != h or h < 0 for h in out) or isinstance(horizons, bool):
+        msg = (
+            f"horizons must be one or more non-negative numbers, got {horizons!r}"
+            "\n\nHint: horizons=[90, 180, 365] (in the time column's units)."
+        )
+        raise ValueError(msg)
+    return sorted(set(out))
+
+
+def _checked_event(event: str, dtype: pl.DataType) -> pl.Expr:
+    if dtype == pl.Boolean:
+        return pl.col(event)
+    if not dtype.is_integer():
+        msg = (
+            f"event column {event!r} must be Boolean or 0/1 integers, got {dtype}"
+            "\n\nHint: event=True (or 1) for an observed event, False (or 0) for censoring."
+        )
+        raise pl.exceptions.SchemaError(msg)
+
+    def check(values: pl.Series) -> pl.Series:
+        bad = values.drop_nulls().filter(~values.drop_nulls().is_in([0, 1]))
+        if bad.len() > 0:
+            msg = (
+                f"event column {event!r} holds {bad.unique().head(5).to_list()}, not 0/1"
+                "\n\nHint: 1 for an observed event, 0 for censoring."
+            )
+            raise ValueError(msg)
+        return values == 1
+
+    return pl.col(event).map_batches(check, return_dtype=pl.Boolean, is_elementwise=True)
+
+
+def _checked_time(time: str, dtype: pl.DataType) -> pl.Expr:
+    if not dtype.is_numeric():
+        msg = (
+            f"time column {time!r} must be numeric (e.g. days), got {dtype}"
+            "\n\nHint: convert dates to durations first, e.g. "
+            "(pl.col('end') - pl.col('start')).dt.total_days()."
+        )
+        raise pl.exceptions.SchemaError(msg)
+
+    def check(values: pl.Series) -> pl.Series:
+        negative = values.drop_nulls().filter(values.drop_nulls() < 0)
+        if negative.len() > 0:
+            msg = (
+                f"time column {time!r} holds {negative.len()} negative time(s), e.g. "
+                f"{negative.head(3).to_list()}\n\nHint: times are durations from a start, >= 0."
+            )
+            raise ValueError(msg)
+        return values.cast(pl.Float64)
+
+    return pl.col(time).map_batches(check, return_dtype=pl.Float64, is_elementwise=True)
+
+
+def _prepared(
+    lf: pl.LazyFrame,
+    score: str,
+    *,
+    time: str,
+    event: str,
+    horizons: list[float],
+    names: list[str],
+) -> tuple[pl.LazyFrame, pl.LazyFrame, dict[str, str]]:
+    """
+    The counted rows with their IPCW weight and horizon bucket, and the Kaplan–Meier table.
+
+    Rows: ``*keys, score, _t, _e, _w`` (``1 / G(time)`` for an event, 1 otherwise) and ``_k``
+    (the number of horizons before the row's time: a control at horizons ``j < _k``, a case
+    from ``_k`` on when it had an event). The table: ``*keys, _t, _S`` per distinct time.
+    """
+    schema = lf.collect_schema()
+    for role, column in (("score", score), ("time", time), ("event", event)):
+        validate.column(schema, column, role)
+    for column in names:
+        validate.column(schema, column, "by")
+    taken = [*schema.names(), *names]
+    own = {k: fresh(f"_{k}", taken) for k in ("t", "e", "h", "y", "w", "g", "k")}
+    t, e = pl.col(own["t"]), pl.col(own["e"])
+    rows = lf.select(
+        *names,
+        pl.col(score),
+        _checked_time(time, schema[time]).alias(own["t"]),
+        _checked_event(event, schema[event]).alias(own["e"]),
+    ).filter(pl.col(score).is_not_null() & t.is_not_null() & e.is_not_null())
+    keys = names or [own["g"]]
+    if not names:
+        rows = rows.with_columns(pl.lit(True).alias(own["g"]))
+    # Kaplan–Meier of the censoring times (events first at a tied time) and of the events.
+    at = rows.group_by(*keys, own["t"]).agg(_d=e.sum(), _c=(~e).sum(), _n=pl.len())
+    at_risk = pl.col("_n").cum_sum(reverse=True).over(keys, order_by=own["t"])
+    at = at.with_columns(_r=at_risk).with_columns(
+        _G=pl.when(pl.col("_r") > pl.col("_d"))
+        .then(1 - pl.col("_c") / (pl.col("_r") - pl.col("_d")))
+        .otherwise(1.0)
+        .cum_prod()
+        .over(keys, order_by=own["t"]),
+        _S=(1 - pl.col("_d") / pl.col("_r")).cum_prod().over(keys, order_by=own["t"]),
+    )
+    weighted = rows.join(at.select(*keys, own["t"], "_G"), on=[*keys, own["t"]], nulls_equal=True)
+    grid = pl.lit(pl.Series(horizons, dtype=pl.Float64))
+    weighted = weighted.with_columns(
+        pl.when(e).then(1 / pl.col("_G")).otherwise(1.0).alias(own["w"]),
+        grid.search_sorted(t, side="left").cast(pl.Int64).alias(own["k"]),
+    )
+    return weighted, at.select(*keys, own["t"], "_S"), own
+
+
+def _expanded(weighted: pl.LazyFrame, horizons: list[float], own: dict[str, str]) -> pl.LazyFrame:
+    """One row per counted row and horizon where it is a case or a control (for curves)."""
+    grid = pl.LazyFrame({own["h"]: horizons}, schema={own["h"]: pl.Float64})
+    t, e, h = pl.col(own["t"]), pl.col(own["e"]), pl.col(own["h"])
+    case, control = e & (t <= h), t > h
+    return (
+        weighted.join(grid, how="cross")
+        .filter(case | control)
+        .with_columns(case.alias(own["y"]), pl.when(case).then(pl.col(own["w"])).otherwise(1.0))
+    )
+
+
+def _auc_table(
+    weighted: pl.LazyFrame, score: str, keys: list[str], horizons: list[float], own: dict[str, str]
+) -> pl.LazyFrame:
+    """``*keys, _j, auc, n_cases, n_controls`` from one sort (:mod:`polars_roc._core.dynamic`)."""
+    schema = weighted.collect_schema()
+    columns: dict[str, pl.DataType] = {k: schema[k] for k in keys}
+    columns.update(_j=pl.Int64(), auc=pl.Float64(), n_cases=pl.UInt32(), n_controls=pl.UInt32())
+    out_schema = pl.Schema(columns)
+    n_horizons = len(horizons)
+
+    def table(df: pl.DataFrame) -> pl.DataFrame:
+        ids = df.select(keys).unique().sort(keys, nulls_last=True).with_row_index("_gid")
+        df = df.join(ids, on=keys, how="left", nulls_equal=True)
+        group = df["_gid"].to_numpy().astype(np.int64)
+        scores = df[score]
+        values = scores.to_numpy()
+        nan = np.isnan(values) if scores.dtype.is_float() else np.zeros(len(values), bool)
+        weight = df[own["w"]].to_numpy().astype(np.float64)
+        bucket = df[own["k"]].to_numpy().astype(np.int64)
+        counts = dynamic_counts(
+            group,
+            np.where(nan, 0, values) if nan.any() else values,
+            bucket,
+            df[own["e"]].to_numpy().astype(bool),
+            np.where(np.isfinite(weight), weight, 0.0),
+            ids.height,
+            n_horizons,
+        )
+        n_groups = ids.height
+        has_nan = np.bincount(group, weights=nan, minlength=n_groups) > 0
+        # A case whose censoring curve fell to 0 has no weight: its horizons are undefined.
+        unweighted = np.zeros((n_groups, n_horizons), dtype=bool)
+        infinite = ~np.isfinite(weight)
+        for j in range(n_horizons) if infinite.any() else ():
+            hit = infinite & (bucket <= j)
+            unweighted[:, j] = np.bincount(group, weights=hit, minlength=n_groups) > 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            auc = counts.u / (counts.case_weight * counts.controls)
+        defined = (counts.cases > 0) & (counts.controls > 0) & ~has_nan[:, None] & ~unweighted
+        auc = np.where(defined, auc, np.nan)
+        repeated = ids.drop("_gid").select(pl.all().repeat_by(n_horizons).explode())
+        long = pl.DataFrame(
+            {
+                "_j": np.tile(np.arange(n_horizons), n_groups),
+                "auc": auc.ravel(),
+                "n_cases": counts.cases.ravel(),
+                "n_controls": counts.controls.ravel(),
+            }
+        ).fill_nan(None)
+        out = pl.concat([repeated, long], how="horizontal")
+        return out.cast(out_schema).select(out_schema.names())
+
+    needed = [*keys, score, own["w"], own["k"], own["e"]]
+    return opaque(weighted.select(needed), table, schema=out_schema)
+
+
+@same_kind
+@directed
+def time_auc(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    *,
+    time: str,
+    event: str,
+    horizons: float | Sequence[float],
+    by: By = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
+) -> pl.LazyFrame:
+    """
+    Cumulative/dynamic AUC(t) per group and horizon, with IPCW weights (scikit-survival's).
+
+    See the module description for the definition, the tie rule and ``mean_auc``.
+
+    Parameters
+    ----------
+    lf
+        One row per subject (or per subject and segment).
+    score
+        Risk score: a higher score means an earlier event (``direction="lower"`` for a
+        survival score where higher means later).
+    time
+        Numeric time to the event or to censoring (>= 0), e.g. days.
+    event
+        Boolean or 0/1: True (1) where the event was observed, False (0) where censored.
+    horizons
+        One or more horizons ``t`` in the time column's units.
+    by
+        Column name(s) to group by: each group has its own censoring curve.
+    direction
+        ``"higher"`` or ``"lower"``: which end of the score means risk.
+    nan_policy
+        NaN scores: ``"propagate"`` (the group's AUCs are null), ``"omit"`` or ``"raise"``.
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        ``*by, horizon, auc, n_cases, n_controls, mean_auc``: one row per group and
+        horizon (ascending); `n_cases`, `n_controls` count rows; `mean_auc` repeats on each
+        row of its group.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame(
+    ...     {"risk": [0.9, 0.7, 0.4, 0.2], "t": [1, 3, 5, 9], "e": [1, 1, 0, 1]}
+    ... )
+    >>> df.roc.time_auc("risk", time="t", event="e", horizons=[2, 4])["auc"].to_list()
+    [1.0, 1.0]
+    """
+    points = _horizons(horizons)
+    names = validate.as_names(by)
+    weighted, survival, own = _prepared(
+        lf, score, time=time, event=event, horizons=points, names=names
+    )
+    keys = names or [own["g"]]
+    per = [*keys, own["h"]]
+    grid = pl.LazyFrame({own["h"]: points, "_j": range(len(points))})
+    grid = grid.with_columns(pl.col(own["h"]).cast(pl.Float64), pl.col("_j").cast(pl.Int64))
+    table = _auc_table(weighted, score, keys, points, own).join(grid, on="_j").drop("_j")
+    # S at each horizon: the product over event times up to it (1 before the first).
+    s_at = (
+        survival.join(grid, how="cross")
+        .filter(pl.col(own["t"]) <= pl.col(own["h"]))
+        .group_by(per)
+        .agg(_S=pl.col("_S").sort_by(own["t"]).last())
+    )
+    out = table.join(s_at, on=per, how="left", nulls_equal=True).with_columns(
+        _S=pl.col("_S").fill_null(1.0)
+    )
+    drop = (pl.col("_S").shift(1, fill_value=1.0) - pl.col("_S")).over(keys, order_by=own["h"])
+    last = pl.col("_S").sort_by(own["h"]).last().over(keys)
+    mean = (pl.col("auc") * drop).sum().over(keys) / (1 - last)
+    defined = pl.col("auc").is_not_null().all().over(keys) & (last < 1)
+    out = out.with_columns(_drop=drop).with_columns(mean_auc=pl.when(defined).then(mean))
+    horizon = pl.col(own["h"])
+    if all(p == int(p) for p in points) and lf.collect_schema()[time].is_integer():
+        horizon = horizon.cast(pl.Int64)
+    return out.sort(per, nulls_last=True).select(
+        *names, horizon.alias("horizon"), "auc", "n_cases", "n_controls", "mean_auc"
+    )
+
+
+@same_kind
+@directed
+def time_curve(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    *,
+    time: str,
+    event: str,
+    horizons: float | Sequence[float],
+    by: By = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
+) -> pl.LazyFrame:
+    """
+    The ROC(t) curves whose areas :func:`time_auc` gives: IPCW-weighted cases per horizon.
+
+    Parameters
+    ----------
+    lf, score, time, event, horizons, by, direction, nan_policy
+        As in :func:`time_auc`.
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        ``*by, horizon, threshold, tp, fp, tn, fn, tpr, fpr``: as :func:`polars_roc.curve`
+        with `tp`, `fn` the IPCW-weighted cases and `fp`, `tn` the controls.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame(
+    ...     {"risk": [0.9, 0.7, 0.4, 0.2], "t": [1, 3, 5, 9], "e": [1, 1, 0, 1]}
+    ... )
+    >>> df.roc.time_curve("risk", time="t", event="e", horizons=2)["tpr"].to_list()
+    [0.0, 1.0, 1.0, 1.0, 1.0]
+    """
+    points = _horizons(horizons)
+    names = validate.as_names(by)
+    weighted, _, own = _prepared(lf, score, time=time, event=event, horizons=points, names=names)
+    expanded = _expanded(weighted, points, own)
+    per = [*names, own["h"]]
+    curve = curves.curve(expanded, score, own["y"], by=per, weight=own["w"])
+    horizon = pl.col(own["h"])
+    if all(p == int(p) for p in points) and lf.collect_schema()[time].is_integer():
+        horizon = horizon.cast(pl.Int64)
+    columns = ["threshold", "tp", "fp", "tn", "fn", "tpr", "fpr"]
+    return curve.select(*names, horizon.alias("horizon"), *columns)

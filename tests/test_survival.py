@@ -1,0 +1,182 @@
+"""Time-dependent AUC against scikit-survival's cumulative_dynamic_auc and brute-force IPCW."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+
+import polars_roc as pr
+
+sksurv_metrics = pytest.importorskip("sksurv.metrics")
+sksurv_util = pytest.importorskip("sksurv.util")
+sksurv_datasets = pytest.importorskip("sksurv.datasets")
+
+
+def sksurv_auc(df: pl.DataFrame, horizons: list[float]) -> tuple[np.ndarray, float]:
+    y = sksurv_util.Surv.from_arrays(
+        df["e"].cast(bool).to_numpy(), df["t"].cast(pl.Float64).to_numpy()
+    )
+    return sksurv_metrics.cumulative_dynamic_auc(y, y, df["s"].to_numpy(), horizons)
+
+
+def censored(seed: int, n: int = 300, ties: bool = False) -> pl.DataFrame:
+    rng = np.random.default_rng(seed)
+    risk = rng.normal(size=n)
+    event_time = rng.exponential(1 / np.exp(0.8 * risk))
+    censor_time = rng.exponential(1.5, n)
+    t = np.minimum(event_time, censor_time)
+    if ties:
+        t = np.ceil(t * 10) / 10
+    s = risk + rng.normal(scale=0.7, size=n)
+    return pl.DataFrame(
+        {"s": np.round(s, 1) if ties else s, "t": t, "e": event_time <= censor_time}
+    )
+
+
+@pytest.mark.parametrize(("seed", "ties"), [(0, False), (1, True), (2, True), (3, False)])
+def test_equals_scikit_survival_on_random_censored_data(seed: int, ties: bool) -> None:
+    df = censored(seed, ties=ties)
+    times = df["t"].to_numpy()
+    horizons = [float(np.quantile(times, q)) for q in (0.2, 0.4, 0.6, 0.8)]
+    got = df.roc.time_auc("s", time="t", event="e", horizons=horizons)
+    scores, mean = sksurv_auc(df, horizons)
+    assert got["auc"].to_numpy() == pytest.approx(scores, rel=1e-12)
+    assert got["mean_auc"][0] == pytest.approx(mean, rel=1e-12)
+
+
+def test_equals_scikit_survival_on_its_example_data() -> None:
+    # scikit-survival's own example: the veterans' lung cancer data, Karnofsky score as risk
+    x, y = sksurv_datasets.load_veterans_lung_cancer()
+    df = pl.DataFrame(
+        {"s": -x["Karnofsky_score"].to_numpy(), "t": y["Survival_in_days"], "e": y["Status"]}
+    )
+    horizons = [30.0, 60.0, 90.0, 180.0, 365.0]
+    got = df.roc.time_auc("s", time="t", event="e", horizons=horizons)
+    scores, mean = sksurv_auc(df, horizons)
+    assert got["auc"].to_numpy() == pytest.approx(scores, rel=1e-12)
+    assert got["mean_auc"][0] == pytest.approx(mean, rel=1e-12)
+    # a survival score (higher = later) with direction="lower" is the same analysis
+    lower = df.with_columns(pl.col("s").neg()).roc.time_auc(
+        "s", time="t", event="e", horizons=horizons, direction="lower"
+    )
+    assert lower["auc"].to_numpy() == pytest.approx(got["auc"].to_numpy(), rel=1e-14)
+
+
+def brute_force(df: pl.DataFrame, horizon: float) -> float | None:
+    """Direct IPCW: reverse Kaplan–Meier by hand, then the pairwise weighted AUC."""
+    t, e, s = df["t"].to_numpy(), df["e"].to_numpy(), df["s"].to_numpy()
+    g = {}
+    survival = 1.0
+    for u in np.unique(t):
+        at_risk = (t >= u).sum() - ((t == u) & e).sum()
+        censored_here = ((t == u) & ~e).sum()
+        if at_risk > 0:
+            survival *= 1 - censored_here / at_risk
+        g[u] = survival
+    cases = [(s[i], 1 / g[t[i]]) for i in range(len(t)) if e[i] and t[i] <= horizon]
+    controls = [s[j] for j in range(len(t)) if t[j] > horizon]
+    if not cases or not controls:
+        return None
+    num = sum(w * ((sc > c) + 0.5 * (sc == c)) for sc, w in cases for c in controls)
+    return num / (sum(w for _, w in cases) * len(controls))
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 10_000), n=st.integers(5, 40))
+def test_equals_brute_force_ipcw(seed: int, n: int) -> None:
+    df = censored(seed, n=n, ties=True)
+    horizons = sorted({float(v) for v in df["t"].head(3)})
+    got = df.roc.time_auc("s", time="t", event="e", horizons=horizons)
+    for horizon, auc in zip(got["horizon"], got["auc"], strict=True):
+        want = brute_force(df, horizon)
+        assert (auc is None) == (want is None)
+        if want is not None:
+            assert auc == pytest.approx(want, rel=1e-12)
+
+
+def test_grouped_equals_one_group_at_a_time_and_lazy() -> None:
+    df = pl.concat([censored(i).with_columns(g=pl.lit(i)) for i in range(3)])
+    horizons = [0.3, 0.8]
+    grouped = df.roc.time_auc("s", time="t", event="e", horizons=horizons, by="g")
+    for g in range(3):
+        alone = df.filter(pl.col("g") == g).roc.time_auc(
+            "s", time="t", event="e", horizons=horizons
+        )
+        part = grouped.filter(pl.col("g") == g).drop("g")
+        # IPCW weights are float sums: equal to rounding, not always to the bit
+        assert_frame_equal(part, alone, check_exact=False, rel_tol=1e-12)
+    lazy = df.lazy().roc.time_auc("s", time="t", event="e", horizons=horizons, by="g")
+    assert isinstance(lazy, pl.LazyFrame)
+    assert_frame_equal(lazy.collect(), grouped, check_exact=False, rel_tol=1e-12)
+    streamed = lazy.collect(engine="streaming").sort("g", "horizon")
+    assert_frame_equal(streamed, grouped, check_exact=False, rel_tol=1e-12)
+
+
+def test_curve_integrates_to_the_auc() -> None:
+    df = censored(4, ties=True)
+    curve = df.roc.time_curve("s", time="t", event="e", horizons=[0.5])
+    fpr, tpr = curve["fpr"].to_numpy(), curve["tpr"].to_numpy()
+    area = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2))
+    auc = df.roc.time_auc("s", time="t", event="e", horizons=0.5)["auc"].item()
+    assert area == pytest.approx(auc, rel=1e-12)
+
+
+def test_undefined_horizons_are_null_with_counts() -> None:
+    df = censored(5, n=50)
+    last = float(df["t"].max())
+    first_event = float(df.filter("e")["t"].min())
+    got = df.roc.time_auc("s", time="t", event="e", horizons=[first_event / 2, last])
+    assert got["auc"].to_list() == [None, None]
+    assert got["n_cases"][0] == 0
+    assert got["n_controls"][1] == 0
+    assert got["mean_auc"][0] is None
+
+
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        ({"t": [-1.0, 2.0, 3.0, 4.0]}, "negative"),
+        ({"e": [0, 2, 1, 1]}, "0/1"),
+        ({"e": ["a", "b", "a", "b"]}, "Boolean"),
+        ({"t": ["x", "y", "z", "w"]}, "numeric"),
+    ],
+)
+def test_bad_input_names_the_column(change: dict, match: str) -> None:
+    df = pl.DataFrame({"s": [0.1, 0.2, 0.3, 0.4], "t": [1.0, 2.0, 3.0, 4.0], "e": [1, 0, 1, 1]})
+    df = df.with_columns(**{k: pl.Series(v) for k, v in change.items()})
+    with pytest.raises(Exception, match=match):
+        df.roc.time_auc("s", time="t", event="e", horizons=[2])
+    with pytest.raises(ValueError, match="horizons"):
+        df.roc.time_auc("s", time="t", event="e", horizons=[])
+
+
+def test_time_auc_chart() -> None:
+    df = pl.concat([censored(i).with_columns(g=pl.lit(f"m{i}")) for i in range(2)])
+    table = df.roc.time_auc("s", time="t", event="e", horizons=[0.2, 0.5, 1.0], by="g")
+    spec = pr.charts.time_auc_chart(table, color="g").to_dict()
+    marks = [layer["mark"]["type"] for layer in spec["layer"]]
+    assert marks == ["rule", "line"]  # the chance line under one line per group
+    banded = table.with_columns(auc_lower=pl.col("auc") - 0.05, auc_upper=pl.col("auc") + 0.05)
+    spec = pr.charts.time_auc_chart(banded, facet="g").to_dict()
+    assert [layer["mark"]["type"] for layer in spec["spec"]["layer"]] == ["rule", "area", "line"]
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match="color="):
+        pr.charts.time_auc_chart(table, color="nope")
+
+
+def test_one_sort_twin_equals_the_weighted_kernel() -> None:
+    # time_auc reads every horizon off one sort (_core/dynamic); time_curve expands the rows
+    # per horizon and runs the package's weighted curve kernel: the areas must agree.
+    df = pl.concat([censored(i, n=120, ties=True).with_columns(g=pl.lit(i % 2)) for i in range(4)])
+    horizons = [0.2, 0.4, 0.7, 1.2]
+    table = df.roc.time_auc("s", time="t", event="e", horizons=horizons, by="g")
+    curve = df.roc.time_curve("s", time="t", event="e", horizons=horizons, by="g")
+    areas = curve.group_by("g", "horizon").agg(
+        area=((pl.col("fpr").diff() * (pl.col("tpr") + pl.col("tpr").shift()) / 2).sum())
+    )
+    joined = table.join(areas, on=["g", "horizon"])
+    assert len(joined) == len(table)
+    assert joined["auc"].to_numpy() == pytest.approx(joined["area"].to_numpy(), rel=1e-12)
