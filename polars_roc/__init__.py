@@ -56,6 +56,9 @@ from polars_roc.metrics import accuracy, brier_score, log_loss
 from polars_roc.multiclass import multiclass_auc
 from polars_roc.precision_recall import average_precision, pr_auc
 
+# over time (issue 31)
+from polars_roc.exprs import estimated_auc, psi
+
 # Keep __all__ sorted; each feature module adds its public names here.
 __all__ = [
     "accuracy",
@@ -100,4 +103,7 @@ __all__ = [
     "stratified_folds",
     "tally",
     "thresholds",
+    # over time (issue 31)
+    "estimated_auc",
+    "psi",
 ]

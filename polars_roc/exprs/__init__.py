@@ -6,4 +6,7 @@ and the streaming engine, and a metric for :func:`polars_roc.bootstrap`.
 
 from polars_roc.exprs.ranking import auc
 
-__all__ = ["auc"]
+# over time (issue 31)
+from polars_roc.exprs.stability import estimated_auc, psi
+
+__all__ = ["auc", "estimated_auc", "psi"]
