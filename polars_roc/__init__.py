@@ -33,6 +33,7 @@ from polars_roc import (
     geometry,
     inference,
     metrics,
+    monitoring,
     multiclass,
     namespace,
     operating,
@@ -105,5 +106,6 @@ __all__ = [
     "thresholds",
     # over time (issue 31)
     "estimated_auc",
+    "monitoring",
     "psi",
 ]

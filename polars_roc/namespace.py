@@ -23,6 +23,7 @@ from polars_roc import (
     gains,
     inference,
     metrics,
+    monitoring,
     multiclass,
     operating,
     precision_recall,
@@ -80,6 +81,10 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     # multiclass (multiclass/)
     "multiclass_auc": multiclass.multiclass_auc_table,
     "multiclass_curve": multiclass.multiclass_curve,
+    # over time (issue 31)
+    "over_time": inference.over_time,
+    "score_stability": monitoring.score_stability,
+    "estimated_auc": monitoring.estimated_auc,
 }
 
 
@@ -152,6 +157,9 @@ EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     "pr_auc": precision_recall.pr_auc,
     "gini": gains.gini,
     "expected_calibration_error": calibration.expected_calibration_error,
+    # over time (issue 31)
+    "psi": exprs.psi,
+    "estimated_auc": exprs.estimated_auc,
 }
 
 

@@ -4,7 +4,8 @@
 :mod:`~polars_roc.inference.bootstrap_tests` the bootstrap tests it runs with
 ``method="bootstrap"``; :mod:`~polars_roc.inference.metric_bootstrap` the stratified
 bootstrap of any scalar expression; :mod:`~polars_roc.inference.multiple_testing` Holm,
-Bonferroni and Benjamini-Hochberg.
+Bonferroni and Benjamini-Hochberg; :mod:`~polars_roc.inference.over_time` metrics per time
+window with their intervals and reference band.
 """
 
 from polars_roc._core.distributions import (
@@ -22,6 +23,9 @@ from polars_roc.inference.intervals import (
 )
 from polars_roc.inference.metric_bootstrap import bootstrap
 
+# over time (issue 31)
+from polars_roc.inference.over_time import over_time
+
 __all__ = [
     "auc_interval",
     "bootstrap",
@@ -33,4 +37,6 @@ __all__ = [
     "student_t_cdf",
     "student_t_quantile",
     "tpr_at_fpr_interval",
+    # over time (issue 31)
+    "over_time",
 ]
