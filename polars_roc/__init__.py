@@ -47,7 +47,7 @@ from polars_roc.calibration import expected_calibration_error
 from polars_roc.crossval import stratified_folds
 from polars_roc.curves import from_counts
 from polars_roc.engines import auc_table, tally
-from polars_roc.exprs import auc
+from polars_roc.exprs import auc, estimated_auc, psi  # psi, estimated_auc: issue 31
 from polars_roc.gains import gini
 from polars_roc.geometry import crossings, hull, iso
 from polars_roc.geometry.hull import dominance, hull_auc_of_points, hull_of_points
@@ -56,9 +56,6 @@ from polars_roc.inference import bootstrap
 from polars_roc.metrics import accuracy, brier_score, log_loss
 from polars_roc.multiclass import multiclass_auc
 from polars_roc.precision_recall import average_precision, pr_auc
-
-# over time (issue 31)
-from polars_roc.exprs import estimated_auc, psi
 
 # Keep __all__ sorted; each feature module adds its public names here.
 __all__ = [
@@ -77,6 +74,7 @@ __all__ = [
     "datasets",
     "dominance",
     "engines",
+    "estimated_auc",
     "expected_calibration_error",
     "exprs",
     "from_counts",
@@ -92,6 +90,7 @@ __all__ = [
     "linspace",
     "log_loss",
     "metrics",
+    "monitoring",
     "multiclass",
     "multiclass_auc",
     "namespace",
@@ -100,12 +99,9 @@ __all__ = [
     "optimal_of_points",
     "pr_auc",
     "precision_recall",
+    "psi",
     "report",
     "stratified_folds",
     "tally",
     "thresholds",
-    # over time (issue 31)
-    "estimated_auc",
-    "monitoring",
-    "psi",
 ]

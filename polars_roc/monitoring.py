@@ -31,6 +31,8 @@ import polars as pl
 from polars.exceptions import SchemaError
 
 from polars_roc._core import validate
+from polars_roc._core.checks import NanPolicy
+from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import ks_2samp_p_value
 from polars_roc._core.drift import cut_points, psi_of_cdfs
 from polars_roc._core.frames import same_kind
@@ -121,7 +123,8 @@ def windows(
     one window, found by truncating its time (no sort: it streams); with a longer period a
     row is in several windows and is repeated once per window (through ``group_by_dynamic``
     itself, which sorts by ``(*by, time)``). Rows with a null time are dropped. Time zones
-    and units are kept; an integer time takes ``every="10i"`` (or ``10``).
+    and units are kept (a Date column gets Date bounds, where ``group_by_dynamic`` gives
+    Datetime ones); an integer time takes ``every="10i"`` (or ``10``).
 
     Parameters
     ----------
@@ -140,7 +143,8 @@ def windows(
     Returns
     -------
     pl.LazyFrame | pl.DataFrame
-        The kind of frame given: the rows (repeated per window) with `start` and `end`.
+        The kind of frame given (``df.roc`` gives a DataFrame).
+        The rows (repeated per window) with `start` and `end`.
 
     Examples
     --------
@@ -188,12 +192,10 @@ def windows(
         )
         .agg(pl.col(others))
     )
-    return grouped.explode(others).select(
-        *names,
-        *others,
-        pl.col("_lower_boundary").alias(start),
-        pl.col("_upper_boundary").alias(end),
-    )
+    bounds = [pl.col("_lower_boundary").alias(start), pl.col("_upper_boundary").alias(end)]
+    if isinstance(dtype, pl.Date):  # group_by_dynamic gives Datetime bounds for a Date index
+        bounds = [bound.cast(pl.Date) for bound in bounds]
+    return grouped.explode(others).select(*names, *others, *bounds)
 
 
 def _bound(value: Any, dtype: pl.DataType, time: str) -> tuple[pl.Expr, bool]:
@@ -348,7 +350,9 @@ def _ks_table(
         )
         .sort("_s")
     )
-    joined = win_points.join_asof(ref_points, on="_s", by=names or None, strategy="backward")
+    joined = win_points.join_asof(
+        ref_points, on="_s", by=names or None, strategy="backward", check_sortedness=False
+    )  # both sorted by score above
     r_le = pl.col("_r_le").fill_null(0.0)
     r_lt = pl.when(pl.col("_r_at") == s).then(pl.col("_r_lt")).otherwise(pl.col("_r_le"))
     gap = pl.max_horizontal(
@@ -365,6 +369,7 @@ def _ks_p_values(s: pl.Series) -> pl.Series:
 
 
 @same_kind
+@directed
 def score_stability(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -375,6 +380,8 @@ def score_stability(
     by: By = None,
     bins: int = 10,
     period: str | None = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     Per time window: PSI and the two-sample Kolmogorov-Smirnov test against the reference.
@@ -386,7 +393,8 @@ def score_stability(
     between the two empirical distribution functions, and ``ks_p_value`` its two-sided
     p-value, as scipy's ``ks_2samp``: exact when the two samples hold at most 1,000 rows
     together, else the asymptotic Kolmogorov distribution (Stephens' small-sample
-    correction; within about 0.005 of scipy's ``method="asymp"``). No scipy at run time.
+    correction: within about 0.01 of the exact p-value, as scipy's ``method="asymp"``).
+    No scipy at run time.
 
     Rows with a null score are skipped; a NaN score makes its window's (or, in the
     reference, every window's) numbers null. A group without reference rows gets null
@@ -406,10 +414,17 @@ def score_stability(
         Group columns (e.g. a segment): each group against its own reference rows.
     bins
         PSI bins (at least 2).
+    direction
+        ``"higher"`` or ``"lower"`` (the score negated: PSI bins closed on the left in
+        score units; KS unchanged); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the window's numbers are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
 
     Returns
     -------
     pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, window_start, window_end, psi, ks, ks_p_value, n, n_ref``, sorted by group and
         window: `n` the window's rows, `n_ref` the reference's.
 
@@ -502,6 +517,7 @@ def estimated_auc(
     *,
     by: By = None,
     pos_label: Any = None,
+    nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
     """
     The label-free AUC of calibrated scores per group, beside the realised AUC if labelled.
@@ -524,10 +540,15 @@ def estimated_auc(
         Group columns, e.g. a time window and a segment.
     pos_label
         The positive class of `label` (as everywhere).
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+        There is no `direction`: a probability negated is no probability.
 
     Returns
     -------
     pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, estimated_auc, n`` (+ ``auc, n_pos, n_neg`` with a label), sorted by group.
 
     Examples

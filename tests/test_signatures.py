@@ -28,6 +28,8 @@ NO_DIRECTION = {
     "polars_roc.calibration.expected_calibration_error",
     "polars_roc.metrics.brier_score",
     "polars_roc.metrics.log_loss",
+    "polars_roc.exprs.stability.estimated_auc",  # over time (issue 31)
+    "polars_roc.monitoring.estimated_auc",
 }
 #: Not an analysis of a score: reshapes a counts table into weighted rows, or wide class
 #: scores into one-vs-rest rows for the report (which takes both arguments).

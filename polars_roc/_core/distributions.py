@@ -391,9 +391,10 @@ def ks_2samp_p_value(d: npt.ArrayLike, n1: npt.ArrayLike, n2: npt.ArrayLike) -> 
     Exact (Hodges' path count, scipy's ``ks_2samp(method="exact")``) when the samples hold
     at most :data:`KS_EXACT_ROWS` rows together; otherwise the asymptotic Kolmogorov
     distribution at ``(√e + 0.12 + 0.11 / √e) · d`` with ``e = n1 n2 / (n1 + n2)``
-    (Stephens 1970): within about 0.005 of scipy's ``method="asymp"`` (which evaluates the
-    finite-sample one-sample distribution at ``round(e)``), a few percent apart relatively in
-    the far tail. NaN where `d` is NaN
+    (Stephens 1970). scipy's ``method="asymp"`` evaluates the one-sample distribution at
+    ``round(e)`` instead; against the exact p-value both are off by up to about 0.01 (24
+    cases of 250 to 5,000 rows: at most 0.011 here, 0.009 for scipy's), and they differ
+    by a few percent relatively in the far tail. NaN where `d` is NaN
     or a sample is empty. No scipy at run time.
 
     Examples

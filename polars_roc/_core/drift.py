@@ -49,7 +49,7 @@ def psi_of_cdfs(expected: Sequence[pl.Expr], actual: Sequence[pl.Expr]) -> pl.Ex
     >>> round(pl.select(psi_of_cdfs(e, a)).item(), 6)  # -0.25 · ln(0.5) + 0.25 · ln(1.5)
     0.274653
     """
-    terms = []
+    terms: list[pl.Expr] = []
     for lo, hi in zip([None, *expected], [*expected, None], strict=True):
         i = len(terms)
         e = _share(lo, hi)

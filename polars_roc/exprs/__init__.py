@@ -5,8 +5,6 @@ and the streaming engine, and a metric for :func:`polars_roc.bootstrap`.
 """
 
 from polars_roc.exprs.ranking import auc
-
-# over time (issue 31)
-from polars_roc.exprs.stability import estimated_auc, psi
+from polars_roc.exprs.stability import estimated_auc, psi  # over time (issue 31)
 
 __all__ = ["auc", "estimated_auc", "psi"]

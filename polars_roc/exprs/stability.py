@@ -31,14 +31,22 @@ import polars as pl
 from polars._typing import IntoExprColumn
 
 from polars_roc._core import labels
-from polars_roc._core.checks import is_nan, name_of
+from polars_roc._core.checks import NanPolicy, apply_nan_policy, is_nan, name_of
+from polars_roc._core.direction import Direction, expression
 from polars_roc._core.drift import cut_points, psi_of_cdfs
 from polars_roc._core.kernels import Rows, auc_of
 
 __all__ = ["estimated_auc", "psi"]
 
 
-def psi(score: IntoExprColumn, *, reference: IntoExprColumn, bins: int = 10) -> pl.Expr:
+def psi(
+    score: IntoExprColumn,
+    *,
+    reference: IntoExprColumn,
+    bins: int = 10,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
+) -> pl.Expr:
     """
     Population stability index of the scores against the reference rows.
 
@@ -62,6 +70,12 @@ def psi(score: IntoExprColumn, *, reference: IntoExprColumn, bins: int = 10) -> 
         Boolean expression marking the reference rows, e.g. ``pl.col("month") <= 3``.
     bins
         Number of bins (at least 2).
+    direction
+        ``"higher"`` or ``"lower"`` (the same as negating the score: the bins are then
+        closed on the left in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
+        nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).
 
     Returns
     -------
@@ -82,7 +96,7 @@ def psi(score: IntoExprColumn, *, reference: IntoExprColumn, bins: int = 10) -> 
     2.128516
     """
     qs = cut_points(bins)
-    s = labels.score(score).cast(pl.Float64)
+    s = labels.score(expression(score, direction), nan_policy=nan_policy).cast(pl.Float64)
     ref = labels.into_expr(reference).fill_null(False)
     expected, actual = s.filter(ref), s.filter(~ref)
     edges = [expected.quantile(q, "linear") for q in qs]
@@ -111,7 +125,9 @@ def _probabilities(name: str) -> Any:
     return check
 
 
-def estimated_auc(score: IntoExprColumn, *, pos_label: Any = None) -> pl.Expr:
+def estimated_auc(
+    score: IntoExprColumn, *, pos_label: Any = None, nan_policy: NanPolicy = "propagate"
+) -> pl.Expr:
     """
     The AUC expected when each label is drawn from its calibrated probability: no labels.
 
@@ -135,6 +151,10 @@ def estimated_auc(score: IntoExprColumn, *, pos_label: Any = None) -> pl.Expr:
         Accepted for the signature shared with :func:`polars_roc.monitoring.estimated_auc`,
         where it codes the `label` column of the realised AUC. The score is the probability
         of the positive class whatever it is called, so here it changes nothing.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
+        nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).
+        There is no `direction`: a probability negated is no probability.
 
     Returns
     -------
@@ -153,9 +173,9 @@ def estimated_auc(score: IntoExprColumn, *, pos_label: Any = None) -> pl.Expr:
     """
     del pos_label  # the score is the positive class's probability
     expr = labels.into_expr(score)
-    p = expr.map_batches(
-        _probabilities(name_of(expr, "score")), return_dtype=pl.Float64, is_elementwise=True
-    )
+    name = name_of(expr, "score")
+    p = expr.map_batches(_probabilities(name), return_dtype=pl.Float64, is_elementwise=True)
+    p = apply_nan_policy(p, nan_policy, name, per_row=True)
     both = p.append(p)
     rows = Rows(both, (p.is_null() | True).append(p.is_null() & False), p.append(1.0 - p))
     return auc_of(rows).alias("estimated_auc")

@@ -22,9 +22,7 @@ from polars_roc.inference.intervals import (
     tpr_at_fpr_interval,
 )
 from polars_roc.inference.metric_bootstrap import bootstrap
-
-# over time (issue 31)
-from polars_roc.inference.over_time import over_time
+from polars_roc.inference.over_time import over_time  # issue 31
 
 __all__ = [
     "auc_interval",
@@ -33,10 +31,9 @@ __all__ = [
     "fpr_at_tpr_interval",
     "normal_cdf",
     "normal_quantile",
+    "over_time",
     "partial_auc_interval",
     "student_t_cdf",
     "student_t_quantile",
     "tpr_at_fpr_interval",
-    # over time (issue 31)
-    "over_time",
 ]

@@ -142,6 +142,7 @@ def over_time(
     Returns
     -------
     pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, window_start, window_end, metric, estimate, lower, upper, n, n_pos,
         ref_mean, ref_lower, ref_upper, alert``, sorted by group and window, metrics in the
         order given; `n` and `n_pos` the window's counted rows (weight sums when weighted).
@@ -153,7 +154,7 @@ def over_time(
     >>> df = pl.DataFrame(
     ...     {
     ...         "week": [1] * 4 + [2] * 4 + [3] * 4 + [4] * 4,
-    ...         "score": [0.9, 0.8, 0.3, 0.1, 0.9, 0.7, 0.4, 0.2, 0.8, 0.6, 0.2, 0.3, 0.2, 0.3, 0.8, 0.9],
+    ...         "score": [0.9, 0.8, 0.3, 0.1] * 3 + [0.2, 0.3, 0.8, 0.9],
     ...         "label": [1, 1, 0, 0] * 4,
     ...     }
     ... )
@@ -234,7 +235,9 @@ def over_time(
         )
         estimates = join_groups(
             counts,
-            table.select(*keys, metric=pl.lit("auc"), estimate=pl.col("auc"), *interval),
+            table.select(
+                *keys, pl.lit("auc").alias("metric"), pl.col("auc").alias("estimate"), *interval
+            ),
             keys,
         )
     else:
@@ -255,7 +258,8 @@ def over_time(
             upper=none,
         )
         estimates = join_groups(counts, long, keys)
-    ordered = estimates.sort([*names, ws], nulls_last=True, maintain_order=True)
+    rank = pl.col("metric").replace_strict({name: i for i, name in enumerate(chosen)})
+    ordered = estimates.sort([*names, ws, rank], nulls_last=True)
     band = monitoring.reference_band(
         ordered.with_columns(pl.col("estimate").fill_nan(None)),
         [*names, "metric"],
