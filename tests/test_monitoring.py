@@ -450,3 +450,34 @@ def test_errors_name_the_users_columns() -> None:
         df.with_columns(pl.col("t").dt.month().alias("m")).roc.over_time(time="m", every="1mo")
     with pytest.raises(ValueError, match="k must be a positive"):
         df.roc.over_time(time="t", every="1mo", reference=("2024-01-01", "2024-02-01"), k=0)
+
+
+def test_over_time_chart_draws_bands_alerts_and_panels() -> None:
+    df = drifting(3000, seed=13)
+    frame = df.roc.over_time(
+        time="t", every="1mo", by="segment", ci="delong", reference=("2024-01-01", "2024-06-30")
+    )
+    spec = pr.charts.over_time_chart(frame, facet="segment", columns=1).to_dict()
+    assert spec["facet"]["field"] == "segment"
+    layers = spec["spec"]["layer"]
+    assert [layer["mark"]["type"] for layer in layers] == ["area", "line", "area", "line", "point"]
+    assert layers[0]["encoding"]["y"]["field"] == "ref_lower"
+    assert layers[2]["encoding"]["y2"]["field"] == "upper"
+    assert layers[4]["transform"] == [{"filter": "datum.alert === true"}]
+    colored = pr.charts.over_time_chart(frame, color="segment").to_dict()
+    assert colored["layer"][3]["encoding"]["color"]["field"] == "segment"
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match="facet='model'"):
+        pr.charts.over_time_chart(frame, facet="model")
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match=r"df\.roc\.over_time"):
+        pr.charts.over_time_chart(frame.drop("alert"))
+
+
+def test_stability_chart_has_the_guide_lines() -> None:
+    df = drifting(2000, seed=14)
+    frame = df.roc.score_stability(
+        time="t", every="1mo", by="segment", reference=("2024-01-01", "2024-03-31")
+    )
+    spec = pr.charts.stability_chart(frame, facet="segment").to_dict()
+    rows = next(iter(spec["datasets"].values()))
+    guides = sorted((r["psi"], r["segment"]) for r in rows if r["_mark"] == "guide")
+    assert guides == [(0.1, "a"), (0.1, "b"), (0.25, "a"), (0.25, "b")]

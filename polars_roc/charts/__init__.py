@@ -27,6 +27,7 @@ from polars_roc.charts.gains import gain_chart
 from polars_roc.charts.geometry import hull_chart
 from polars_roc.charts.intervals import auc_interval_chart, average_curve_chart
 from polars_roc.charts.ks import ks_chart
+from polars_roc.charts.monitoring import over_time_chart, stability_chart  # issue 31
 from polars_roc.charts.pr_det import det_chart, pr_chart
 from polars_roc.charts.roc import partial_auc_chart, roc_chart
 from polars_roc.charts.scores import score_chart
@@ -40,10 +41,12 @@ __all__ = [
     "gain_chart",
     "hull_chart",
     "ks_chart",
+    "over_time_chart",
     "partial_auc_chart",
     "pr_chart",
     "roc_chart",
     "score_chart",
+    "stability_chart",
     "threshold_chart",
     "threshold_explorer",
 ]
