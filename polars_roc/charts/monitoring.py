@@ -118,19 +118,9 @@ def over_time_chart(
     keep_apart = apart(alt_, by, color, panels)
     separate = detail(alt_, [name for name in by if name not in panels.names])
     base = alt_.Chart()
-    tips = _window_tips(
-        alt_,
-        by,
-        [
-            ("estimate", "rate"),
-            ("lower", "rate"),
-            ("upper", "rate"),
-            ("n", "count"),
-            ("n_pos", "count"),
-            ("ref_lower", "rate"),
-            ("ref_upper", "rate"),
-        ],
-    ) + [alt_.Tooltip(field="alert", type="nominal")]
+    shown = ["estimate", "lower", "upper", "n", "n_pos", "ref_lower", "ref_upper"]
+    kinds = [(name, "count" if name.startswith("n") else "rate") for name in shown]
+    tips = [*_window_tips(alt_, by, kinds), alt_.Tooltip(field="alert", type="nominal")]
     reference = base.mark_area(color="gray", opacity=0.18).encode(
         x,
         alt_.Y(field="ref_lower", type="quantitative", scale=alt_.Scale(zero=False)),
