@@ -464,6 +464,10 @@ def test_over_time_chart_draws_bands_alerts_and_panels() -> None:
     assert layers[0]["encoding"]["y"]["field"] == "ref_lower"
     assert layers[2]["encoding"]["y2"]["field"] == "upper"
     assert layers[4]["transform"] == [{"filter": "datum.alert === true"}]
+    dated = frame.with_columns(pl.col("window_start", "window_end").cast(pl.Date))
+    assert pr.charts.over_time_chart(dated).to_dict()["layer"][3]["encoding"]["x"]["type"] == (
+        "temporal"
+    )
     colored = pr.charts.over_time_chart(frame, color="segment").to_dict()
     assert colored["layer"][3]["encoding"]["color"]["field"] == "segment"
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="facet='model'"):

@@ -40,8 +40,14 @@ def _time_axis(alt_: Any, frame: pl.DataFrame, name: str, title: str) -> tuple[A
     """The window start as an x channel: temporal for dates (shown in their zone), else numeric."""
     dtype = frame.schema[name]
     if isinstance(dtype, pl.Date | pl.Datetime):
-        text = pl.col(name).dt.to_string("%Y-%m-%dT%H:%M:%S")  # local time, no zone: as shown
-        frame = frame.with_columns(text, pl.col("window_end").dt.to_string("%Y-%m-%dT%H:%M:%S"))
+        stamp = "%Y-%m-%dT%H:%M:%S"  # local time, no zone: drawn as shown in the frame
+        bounds = [name, "window_end"]
+        frame = frame.with_columns(
+            (pl.col(b).cast(pl.Datetime("ms")) if isinstance(dtype, pl.Date) else pl.col(b))
+            .dt.to_string(stamp)
+            .alias(b)
+            for b in bounds
+        )
         return alt_.X(field=field(name), type="temporal", title=title), frame
     return alt_.X(field=field(name), type="quantitative", title=title), frame
 
