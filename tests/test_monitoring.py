@@ -485,3 +485,34 @@ def test_stability_chart_has_the_guide_lines() -> None:
     rows = next(iter(spec["datasets"].values()))
     guides = sorted((r["psi"], r["segment"]) for r in rows if r["_mark"] == "guide")
     assert guides == [(0.1, "a"), (0.1, "b"), (0.25, "a"), (0.25, "b")]
+
+
+def test_weights_direction_and_nan_policy_reach_every_window() -> None:
+    df = drifting(1200, seed=15, months=3).with_columns(
+        w=pl.int_range(pl.len()) % 3, neg=-pl.col("score")
+    )
+    out = df.roc.over_time(time="t", every="1mo", weight="w", ci="delong")
+    low = df.roc.over_time("neg", time="t", every="1mo", direction="lower", ci="delong")
+    for start in out["window_start"].to_list():
+        part = df.filter(pl.col("t").dt.truncate("1mo") == start)
+        row = out.filter(pl.col("window_start") == start)
+        want = roc_auc_score(part["label"], part["score"], sample_weight=part["w"])
+        assert row["estimate"].item() == pytest.approx(want)
+        assert row["n"].item() == pytest.approx(part["w"].sum())
+        assert row["n_pos"].item() == pytest.approx(part.filter("label")["w"].sum())
+        unweighted = roc_auc_score(part["label"], part["score"])
+        assert low.filter(pl.col("window_start") == start)["estimate"].item() == pytest.approx(
+            unweighted
+        )
+    nan = df.with_columns(
+        score=pl.when(pl.int_range(pl.len()) == 0).then(float("nan")).otherwise("score")
+    )
+    first = nan.filter(pl.int_range(pl.len()) == 0)["t"].dt.truncate("1mo").item()
+    kept = nan.roc.over_time(time="t", every="1mo")
+    assert kept.filter(pl.col("window_start") == first)["estimate"].item() is None
+    omitted = nan.roc.over_time(time="t", every="1mo", nan_policy="omit")
+    assert omitted["estimate"].null_count() == 0
+    with pytest.raises(ValueError, match="NaN"):
+        nan.roc.over_time(time="t", every="1mo", nan_policy="raise")
+    with pytest.raises(ValueError, match="collides with the `by` column 'metric'"):
+        df.with_columns(metric=pl.lit("x")).roc.over_time(time="t", every="1mo", by="metric")

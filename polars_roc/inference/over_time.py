@@ -186,10 +186,6 @@ def over_time(
             "\n\nHint: drop metrics= (the default is the AUC) or pass ci='bootstrap'."
         )
         raise ValueError(msg)
-    for name in OVER_TIME_COLUMNS:
-        if name in names:
-            msg = f"by column {name!r} collides with the output column {name!r}"
-            raise ValueError(msg + f"\n\nHint: rename it, e.g. pl.col({name!r}).alias('group').")
     options: dict[str, Any] = {"pos_label": pos_label} if pos_label is not None else {}
     if weight is not None:
         options["weight"] = weight
