@@ -516,3 +516,33 @@ def test_weights_direction_and_nan_policy_reach_every_window() -> None:
         nan.roc.over_time(time="t", every="1mo", nan_policy="raise")
     with pytest.raises(ValueError, match="collides with the `by` column 'metric'"):
         df.with_columns(metric=pl.lit("x")).roc.over_time(time="t", every="1mo", by="metric")
+
+
+def test_new_expressions_work_in_every_context() -> None:
+    df = drifting(1500, seed=16, months=4).with_columns(old=pl.col("t").dt.month() <= 2)
+    psi = pr.psi("score", reference=pl.col("old"))
+    est = pr.estimated_auc("score")
+    whole = df.select(psi, est).row(0)
+    # over(): the same value on every row of the group
+    over = df.with_columns(psi.over("segment"), est.over("segment"))
+    grouped = df.group_by("segment").agg(psi, est).sort("segment")
+    for segment, p, e in grouped.rows():
+        part = over.filter(pl.col("segment") == segment)
+        assert part["psi"].unique().to_list() == [p]
+        assert part["estimated_auc"].unique().to_list() == [e]
+        assert e == pytest.approx(
+            df.filter(pl.col("segment") == segment).select(est).item(), rel=1e-12
+        )
+    # group_by_dynamic(): each window's value is the expression on its rows
+    dynamic = df.sort("t").group_by_dynamic("t", every="1mo").agg(est)
+    for start, value in dynamic.rows():
+        part = df.filter(pl.col("t").dt.truncate("1mo") == start)
+        assert value == pytest.approx(weighted_kernel(part["score"].to_numpy()), rel=1e-9)
+    # over_time's metrics and the bootstrap take them like any metric
+    out = df.roc.over_time(
+        time="t", every="1mo", metrics={"estimated": est, "auc": pr.auc("score", "label")}
+    )
+    assert out.filter(pl.col("metric") == "estimated").height == 4
+    boot = df.roc.bootstrap({"psi": psi, "estimated_auc": est}, n_boot=50, seed=1)
+    assert boot["estimate"].to_list() == pytest.approx(list(whole))
+    assert (boot["lower"] <= boot["upper"]).all()
