@@ -55,7 +55,7 @@ __all__ = [
 #: score_stability's columns after the `by` columns.
 STABILITY_COLUMNS = ("window_start", "window_end", "psi", "ks", "ks_p_value", "n", "n_ref")
 
-Reference = tuple[Any, Any] | pl.Expr
+_Reference = tuple[Any, Any] | pl.Expr
 
 
 def _time_dtype(schema: pl.Schema, time: str, by: Sequence[str]) -> pl.DataType:
@@ -376,7 +376,7 @@ def score_stability(
     *,
     time: str,
     every: str,
-    reference: Reference,
+    reference: _Reference,
     by: By = None,
     bins: int = 10,
     period: str | None = None,

@@ -1,11 +1,11 @@
 """Inference: intervals and tests between models, the bootstrap of any metric, adjustment.
 
 :mod:`~polars_roc.inference.comparison` holds the DeLong intervals and `compare`;
-:mod:`~polars_roc.inference.bootstrap_tests` the bootstrap tests it runs with
-``method="bootstrap"``; :mod:`~polars_roc.inference.metric_bootstrap` the stratified
-bootstrap of any scalar expression; :mod:`~polars_roc.inference.multiple_testing` Holm,
+:mod:`~polars_roc.inference._bootstrap_tests` the bootstrap tests it runs with
+``method="bootstrap"``; :mod:`~polars_roc.inference._metric_bootstrap` the stratified
+bootstrap of any scalar expression; :mod:`~polars_roc.inference._multiple_testing` Holm,
 Bonferroni and Benjamini-Hochberg; :mod:`~polars_roc.inference.over_time` metrics per time
-window with their intervals and reference band.
+window with their intervals and reference band (issue 31).
 """
 
 from polars_roc._core.distributions import (
@@ -14,6 +14,7 @@ from polars_roc._core.distributions import (
     student_t_cdf,
     student_t_quantile,
 )
+from polars_roc.inference._metric_bootstrap import bootstrap
 from polars_roc.inference.comparison import compare
 from polars_roc.inference.intervals import (
     auc_interval,
@@ -21,7 +22,6 @@ from polars_roc.inference.intervals import (
     partial_auc_interval,
     tpr_at_fpr_interval,
 )
-from polars_roc.inference.metric_bootstrap import bootstrap
 from polars_roc.inference.over_time import over_time  # issue 31
 
 __all__ = [

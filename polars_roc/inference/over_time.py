@@ -24,7 +24,7 @@ from polars_roc._core.kernels import class_totals, rows
 from polars_roc._core.names import PREFIX, fresh
 from polars_roc._core.validate import By
 from polars_roc.exprs.ranking import auc
-from polars_roc.inference.metric_bootstrap import bootstrap
+from polars_roc.inference._metric_bootstrap import bootstrap
 
 __all__ = ["OVER_TIME_COLUMNS", "over_time"]
 
