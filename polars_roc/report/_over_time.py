@@ -19,6 +19,8 @@ from typing import Any
 import polars as pl
 
 from polars_roc import charts
+from polars_roc._core.checks import NanPolicy
+from polars_roc._core.direction import Direction
 from polars_roc.charts.style import rate_text
 from polars_roc.inference.over_time import over_time
 from polars_roc.monitoring import score_stability
@@ -74,16 +76,34 @@ def compute(
     every: str,
     reference: tuple[Any, Any] | None,
     by: list[str],
+    weight: str | None = None,
+    pos_label: Any = None,
     k: float = 3.0,
     level: float = 0.95,
-    **roles: Any,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
 ) -> OverTimeData:
     """
     The AUC per window with DeLong intervals, and (with a reference) the score stability.
 
-    `roles` are the report's other column roles (``weight``, ``pos_label``,
-    ``direction``, ``nan_policy``), passed on to :func:`polars_roc.inference.over_time`.
+    Parameters
+    ----------
+    lf
+        Scored rows with a time column.
+    score, label, by, weight, pos_label
+        The report's column roles.
+    time, every, reference, k, level
+        As in :func:`polars_roc.inference.over_time` (`reference` a ``(start, end)`` pair
+        or None: no band, no alerts, no stability).
+    direction, nan_policy
+        As everywhere.
+
+    Returns
+    -------
+    OverTimeData
+        The frames the section shows.
     """
+    roles: dict[str, Any] = {"direction": direction, "nan_policy": nan_policy}
     frame = over_time(
         lf,
         score,
@@ -95,13 +115,14 @@ def compute(
         level=level,
         reference=reference,
         k=k,
+        weight=weight,
+        pos_label=pos_label,
         **roles,
     ).collect()
     stability = None
     if reference is not None:
-        kept = {key: roles[key] for key in ("direction", "nan_policy") if key in roles}
         stability = score_stability(
-            lf, score, time=time, every=every, reference=reference, by=by, **kept
+            lf, score, time=time, every=every, reference=reference, by=by, **roles
         ).collect()
     return OverTimeData(frame, stability, list(by), time, every, reference, k)
 
