@@ -23,6 +23,7 @@ from polars_roc import (
     gains,
     inference,
     metrics,
+    monitoring,
     multiclass,
     operating,
     precision_recall,
@@ -96,6 +97,10 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     # survival outcomes (issue 34)
     "time_auc": survival.time_auc,
     "time_curve": survival.time_curve,
+    # over time (issue 31)
+    "over_time": inference.over_time,
+    "score_stability": monitoring.score_stability,
+    "estimated_auc": monitoring.estimated_auc,
 }
 
 
@@ -177,6 +182,9 @@ EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     # closed-form intervals, calibration fit, power (issue 33)
     "calibration_slope": exprs.calibration_slope,
     "calibration_intercept": exprs.calibration_intercept,
+    # over time (issue 31)
+    "psi": exprs.psi,
+    "estimated_auc": exprs.estimated_auc,
 }
 
 

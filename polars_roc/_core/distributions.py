@@ -392,3 +392,87 @@ def beta_quantile(p: npt.ArrayLike, a: npt.ArrayLike, b: npt.ArrayLike) -> Float
         index = np.flatnonzero(active)
         active[index[done]] = False
     return np.asarray(x, dtype=np.float64).reshape(shape)
+
+
+#: Two samples at most this many rows together get the exact two-sample KS p-value.
+KS_EXACT_ROWS = 1000
+
+
+def _ks_exact(d: float, m: int, n: int) -> float:
+    """
+    ``P(D >= d)`` for two samples of `m` and `n` rows under the null (no ties): exact.
+
+    The share of the ``C(m + n, n)`` lattice paths from (0, 0) to (m, n) that touch the band
+    ``|x / m - y / n| >= d`` (Hodges 1958), computed as Viehmann (2021) does: the share of
+    paths *leaving* the band, one anti-diagonal at a time. A point's share is the mean of
+    its two predecessors' weighted by the ways in (``x / s`` and ``y / s``), and 1 outside
+    the band, so no binomial coefficient is ever formed and small p-values keep their digits.
+    The statistic is first rounded to the lattice (``d · lcm(m, n)`` an integer), as scipy's
+    ``ks_2samp(method="exact")`` does.
+    """
+    g = math.gcd(m, n)
+    mg, ng = m // g, n // g
+    h = round(d * mg * n)  # d * lcm(m, n)
+    if h == 0:
+        return 1.0
+    share = np.zeros(m + 1, dtype=np.float64)  # share[x] at the point (x, s - x)
+    for s in range(1, m + n + 1):
+        lo, hi = max(0, s - n), min(s, m)
+        x = np.arange(lo, hi + 1)
+        before = share[np.maximum(x - 1, 0)] * x + share[x] * (s - x)
+        outside = np.abs(ng * x - mg * (s - x)) >= h
+        share[lo : hi + 1] = np.where(outside, 1.0, before / s)
+    return float(min(1.0, max(0.0, share[m])))
+
+
+def _kolmogorov_sf(t: FloatArray) -> FloatArray:
+    """
+    The Kolmogorov distribution's upper tail ``P(K >= t)``, both series, vectorized.
+
+    For ``t >= 1`` the alternating series ``2 Σ (-1)^(k-1) exp(-2 k² t²)``; below, the
+    complement of Jacobi's form ``√(2π) / t · Σ exp(-(2k-1)² π² / (8 t²))``, which converges
+    fast there (each to double precision with these terms).
+    """
+    t = np.asarray(t, dtype=np.float64)
+    out = np.ones_like(t)
+    big = t >= 1.0
+    k = np.arange(1, 101, dtype=np.float64)[:, None]
+    tb = t[big][None, :]
+    out[big] = 2 * np.sum((-1.0) ** (k - 1) * np.exp(-2 * k * k * tb * tb), axis=0)
+    small = (t > 0) & ~big
+    ts = t[small][None, :]
+    odd = 2 * k[:20] - 1
+    terms = np.exp(-odd * odd * math.pi**2 / (8 * ts * ts))
+    out[small] = 1.0 - math.sqrt(2 * math.pi) / t[small] * terms.sum(axis=0)
+    return np.asarray(np.clip(out, 0.0, 1.0), dtype=np.float64)
+
+
+def ks_2samp_p_value(d: npt.ArrayLike, n1: npt.ArrayLike, n2: npt.ArrayLike) -> FloatArray:
+    """
+    Two-sided p-value of the two-sample Kolmogorov-Smirnov statistic `d`, vectorized.
+
+    Exact (Hodges' path count, scipy's ``ks_2samp(method="exact")``) when the samples hold
+    at most :data:`KS_EXACT_ROWS` rows together; otherwise the asymptotic Kolmogorov
+    distribution at ``(√e + 0.12 + 0.11 / √e) · d`` with ``e = n1 n2 / (n1 + n2)``
+    (Stephens 1970). scipy's ``method="asymp"`` evaluates the one-sample distribution at
+    ``round(e)`` instead; against the exact p-value both are off by up to about 0.01 (24
+    cases of 250 to 5,000 rows: at most 0.011 here, 0.009 for scipy's), and they differ
+    by a few percent relatively in the far tail. NaN where `d` is NaN
+    or a sample is empty. No scipy at run time.
+
+    Examples
+    --------
+    >>> [round(float(p), 6) for p in ks_2samp_p_value([0.6, 0.1], [5, 400], [5, 600])]
+    [0.357143, 0.015654]
+    """
+    d, n1, n2 = (np.atleast_1d(np.asarray(v, dtype=np.float64)) for v in (d, n1, n2))
+    d, n1, n2 = np.broadcast_arrays(d, n1, n2)
+    out = np.full(d.shape, np.nan)
+    ok = np.isfinite(d) & (n1 > 0) & (n2 > 0)
+    exact = ok & (n1 + n2 <= KS_EXACT_ROWS)
+    for i in np.flatnonzero(exact):
+        out[i] = _ks_exact(float(d[i]), int(n1[i]), int(n2[i]))
+    asymp = ok & ~exact
+    e = np.sqrt(n1[asymp] * n2[asymp] / (n1[asymp] + n2[asymp]))
+    out[asymp] = _kolmogorov_sf((e + 0.12 + 0.11 / e) * d[asymp])
+    return out

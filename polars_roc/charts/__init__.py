@@ -27,6 +27,7 @@ from polars_roc.charts._gains import gain_chart
 from polars_roc.charts._geometry import hull_chart
 from polars_roc.charts._intervals import auc_interval_chart, average_curve_chart
 from polars_roc.charts._ks import ks_chart
+from polars_roc.charts._monitoring import over_time_chart, stability_chart  # issue 31
 from polars_roc.charts._pr_det import det_chart, pr_chart
 from polars_roc.charts._roc import partial_auc_chart, roc_chart
 from polars_roc.charts._scores import score_chart
@@ -41,10 +42,12 @@ __all__ = [
     "gain_chart",
     "hull_chart",
     "ks_chart",
+    "over_time_chart",
     "partial_auc_chart",
     "pr_chart",
     "roc_chart",
     "score_chart",
+    "stability_chart",
     "threshold_chart",
     "threshold_explorer",
     "time_auc_chart",

@@ -194,6 +194,19 @@ def _parser() -> argparse.ArgumentParser:
         help="where the rows are reduced: Polars streaming (default), or DuckDB/Spark reading "
         "the Parquet/CSV path and tallying it there (exact; only the tally comes back)",
     )
+    # over time (issue 31)
+    rep.add_argument(
+        "--time", help='time column: adds an "Over time" section (AUC per window, alerts, PSI)'
+    )
+    rep.add_argument(
+        "--every", default="1mo", help="window length, a Polars duration (default: %(default)s)"
+    )
+    rep.add_argument(
+        "--reference",
+        metavar="START..END",
+        help="reference period of --time (ends included), e.g. 2024-01-01..2024-03-31: its "
+        "windows set the band (mean ± 3 sd) that later windows alert outside",
+    )
     rep.set_defaults(run=_report)
 
     demo = sub.add_parser(
@@ -313,6 +326,11 @@ def _report(args: argparse.Namespace) -> int:
     _options(args)  # the flags before any data is read
     if args.engine != "polars":
         _engine_options(args)
+    if args.time is not None and (args.class_scores or args.engine != "polars"):
+        msg = "--time works with --score and --engine polars (it reads the rows' times)"
+        raise ValueError(msg + "\n\nHint: drop --time, or use --score with --engine polars.")
+    if args.reference is not None and args.time is None:
+        raise ValueError("--reference needs --time\n\nHint: --time scored_at --every 1mo.")
     if args.class_scores:
         return _class_report(args)
     _once(("--score", args.score), ("--label", args.label), ("--weight", args.weight),
@@ -320,6 +338,7 @@ def _report(args: argparse.Namespace) -> int:
     lf = files.scan(args.path)
     files.refuse_overwrite(args.path, args.output)
     used = [args.score, args.label, *args.by, *([args.weight] if args.weight else [])]
+    used += [args.time] if args.time else []
     schema = files.readable(args.path, lf, used)
     _plain_by(schema, args.by)
     for column, role in ((args.score, "score"), (args.weight, "weight")):
@@ -574,8 +593,21 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
     title, source = roles.pop("title"), roles.pop("source")
     options = _options(args).replace(title=title)
     data = report.compute(lf, **roles, options=options, progress=say)
+    over_time = None
+    if getattr(args, "time", None) is not None:  # over time (issue 31)
+        say(f"computing the AUC per {args.every} window of {args.time}")
+        over_time = report.compute_over_time(
+            lf,
+            time=args.time,
+            every=args.every,
+            reference=report.parse_reference(args.reference),
+            level=options.level,
+            direction=options.direction,
+            nan_policy=options.nan_policy,
+            **roles,
+        )
     say("drawing charts")
-    page = report.render(data, source=source, progress=say)
+    page = report.render(data, source=source, progress=say, over_time=over_time)
     output = Path(args.output)
     output.write_text(page, encoding="utf-8")
     say(f"wrote {output} ({len(page.encode()) / 1e6:.1f} MB)")

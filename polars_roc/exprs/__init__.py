@@ -13,6 +13,7 @@ from polars_roc.exprs.precision import average_precision, pr_auc
 from polars_roc.exprs.probability import brier_score, expected_calibration_error, log_loss
 from polars_roc.exprs.ranking import auc, auc_se, gini, partial_auc
 from polars_roc.exprs.recalibration import calibration_intercept, calibration_slope
+from polars_roc.exprs.stability import estimated_auc, psi
 
 __all__ = [
     "accuracy",
@@ -22,6 +23,7 @@ __all__ = [
     "brier_score",
     "calibration_intercept",
     "calibration_slope",
+    "estimated_auc",
     "expected_calibration_error",
     "fpr_at_tpr",
     "gini",
@@ -29,5 +31,6 @@ __all__ = [
     "log_loss",
     "partial_auc",
     "pr_auc",
+    "psi",
     "tpr_at_fpr",
 ]

@@ -5,7 +5,8 @@
 ``method="bootstrap"``; :mod:`~polars_roc.inference._metric_bootstrap` the stratified
 bootstrap of any scalar expression; :mod:`~polars_roc.inference._multiple_testing` Holm,
 Bonferroni and Benjamini-Hochberg; :mod:`~polars_roc.inference.power` power and sample
-size for an AUC.
+size for an AUC; :mod:`~polars_roc.inference.over_time` metrics per time
+window with their intervals and reference band.
 """
 
 from polars_roc._core.distributions import (
@@ -22,6 +23,7 @@ from polars_roc.inference.intervals import (
     partial_auc_interval,
     tpr_at_fpr_interval,
 )
+from polars_roc.inference.over_time import over_time
 from polars_roc.inference.power import detectable_auc, roc_power, roc_sample_size
 
 __all__ = [
@@ -32,6 +34,7 @@ __all__ = [
     "fpr_at_tpr_interval",
     "normal_cdf",
     "normal_quantile",
+    "over_time",
     "partial_auc_interval",
     "roc_power",
     "roc_sample_size",

@@ -44,6 +44,7 @@ from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
 from polars_roc.report import _business as report_business
 from polars_roc.report import _figures as report_figures
+from polars_roc.report import _over_time as report_over_time
 from polars_roc.report import _page as report_page
 from polars_roc.report._data import CI_NAMES, Progress, ReportData
 from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles
@@ -375,6 +376,7 @@ def render(
     options: ReportOptions | None = None,
     source: str | None = None,
     progress: Progress | None = None,
+    over_time: report_over_time.OverTimeData | None = None,
     **settings: Any,
 ) -> str:
     """
@@ -392,6 +394,9 @@ def render(
     progress
         Called with a one-line warning for each chart that could not be drawn (the page
         shows the same note).
+    over_time
+        The "Over time" section's data (:func:`polars_roc.report.compute_over_time`): the
+        section is added last and the latest window's alerts are stated at the top.
     **settings
         Settings of :class:`~polars_roc.report.ReportOptions` by name, e.g. ``title=`` (the
         page's title and heading) and ``js=`` (``"inline"`` embeds Vega, which needs
@@ -423,6 +428,10 @@ def render(
     if js_note:
         notes.insert(0, js_note)
     sections = report_page.sections(data, {figure.key for figure in figures})
+    if over_time is not None:  # over time (issue 31)
+        figures += _over_time_figures(over_time, notes, say)
+        sections.append(report_over_time.section(over_time, {f.key for f in figures}))
+        notes.insert(0, report_over_time.headline(over_time))
     specs = "\n".join(report_page.spec_script(f.key, f.spec) for f in figures)
     return report_page.PAGE.format(
         title=html.escape(title),
@@ -490,6 +499,21 @@ def to_html(
     roles = {"by": by, "weight": weight, "pos_label": pos_label}
     data = compute(lf, score, label, **roles, options=chosen, progress=progress)
     return render(data, source=source, progress=progress)
+
+
+def _over_time_figures(
+    data: report_over_time.OverTimeData, notes: list[str], say: Progress
+) -> list[_Figure]:
+    """The Over time section's charts; one that fails is left out with a note."""
+    figures = []
+    for key, build in report_over_time.figures(data).items():
+        try:
+            figures.append(_Figure(key, build().to_dict()))
+        except Exception as error:  # one failed chart must not cost the reader the rest
+            note = f"The {key} chart could not be drawn: {one_line(error)}"
+            notes.append(note)
+            say(f"warning: {note}")
+    return figures
 
 
 def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]:

@@ -1,0 +1,69 @@
+"""Population stability index from binned shares: the one formula `psi` and its tables share.
+
+The bins are cut at the reference's quantiles; each side's share of a bin comes from its
+empirical distribution function at the edges. A zero share is replaced by
+:data:`EMPTY_SHARE` before the logarithm, as Evidently does (``np.place(percents,
+percents == 0, 0.0001)``): a bin empty on both sides then adds nothing, a bin empty on one
+side adds a large but finite term.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+#: The share a bin empty on one side is given (Evidently's 0.0001).
+EMPTY_SHARE = 1e-4
+
+
+def cut_points(bins: int) -> list[float]:
+    """
+    The probabilities of the inner bin edges: ``1/bins, ..., (bins-1)/bins``.
+
+    Examples
+    --------
+    >>> cut_points(4)
+    [0.25, 0.5, 0.75]
+    """
+    if not isinstance(bins, int) or isinstance(bins, bool) or bins < 2:
+        msg = f"bins must be an integer of at least 2, got {bins!r}\n\nHint: bins=10 (deciles)."
+        raise ValueError(msg)
+    return [i / bins for i in range(1, bins)]
+
+
+def psi_of_cdfs(expected: Sequence[pl.Expr], actual: Sequence[pl.Expr]) -> pl.Expr:
+    """
+    ``Σ (a - e) · ln(a / e)`` over the bins whose edges' distribution values are given.
+
+    `expected` and `actual` hold, for each inner edge in ascending order, the share of the
+    reference (expected) and of the compared rows (actual) at or below it; the bins are
+    ``(-inf, e1], (e1, e2], ..., (e_k, inf)``. Duplicate edges make bins empty on both
+    sides, which add nothing. Null when a distribution value is null (a side has no rows).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> e = [pl.lit(0.5)]
+    >>> a = [pl.lit(0.25)]
+    >>> round(pl.select(psi_of_cdfs(e, a)).item(), 6)  # -0.25 · ln(0.5) + 0.25 · ln(1.5)
+    0.274653
+    """
+    terms: list[pl.Expr] = []
+    for lo, hi in zip([None, *expected], [*expected, None], strict=True):
+        i = len(terms)
+        e = _share(lo, hi)
+        a = _share(
+            None if i == 0 else actual[i - 1],
+            None if i == len(expected) else actual[i],
+        )
+        e, a = (v.clip(lower_bound=0.0) for v in (e, a))
+        e, a = (pl.when(v == 0).then(EMPTY_SHARE).otherwise(v) for v in (e, a))
+        terms.append((a - e) * (a / e).log())
+    return pl.sum_horizontal(terms, ignore_nulls=False)  # no rows on a side: null
+
+
+def _share(lo: pl.Expr | None, hi: pl.Expr | None) -> pl.Expr:
+    """The share between two distribution values (0 below the first edge, 1 above the last)."""
+    upper = pl.lit(1.0) if hi is None else hi
+    return upper if lo is None else upper - lo
