@@ -26,10 +26,12 @@ from polars_roc import (
     multiclass,
     operating,
     precision_recall,
+    segments,  # segments (issue 30)
     thresholds,
 )
 from polars_roc._core.frames import trimmed
 from polars_roc.geometry import crossings, hull, iso
+from polars_roc.inference.disparity import disparity  # segments (issue 30)
 
 M = TypeVar("M", bound=Callable[..., Any])
 
@@ -80,6 +82,11 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     # multiclass (multiclass/)
     "multiclass_auc": multiclass.multiclass_auc_table,
     "multiclass_curve": multiclass.multiclass_curve,
+    # segments (issue 30)
+    "rollup": segments.rollup,
+    "disparity": disparity,
+    "cross_auc": segments.cross_auc,
+    "bias_auc": segments.bias_auc,
 }
 
 
