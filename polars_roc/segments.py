@@ -109,6 +109,16 @@ def _ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     return pl.when(denominator > 0).then(numerator / denominator)
 
 
+def _total(x: pl.Expr) -> pl.Expr:
+    """
+    A sum taken in row order (a running sum's end): the same bits with or without groups.
+
+    An aggregation's ``sum`` adds in another order in ``select`` than in ``group_by``; the
+    segments come sorted, so the running sum makes a group's roll-up the same on its own.
+    """
+    return x.cum_sum().last()
+
+
 def _segment_auc() -> pl.Expr:
     """A segment's own AUC from its `_u`: null without both classes or with a NaN score."""
     p, n = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
@@ -221,16 +231,16 @@ def rollup(
         _usable=a.is_not_null() & (v > 0).fill_null(False)
     )
     usable = pl.col("_usable")
-    w = (1.0 / v).filter(usable)
-    ivw = (w * a.filter(usable)).sum() / w.sum()
+    w, kept = (1.0 / v).filter(usable), a.filter(usable)
+    ivw = _total(w * kept) / _total(w)
     nan = pl.col("_nan").any()
     measures = [
-        pl.when(~nan).then(_ratio(pl.col("_rp").sum(), p.sum() * n.sum())).alias("pooled_auc"),
-        pl.when(~nan).then(_ratio(pl.col("_u").sum(), (p * n).sum())).alias("within_auc"),
-        a.filter(usable).mean().alias("mean_auc"),
+        pl.when(~nan).then(_ratio(_total(pl.col("_rp")), p.sum() * n.sum())).alias("pooled_auc"),
+        pl.when(~nan).then(_ratio(_total(pl.col("_u")), _total(p * n))).alias("within_auc"),
+        (_total(kept) / kept.len()).alias("mean_auc"),
         ivw.alias("ivw_auc"),
-        (1.0 / w.sum()).sqrt().alias("ivw_se"),
-        (w * (a.filter(usable) - ivw) ** 2).sum().alias("q"),
+        (1.0 / _total(w)).sqrt().alias("ivw_se"),
+        _total(w * (kept - ivw) ** 2).alias("q"),
         usable.sum().cast(pl.Int64).alias("n_segments"),
         p.sum().alias("n_pos"),
         n.sum().alias("n_neg"),
