@@ -30,13 +30,16 @@ from polars_roc.charts.ks import ks_chart
 from polars_roc.charts.pr_det import det_chart, pr_chart
 from polars_roc.charts.roc import partial_auc_chart, roc_chart
 from polars_roc.charts.scores import score_chart
+from polars_roc.charts.segments import cross_auc_chart, disparity_chart  # segments (issue 30)
 from polars_roc.charts.thresholds import threshold_chart
 
 __all__ = [
     "auc_interval_chart",
     "average_curve_chart",
     "calibration_chart",
+    "cross_auc_chart",  # segments (issue 30)
     "det_chart",
+    "disparity_chart",  # segments (issue 30)
     "gain_chart",
     "hull_chart",
     "ks_chart",
