@@ -20,8 +20,7 @@ def frame() -> pl.DataFrame:
 def values(chart) -> list[dict]:
     spec = chart.to_dict()
     json.dumps(spec, allow_nan=False)  # no NaN / Infinity
-    data = spec.get("data", {}).get("values") or next(iter(spec["datasets"].values()))
-    return data
+    return spec.get("data", {}).get("values") or next(iter(spec["datasets"].values()))
 
 
 def test_forest_draws_pooled_within_and_ivw_beneath_the_segments(frame: pl.DataFrame) -> None:
