@@ -57,9 +57,7 @@ def test_cross_auc_chart_centres_on_the_pooled_auc(frame: pl.DataFrame) -> None:
     with pytest.raises(ValueError, match="pass facet='model'"):
         pr.charts.cross_auc_chart(cross)
     faceted = pr.charts.cross_auc_chart(cross, facet="model")
-    pooled_by_model = {
-        r["model"]: r["_pooled"] for r in values(faceted) if r["_mark"] == "cell"
-    }
+    pooled_by_model = {r["model"]: r["_pooled"] for r in values(faceted) if r["_mark"] == "cell"}
     want = frame.roc.auc(by="model")
     assert [pooled_by_model[m] for m in want["model"]] == pytest.approx(want["auc"].to_list())
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
@@ -364,5 +364,5 @@ def disparity_chart(
     chart = alt_.layer(*layers, data=data).properties(width=width, height=alt_.Step(step))
     if several:
         panels = chart.facet(column=nominal(alt_, "Column", "metric", title=None))
-        return panels.resolve_scale(x="independent")
+        return cast("alt.FacetChart", panels.resolve_scale(x="independent"))
     return Panels(facet=facet, columns=columns).apply(alt_, chart)
