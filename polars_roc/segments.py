@@ -33,7 +33,7 @@ from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import chi2_sf, normal_quantile
 from polars_roc._core.frames import same_kind
-from polars_roc._core.groups import join_groups, summarize
+from polars_roc._core.groups import join_groups, per_group, summarize
 from polars_roc._core.validate import By
 
 __all__ = ["bias_auc", "cross_auc", "rollup"]
@@ -461,10 +461,16 @@ def cross_auc(
     )
     # Positives once per segment holding negatives (`_b`), beside that segment's negatives.
     held = segments.filter(pl.col("n_neg") > 0).select(*names, pl.col(key).alias("_b"))
-    positives = join_groups(coded.filter(y), held, names, how="inner")
+    positives = coded.filter(y)
+    if not weighted:  # each positive's rank among the group's positives, once, before the copies
+        positives = positives.with_columns(_r=per_group(s.rank("average"), names))
+    positives = join_groups(positives, held, names, how="inner")
     negatives = coded.filter(~y).with_columns(pl.col(key).alias("_b"))
     union = pl.concat([positives, negatives], how="diagonal_relaxed")
-    placed = delong.placements(union, [*names, "_b"], weighted=weighted)
+    if weighted:
+        placed = delong.placements(union, [*names, "_b"], weighted=True)
+    else:  # its rank among the copies and one segment's negatives, less that: the negatives below
+        placed = union.with_columns(_d=s.rank("average").over([*names, "_b"]) - pl.col("_r"))
     mass = pl.col("_w") if weighted else pl.lit(1.0)
     pair = [*names, key, "_b"]
     sums = (

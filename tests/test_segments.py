@@ -208,9 +208,13 @@ def test_rollup_nan_propagates_and_omits() -> None:
 # -- cross AUC and bias AUCs ----------------------------------------------------------------
 
 
-@given(frame=segmented_rows(weighted=True))
-def test_cross_auc_is_the_pairwise_matrix(frame: pl.DataFrame) -> None:
-    got = frame.roc.cross_auc(segment="segment", by="model", weight="weight")
+@pytest.mark.parametrize("weighted", [False, True], ids=["counts", "weights"])
+@given(data=st.data())
+def test_cross_auc_is_the_pairwise_matrix(data: st.DataObject, *, weighted: bool) -> None:
+    frame = data.draw(segmented_rows(weighted=weighted))
+    if not weighted:
+        frame = frame.with_columns(weight=pl.lit(1.0))
+    got = frame.roc.cross_auc(segment="segment", by="model", weight="weight" if weighted else None)
     assert got.columns == ["model", "segment_pos", "segment_neg", "auc", "n_pos", "n_neg"]
     kept = frame.filter(pl.col("weight") > 0)
     expected_pairs = 0
