@@ -63,6 +63,7 @@ def _placed(
     names: list[str],
     weight: str | None,
     pos_label: Any,
+    ranks: bool = False,
 ) -> tuple[pl.LazyFrame, str]:
     """
     Per `by` group and segment: ``n_pos, n_neg, _u, _var, _nan, _rp, _rn`` (and the key).
@@ -70,8 +71,11 @@ def _placed(
     ``_u`` is the segment's Mann-Whitney U (placements within the segment), ``_var`` its
     DeLong variance (null below two rows of a class), ``_rp`` its positives' placements
     among all negatives of the `by` group and ``_rn`` its negatives' placements among all
-    positives of the group (weighted sums when weighted). One coding of the rows, two
-    placement windows: the group's and the segment's.
+    positives of the group (weighted sums when weighted). One coding of the rows, the
+    group's placements in windows, the segment's inside the aggregation (weighted: in
+    windows too, :func:`polars_roc._core.delong.placements`). With `ranks` (unweighted rows only),
+    ``_rp`` sums the positives' ranks among all rows of the group instead (one window less:
+    enough for the pooled U, not for the background pairs of :func:`bias_auc`).
     """
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
@@ -87,21 +91,49 @@ def _placed(
         extra=[key],
         masked=True,
     )
-    pooled = delong.placements(coded, names, weighted=weighted).rename({"_d": "_dp"})
-    placed = delong.placements(pooled, [*names, key], weighted=weighted)
+    if ranks and not weighted:
+        pooled = coded.with_columns(_dp=per_group(pl.col("_s").rank("average"), names))
+    else:
+        pooled = delong.placements(coded, names, weighted=weighted).rename({"_d": "_dp"})
     y = pl.col("_y")
     mass = pl.col("_w") if weighted else pl.lit(1.0)
     n_pos, n_neg = kernels.class_totals(delong.coded_rows(weighted))
     measures = [
         n_pos.alias("n_pos"),
         n_neg.alias("n_neg"),
-        (mass * pl.col("_d")).filter(y).sum().cast(pl.Float64).alias("_u"),
         (mass * pl.col("_dp")).filter(y).sum().cast(pl.Float64).alias("_rp"),
         (mass * pl.col("_dp")).filter(~y).sum().cast(pl.Float64).alias("_rn"),
-        delong.delong_variance(weighted=weighted).alias("_var"),
         is_nan(pl.col("_s")).any().alias("_nan"),
     ]
+    if not weighted:  # the segment's placements ranked inside the aggregation: no window
+        return summarize(pooled, [*names, key], [*measures, *_ranked_segment()]), key
+    placed = delong.placements(pooled, [*names, key], weighted=weighted)
+    measures += [
+        (mass * pl.col("_d")).filter(y).sum().cast(pl.Float64).alias("_u"),
+        delong.delong_variance(weighted=weighted).alias("_var"),
+    ]
     return summarize(placed, [*names, key], measures), key
+
+
+def _ranked_segment() -> list[pl.Expr]:
+    """
+    ``_u`` and ``_var`` of a segment's unweighted rows, as aggregations over the segment.
+
+    The placements of Sun & Xu (:func:`polars_roc._core.delong.placements`) ranked per group
+    inside ``group_by().agg()``: a row's rank among the segment less its rank among its
+    class is how many of the other class score below it (ties one half). Against the two
+    ``over()`` windows: 1M rows in 3,000 segments, about 2x faster.
+    """
+    s, y = pl.col("_s"), pl.col("_y")
+    rank = s.rank("average")
+    d_pos = rank.filter(y) - s.filter(y).rank("average")
+    d_neg = rank.filter(~y) - s.filter(~y).rank("average")
+    p, n = y.sum().cast(pl.Float64), (~y).sum().cast(pl.Float64)
+    variance = (d_pos / n).var(ddof=1) / p + (d_neg / p).var(ddof=1) / n
+    return [
+        d_pos.sum().cast(pl.Float64).alias("_u"),
+        pl.when((p >= 2) & (n >= 2)).then(variance).alias("_var"),
+    ]
 
 
 def _ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
@@ -223,10 +255,21 @@ def rollup(
     names = validate.as_names(by)
     validate.level(level)
     table, _ = _placed(
-        lf, score, label, segment=segment, names=names, weight=weight, pos_label=pos_label
+        lf,
+        score,
+        label,
+        segment=segment,
+        names=names,
+        weight=weight,
+        pos_label=pos_label,
+        ranks=True,
     )
     p, n = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
     a, v = pl.col("_a"), pl.col("_var")
+    # The pooled U: the positives' placements, or their ranks less P (P + 1) / 2 (unweighted).
+    pooled_u = _total(pl.col("_rp"))
+    if weight is None:
+        pooled_u = pooled_u - p.sum() * (p.sum() + 1) / 2
     table = table.with_columns(_a=_segment_auc()).with_columns(
         _usable=a.is_not_null() & (v > 0).fill_null(False)
     )
@@ -235,7 +278,7 @@ def rollup(
     ivw = _total(w * kept) / _total(w)
     nan = pl.col("_nan").any()
     measures = [
-        pl.when(~nan).then(_ratio(_total(pl.col("_rp")), p.sum() * n.sum())).alias("pooled_auc"),
+        pl.when(~nan).then(_ratio(pooled_u, p.sum() * n.sum())).alias("pooled_auc"),
         pl.when(~nan).then(_ratio(_total(pl.col("_u")), _total(p * n))).alias("within_auc"),
         (_total(kept) / kept.len()).alias("mean_auc"),
         ivw.alias("ivw_auc"),
