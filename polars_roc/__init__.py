@@ -38,6 +38,7 @@ from polars_roc import (
     operating,
     precision_recall,
     report,
+    segments,  # segments (issue 30)
     thresholds,
 )
 from polars_roc._core.schemes import linspace
@@ -97,6 +98,7 @@ __all__ = [
     "pr_auc",
     "precision_recall",
     "report",
+    "segments",  # segments (issue 30)
     "stratified_folds",
     "tally",
     "thresholds",

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import glob
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -32,6 +34,8 @@ from polars_roc import report
 from polars_roc._core import validate
 from polars_roc.datasets import simulate
 from polars_roc.engines import sources as engine_sources
+
+__all__ = ["PROG", "READERS", "UsageError", "main"]
 
 PROG = "polars-roc"
 
@@ -539,7 +543,7 @@ def _demo(args: argparse.Namespace) -> int:
     )
 
 
-def _options(args: argparse.Namespace) -> dict[str, Any]:
+def _options(args: argparse.Namespace) -> report.ReportOptions:
     """The report's options from the flags; a flag for a method not chosen is an error."""
     costs = {"--cost-fp": args.cost_fp, "--cost-fn": args.cost_fn, "--prevalence": args.prevalence}
     given = [flag for flag, value in costs.items() if value is not None]
@@ -550,42 +554,46 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     if args.n_boot is not None and args.ci != "bootstrap":
         msg = f"--n-boot only applies with --ci bootstrap (got --ci {args.ci})"
         raise UsageError(msg)
-    return {
+    given_values = {
         "ci": None if args.ci == "none" else args.ci,
         "level": args.level,
         "fpr": None if args.tpr else args.fpr,
         "tpr": args.tpr,
         "method": args.method,
-        "cost_fp": 1.0 if args.cost_fp is None else args.cost_fp,
-        "cost_fn": 1.0 if args.cost_fn is None else args.cost_fn,
+        "cost_fp": args.cost_fp,
+        "cost_fn": args.cost_fn,
         "prevalence": args.prevalence,
-        "n_boot": 2000 if args.n_boot is None else args.n_boot,
+        "n_boot": args.n_boot,
         "seed": args.seed,
-        "gains_bins": _at_least_one(args.gains_bins, "--gains-bins"),
-        "calibration_bins": (
-            None
-            if args.no_calibration
-            else _at_least_one(args.calibration_bins, "--calibration-bins")
-        ),
+        "gains_bins": args.gains_bins,
+        "calibration_bins": None if args.no_calibration else args.calibration_bins,
         "fpr_scale": args.fpr_scale,
         "direction": args.direction,
         "nan_policy": args.nan_policy,
+        "js": args.js,
     }
+    unset = ("cost_fp", "cost_fn", "n_boot")  # not given: the options' defaults
+    try:  # the values are checked once, by ReportOptions; its message names the flags
+        return report.ReportOptions(
+            **{k: v for k, v in given_values.items() if not (k in unset and v is None)}
+        )
+    except ValueError as error:
+        raise UsageError(_as_flags(report.one_line(error))) from None
 
 
-def _at_least_one(value: int, flag: str) -> int:
-    if value < 1:
-        msg = f"{flag} must be at least 1, got {value}"
-        raise UsageError(msg)
-    return value
+def _as_flags(message: str) -> str:
+    """An option's message as the command line says it: ``n_boot`` becomes ``--n-boot``."""
+    names = "|".join(f.name for f in dataclasses.fields(report.ReportOptions))
+    return re.sub(rf"(^|hint: )({names})\b", lambda m: f"{m[1]}--{m[2].replace('_', '-')}", message)
 
 
 def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
     say = args.say
     title, source = roles.pop("title"), roles.pop("source")
-    data = report.compute(lf, **roles, **_options(args), progress=say)
+    options = _options(args).replace(title=title)
+    data = report.compute(lf, **roles, options=options, progress=say)
     say("drawing charts")
-    page = report.render(data, title=title, source=source, js=args.js, progress=say)
+    page = report.render(data, source=source, progress=say)
     output = Path(args.output)
     output.write_text(page, encoding="utf-8")
     say(f"wrote {output} ({len(page.encode()) / 1e6:.1f} MB)")

@@ -36,7 +36,7 @@ from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group, summarize
 from polars_roc._core.validate import By
 
-__all__ = ["bias_auc", "cross_auc", "rollup"]
+__all__ = ["ROLLUP_COLUMNS", "bias_auc", "cross_auc", "rollup"]
 
 #: The roll-up's columns after the `by` columns.
 ROLLUP_COLUMNS = (

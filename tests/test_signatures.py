@@ -8,6 +8,7 @@ the reason it does not.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import pkgutil
@@ -29,11 +30,13 @@ NO_DIRECTION = {
     "polars_roc.metrics.brier_score",
     "polars_roc.metrics.log_loss",
 }
-#: Not an analysis of a score: reshapes a counts table into weighted rows, or wide class
-#: scores into one-vs-rest rows for the report (which takes both arguments).
+#: Not an analysis of a score: reshapes a counts table into weighted rows, wide class
+#: scores into one-vs-rest rows for the report (which takes both arguments), or reads a
+#: scored file into its tally for the command line (the report applies both on the tally).
 NOT_AN_ANALYSIS = {
     "polars_roc.curves.from_counts",
-    "polars_roc.report.multiclass.one_vs_rest",
+    "polars_roc.engines.sources.tally_file",
+    "polars_roc.report._multiclass.one_vs_rest",
 }
 #: Score-taking functions not yet given both arguments (none now: keep it empty).
 PENDING: set[str] = set()
@@ -85,24 +88,56 @@ def _documented(function: Callable[..., Any]) -> set[str]:
 
 def test_the_scan_sees_the_score_functions() -> None:
     # A guard on the guard: the scan must reach frame methods and expressions alike.
-    expected = ("areas.auc", "exprs.auc", "gains.ks", "inference.auc_interval")
+    expected = ("areas.auc", "exprs.ranking.auc", "gains.ks", "inference.intervals.auc_interval")
     for name in expected:
         assert f"polars_roc.{name}" in SCORED
     assert len(SCORED) > 30
 
 
+def _settings(function: Callable[..., Any]) -> tuple[dict[str, Any], set[str]]:
+    """
+    The function's settings with their defaults, and the names it documents.
+
+    A function taking ``options=`` and ``**settings`` (the report) takes the fields of
+    :class:`polars_roc.report.ReportOptions`, documented there.
+    """
+    parameters = inspect.signature(function).parameters
+    defaults = {name: p.default for name, p in parameters.items()}
+    documented = _documented(function)
+    takes_settings = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    if "options" in parameters and takes_settings:
+        fields = dataclasses.fields(pr.report.ReportOptions)
+        defaults |= {field.name: field.default for field in fields}
+        doc = inspect.getdoc(pr.report.ReportOptions) or ""
+        attributes = doc.split("Attributes\n----------\n", 1)[1].split("Examples\n")[0]
+        documented |= {
+            part.strip()
+            for line in attributes.splitlines()
+            if re.fullmatch(r"[A-Za-z_][\w, ]*", line)
+            for part in line.split(",")
+        }
+    return defaults, documented
+
+
 @pytest.mark.parametrize("key", sorted(set(SCORED) - NOT_AN_ANALYSIS - PENDING))
 def test_takes_and_documents_direction_and_nan_policy(key: str) -> None:
     function = SCORED[key]
-    parameters = inspect.signature(function).parameters
+    parameters, documented = _settings(function)
     wanted = ("nan_policy",) if key in NO_DIRECTION else POLICY_ARGUMENTS
     missing = [name for name in wanted if name not in parameters]
     assert not missing, f"{key} takes a score but not {missing}"
-    assert parameters["nan_policy"].default == "propagate"
+    assert parameters["nan_policy"] == "propagate"
     if "direction" in parameters:
-        assert parameters["direction"].default == "higher"
-    undocumented = [name for name in wanted if name not in _documented(function)]
+        assert parameters["direction"] == "higher"
+    undocumented = [name for name in wanted if name not in documented]
     assert not undocumented, f"{key} does not document {undocumented}"
+
+
+def test_the_report_takes_its_settings_as_options() -> None:
+    # A guard on the guard: the report's settings are read off ReportOptions.
+    parameters, documented = _settings(pr.report.to_html)
+    assert parameters["direction"] == "higher"
+    assert {"direction", "nan_policy", "seed", "title"} <= documented
 
 
 @pytest.mark.parametrize("key", sorted(NO_DIRECTION))

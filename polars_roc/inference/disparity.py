@@ -5,7 +5,7 @@ Disparity: which segment's metric differs from the rest (or the whole), and how 
 other rows (``reference="rest"``) or all of its rows (``"overall"``). It lives in
 :mod:`polars_roc.inference` (not beside :mod:`polars_roc.segments`) because any metric
 other than the AUC is tested with the stratified bootstrap of
-:mod:`polars_roc.inference.metric_bootstrap`, a layer above the analyses.
+:mod:`polars_roc.inference._metric_bootstrap`, a layer above the analyses.
 
 Both sides of every comparison are built as groups of one long query: each segment's rows,
 and the same group's reference rows tagged with the segment (so the rows are read once per
@@ -29,10 +29,10 @@ from polars_roc._core.groups import join_groups
 from polars_roc._core.names import fresh
 from polars_roc._core.resampling import check_n_boot, check_seed
 from polars_roc._core.validate import By
-from polars_roc.inference.metric_bootstrap import bootstrap
-from polars_roc.inference.multiple_testing import Adjust, adjusted, check_adjust
+from polars_roc.inference._metric_bootstrap import bootstrap
+from polars_roc.inference._multiple_testing import Adjust, adjusted, check_adjust
 
-__all__ = ["disparity"]
+__all__ = ["COLUMNS", "disparity"]
 
 #: Output columns after the `by` columns.
 COLUMNS = (

@@ -17,6 +17,8 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.report.options import ReportOptions
+
 #: Receives one-line progress messages (e.g. a function printing to stderr).
 Progress = Callable[[str], None]
 #: Interval methods as the page names them.
@@ -61,6 +63,9 @@ class ReportData:
     band
         The bootstrap band of the ROC panels (``tpr_at_fpr(..., ci="bootstrap")`` at a grid
         of FPRs), or None without bootstrap intervals.
+    options
+        The settings the data was computed with; :func:`polars_roc.report.render` draws the
+        page with them (its title, how it gets Vega) unless told otherwise.
     """
 
     auc: pl.DataFrame
@@ -75,3 +80,4 @@ class ReportData:
     gains: pl.DataFrame | None = None
     calibration: pl.DataFrame | None = None
     band: pl.DataFrame | None = None
+    options: ReportOptions | None = None
