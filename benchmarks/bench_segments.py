@@ -86,6 +86,7 @@ def main() -> None:
     parser.add_argument("--boot-rows", type=int, default=30_000)
     parser.add_argument("--n-boot", type=int, default=500)
     parser.add_argument("--loop-boot", type=int, default=50)
+    parser.add_argument("--skip", nargs="*", default=[], help="parts to skip, e.g. disparity")
     args = parser.parse_args()
     print(f"polars {pl.__version__}; {args.rows:,} rows, 3 models")
     many = scored(args.rows, args.segments, seed=0).collect().lazy()
@@ -93,14 +94,11 @@ def main() -> None:
     ratios(f"bias_auc: {args.segments:,} segments", many, "bias_auc", args.repeats, None)
     few = scored(args.rows, args.cross_segments, seed=1).collect().lazy()
     ratios(f"cross_auc: {args.cross_segments} segments", few, "cross_auc", args.repeats, 5.0)
-    ratios(
-        f"disparity (AUC, DeLong vs rest): {args.cross_segments} segments",
-        few,
-        "disparity",
-        args.repeats,
-        None,
-    )
-    bench_disparity_bootstrap(args.boot_rows * 3, 5, args.n_boot, args.loop_boot)
+    if "disparity" not in args.skip:
+        name = f"disparity (AUC, DeLong vs rest): {args.cross_segments} segments"
+        ratios(name, few, "disparity", args.repeats, None)
+    if "bootstrap" not in args.skip:
+        bench_disparity_bootstrap(args.boot_rows * 3, 5, args.n_boot, args.loop_boot)
 
 
 if __name__ == "__main__":
