@@ -27,11 +27,13 @@ from polars_roc import (
     multiclass,
     operating,
     precision_recall,
+    segments,
     survival,
     thresholds,
 )
 from polars_roc._core.frames import trimmed
 from polars_roc.geometry import crossings, hull, iso
+from polars_roc.inference.disparity import disparity  # segments (issue 30)
 
 __all__ = [
     "EXPR_METHODS",
@@ -101,6 +103,11 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "over_time": inference.over_time,
     "score_stability": monitoring.score_stability,
     "estimated_auc": monitoring.estimated_auc,
+    # segments (issue 30)
+    "rollup": segments.rollup,
+    "disparity": disparity,
+    "cross_auc": segments.cross_auc,
+    "bias_auc": segments.bias_auc,
 }
 
 

@@ -31,6 +31,7 @@ from polars_roc.charts._monitoring import over_time_chart, stability_chart  # is
 from polars_roc.charts._pr_det import det_chart, pr_chart
 from polars_roc.charts._roc import partial_auc_chart, roc_chart
 from polars_roc.charts._scores import score_chart
+from polars_roc.charts._segments import cross_auc_chart, disparity_chart  # segments (issue 30)
 from polars_roc.charts._thresholds import threshold_chart
 from polars_roc.charts._time import time_auc_chart
 
@@ -38,7 +39,9 @@ __all__ = [
     "auc_interval_chart",
     "average_curve_chart",
     "calibration_chart",
+    "cross_auc_chart",  # segments (issue 30)
     "det_chart",
+    "disparity_chart",  # segments (issue 30)
     "gain_chart",
     "hull_chart",
     "ks_chart",

@@ -28,6 +28,7 @@ from polars_roc.charts._altair import (
 )
 from polars_roc.charts._axes import unit_axes
 from polars_roc.charts._roc import chance_rows
+from polars_roc.charts._segments import summary_layers, summary_rows
 from polars_roc.charts._thin import ROW_BUDGET, budget, drawing_order, thin
 
 if TYPE_CHECKING:
@@ -134,6 +135,7 @@ def auc_interval_chart(
     reference: float | None = 0.5,
     width: int = 300,
     step: int = 20,
+    rollup: pl.DataFrame | None = None,
 ) -> alt.LayerChart | alt.FacetChart:
     """
     Forest plot: each group's AUC as a dot with its interval as a bar, sorted by AUC.
@@ -162,6 +164,11 @@ def auc_interval_chart(
         Width of each panel, in pixels.
     step
         Height of each row, in pixels.
+    rollup
+        ``df.roc.rollup(segment=..., by=...)`` of the same rows, when `auc` holds one row per
+        segment (``df.roc.auc(by=[..., segment], ci="delong")``): the pooled, within-segment
+        and IVW AUCs (with its interval) are drawn beneath the segments as grey diamonds, as
+        a meta-analysis forest plot.
 
     Returns
     -------
@@ -220,12 +227,19 @@ def auc_interval_chart(
         reference = None
     if reference is not None:
         reference_rows = per_panel(pl.DataFrame({"auc": [float(reference)]}), rows, panels.names)
-    data = combine(reference=reference_rows, interval=rows)
+    # segments (issue 30): the roll-up's summary rows beneath the segments.
+    summary = None if rollup is None else summary_rows(rollup, names, panels.names)
+    data = combine(reference=reference_rows, interval=rows, summary=summary)
     scale = alt_.Scale(zero=False, nice=False, padding=8)
     x = quantitative(alt_, "X", "auc", title="AUC", scale=scale)
     sort = rows["_label"].unique(maintain_order=True).to_list()
     if panels.names:
         sort = alt_.EncodingSortField(field="auc", op="max", order="descending")
+    if summary is not None and not panels.names:
+        sort = [*sort, *summary["_label"].unique(maintain_order=True).to_list()]
+    elif summary is not None:  # by AUC, then the summaries in order: one number to sort by
+        data = data.with_columns(_rank=pl.col("_rank").fill_null(-pl.col("auc") - 2))
+        sort = alt_.EncodingSortField(field="_rank", op="min", order="ascending")
     y = nominal(alt_, "Y", "_label", title=None, sort=sort)
     # The colours of every group of the frame (also those left out for a null AUC), so a
     # group keeps its colour beside the other charts; without `color`, one neutral colour
@@ -245,6 +259,8 @@ def auc_interval_chart(
         layers.append(bar.encode(tooltip=tips, **hue))
     point = marks.mark_point(filled=True, size=60, opacity=1, **neutral)
     layers.append(point.encode(x, y, tooltip=tips, **hue))
+    if summary is not None:
+        layers.extend(summary_layers(alt_, x, y, scale))
     height = alt_.Step(step)
     chart = alt_.layer(*layers, data=data).properties(width=width, height=height)
     return panels.apply(alt_, named_nulls(chart, color, auc))

@@ -184,6 +184,12 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--label", required=True, help="class column")
     rep.add_argument("--by", type=_names, default=[], help="group columns, comma-separated")
     rep.add_argument("--weight", help="case-weight column")
+    rep.add_argument(  # segments (issue 30)
+        "--segment",
+        metavar="COL",
+        help="a column splitting each group into segments: adds the Segments section "
+        "(pooled vs within-segment AUC, forest with summaries, disparity, cross-AUC heatmap)",
+    )
     rep.add_argument(
         "--pos-label", help="the positive class (needed unless labels are Boolean or 0/1)"
     )
@@ -373,6 +379,7 @@ def _report(args: argparse.Namespace) -> int:
         pos_label=pos_label,
         title=title,
         source=args.path,
+        segment=args.segment,  # segments (issue 30)
     )
 
 
@@ -380,6 +387,9 @@ def _class_report(args: argparse.Namespace) -> int:
     """The report of wide multiclass scores: each class against the rest."""
     if args.pos_label is not None:
         msg = "--pos-label does not apply with --class-scores (each class is positive in turn)"
+        raise UsageError(msg)
+    if args.segment:  # segments (issue 30)
+        msg = "--segment does not apply with --class-scores (yet): report one class at a time"
         raise UsageError(msg)
     pairs = [item.partition("=") for item in args.class_scores]
     classes = [name for name, _, _ in pairs]
@@ -475,6 +485,9 @@ def _engine_options(args: argparse.Namespace) -> None:
         raise UsageError(msg)
     if args.class_scores:
         msg = f"--class-scores reads the raw rows; use --engine polars (not {args.engine})"
+        raise UsageError(msg)
+    if args.segment:  # segments (issue 30)
+        msg = f"--segment reads the raw rows; use --engine polars (not {args.engine})"
         raise UsageError(msg)
 
 

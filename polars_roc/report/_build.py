@@ -46,6 +46,7 @@ from polars_roc.report import _business as report_business
 from polars_roc.report import _figures as report_figures
 from polars_roc.report import _over_time as report_over_time
 from polars_roc.report import _page as report_page
+from polars_roc.report import _segments as report_segments
 from polars_roc.report._data import CI_NAMES, Progress, ReportData
 from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles
 from polars_roc.report._page import HEADINGS
@@ -71,6 +72,7 @@ def compute(
     pos_label: Any = None,
     options: ReportOptions | None = None,
     progress: Progress | None = None,
+    segment: str | None = None,
     **settings: Any,
 ) -> ReportData:
     """
@@ -93,6 +95,9 @@ def compute(
         bootstrap replicates and seed, panel bins, FPR scale, `direction`, `nan_policy`.
     progress
         Called with a one-line message as each step starts.
+    segment
+        A column splitting each group into segments: adds the "Segments" section (roll-up,
+        forest with summary rows, disparity, cross-AUC heatmap up to 30 segments).
     **settings
         Any setting of :class:`~polars_roc.report.ReportOptions` by name (``ci=None``,
         ``direction="lower"``, ``nan_policy="omit"``, ...): it overrides `options`.
@@ -119,6 +124,11 @@ def compute(
     names = validate.as_names(by)
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
+    if segment is not None:  # segments (issue 30): the column's checks before any data is read
+        validate.column(schema, segment, "segment")
+        if segment in names or segment in (score, label, weight):
+            msg = f"segment column {segment!r} is already the by, score, label or weight column"
+            raise ValueError(msg + "\n\nHint: pass segment=<a column naming the segments>.")
     ci, level, method, n_boot, seed = (
         chosen.ci, chosen.level, chosen.method, chosen.n_boot, chosen.seed
     )  # fmt: skip
@@ -136,7 +146,7 @@ def compute(
     }
     notes: list[str] = []
 
-    total = 8 if ci == "bootstrap" else 7
+    total = (8 if ci == "bootstrap" else 7) + (segment is not None)
     step = iter(range(1, total + 1))
 
     def begin(message: str) -> None:
@@ -162,6 +172,11 @@ def compute(
     begin("AUC by group" + (f" with {CI_NAMES[ci]} intervals" if ci else ""))
     resampling = {"n_boot": n_boot, "seed": seed} if ci == "bootstrap" else {}
     auc = _auc_table(lf, score, label, {**common, **resampling}, ci, level, notes)
+
+    segmented = None
+    if segment is not None:
+        begin(f"segments of {segment}: roll-up, disparity, cross-AUC")
+        segmented = report_segments.compute(lf, score, label, segment, common, level)
 
     begin("ROC curves and threshold table")
     curve = curves.curve(lf, score, label, thresholds=resolution, **common).collect()
@@ -233,6 +248,7 @@ def compute(
         calibration=calibrated,
         band=band,
         options=chosen,
+        segments=segmented,
     )
 
 
@@ -458,6 +474,7 @@ def to_html(
     options: ReportOptions | None = None,
     source: str | None = None,
     progress: Progress | None = None,
+    segment: str | None = None,
     **settings: Any,
 ) -> str:
     """
@@ -472,7 +489,7 @@ def to_html(
     ----------
     lf
         Scored rows, e.g. ``pl.scan_csv(path)``.
-    score, label, by, weight, pos_label, progress
+    score, label, by, weight, pos_label, progress, segment
         As in :func:`compute`.
     options, **settings
         The report's settings (:class:`~polars_roc.report.ReportOptions`), and any of them
@@ -496,7 +513,7 @@ def to_html(
     9
     """
     chosen = ReportOptions.of(options, **settings)
-    roles = {"by": by, "weight": weight, "pos_label": pos_label}
+    roles = {"by": by, "weight": weight, "pos_label": pos_label, "segment": segment}
     data = compute(lf, score, label, **roles, options=chosen, progress=progress)
     return render(data, source=source, progress=progress)
 
@@ -533,6 +550,7 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
             table=merged[0], curve=curve, calibration=merged[1], names=names[:2]
         )
     )
+    builders.update(report_segments.builders(data.segments, names))  # segments (issue 30)
     figures = []
     for key in HEADINGS:  # in page order
         if key == "scores" and data.score_chart is not None:

@@ -63,6 +63,9 @@ class ReportData:
     band
         The bootstrap band of the ROC panels (``tpr_at_fpr(..., ci="bootstrap")`` at a grid
         of FPRs), or None without bootstrap intervals.
+    segments
+        The "Segments" section's frames (roll-up, disparity, cross-AUC) with
+        ``compute(..., segment=...)``, else None.
     options
         The settings the data was computed with; :func:`polars_roc.report.render` draws the
         page with them (its title, how it gets Vega) unless told otherwise.
@@ -81,3 +84,5 @@ class ReportData:
     calibration: pl.DataFrame | None = None
     band: pl.DataFrame | None = None
     options: ReportOptions | None = None
+    # segments (issue 30): a ``report._segments.SegmentData`` with ``compute(segment=...)``
+    segments: Any = None

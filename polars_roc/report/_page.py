@@ -31,6 +31,7 @@ import polars as pl
 from polars_roc._core.columns import CURVE, interval
 from polars_roc.charts.style import rate_text, threshold_text
 from polars_roc.report import _business as report_business
+from polars_roc.report import _segments as report_segments
 from polars_roc.report._data import CI_NAMES, ReportData
 from polars_roc.report._figures import ZOOM_ABOVE, fpr_zoom, merge_groups
 from polars_roc.report.options import JsMode, ReportOptions
@@ -187,6 +188,7 @@ _CUTPOINT_COLUMNS = (*CURVE, "ppv", "npv", "accuracy", "f1", "youden")
 #: Every section's heading, in page order.
 HEADINGS = {
     "auc": "AUC by group",
+    "segments": "Segments",  # segments (issue 30)
     "roc": "ROC curves",
     "pauc": "Partial AUC",
     "thresholds": "Best cutpoints",
@@ -376,6 +378,12 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
     )
     at = next(i for i, (key, _, _) in enumerate(out) if key == "scores")
     out[at:at] = business
+    if data.segments is not None:  # segments (issue 30): after "AUC by group"
+        body_ = report_segments.section(
+            data.segments, names, _table, lambda key: _chart(key, drawn)
+        )
+        section = f'<section id="segments"><h2>Segments</h2>{body_}</section>'
+        out.insert(1, ("segments", HEADINGS["segments"], section))
     return out
 
 

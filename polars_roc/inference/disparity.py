@@ -1,0 +1,367 @@
+"""
+Disparity: which segment's metric differs from the rest (or the whole), and how surely.
+
+:func:`disparity` compares each segment of each `by` group with a reference: the group's
+other rows (``reference="rest"``) or all of its rows (``"overall"``). It lives in
+:mod:`polars_roc.inference` (not beside :mod:`polars_roc.segments`) because any metric
+other than the AUC is tested with the stratified bootstrap of
+:mod:`polars_roc.inference._metric_bootstrap`, a layer above the analyses.
+
+Both sides of every comparison are built as groups of one long query: each segment's rows,
+and the same group's reference rows tagged with the segment (so the rows are read once per
+segment; the work grows with ``rows × segments``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from polars_roc._core import delong, segmented, validate
+from polars_roc._core.checks import NanPolicy
+from polars_roc._core.direction import Direction, directed
+from polars_roc._core.distributions import difference_test, normal_cdf, normal_quantile
+from polars_roc._core.frames import same_kind
+from polars_roc._core.groups import join_groups
+from polars_roc._core.names import fresh
+from polars_roc._core.validate import By
+from polars_roc.inference._metric_bootstrap import bootstrap
+from polars_roc.inference._multiple_testing import adjusted, check_adjust
+from polars_roc.typing import Adjust
+
+__all__ = ["COLUMNS", "disparity"]
+
+#: Output columns after the `by` columns.
+COLUMNS = (
+    "segment",
+    "metric",
+    "value",
+    "reference_value",
+    "diff",
+    "diff_lower",
+    "diff_upper",
+    "ratio",
+    "p_value",
+    "p_adjusted",
+)
+
+
+def _check_metrics(metrics: Any) -> dict[str, pl.Expr] | None:
+    """None, or a non-empty mapping of names to expressions."""
+    if metrics is None:
+        return None
+    if (
+        isinstance(metrics, Mapping)
+        and metrics
+        and all(isinstance(k, str) and isinstance(v, pl.Expr) for k, v in metrics.items())
+    ):
+        return dict(metrics)
+    msg = (
+        f"metrics must be None (the AUC) or a non-empty mapping of names to expressions, "
+        f'got {metrics!r}\n\nHint: metrics={{"brier": pr.brier_score("score", "label")}}.'
+    )
+    raise ValueError(msg)
+
+
+def _sides(
+    lf: pl.LazyFrame, key: str, names: list[str], reference: str, tag: str, side: str
+) -> pl.LazyFrame:
+    """
+    Each segment's rows (`side` true) and its reference rows (`side` false), `tag` naming it.
+
+    ``"rest"``: every row of the group tagged with every segment of the group, on the
+    segment's side when it is its own; ``"overall"``: every row on the reference side of
+    every segment, plus each row on its own segment's side.
+    """
+    segments = lf.select(*names, pl.col(key).alias(tag)).unique()
+    spread = join_groups(lf, segments, names, how="inner")
+    if reference == "rest":
+        return spread.with_columns(pl.col(key).eq_missing(pl.col(tag)).alias(side))
+    own = lf.with_columns(pl.col(key).alias(tag), pl.lit(True).alias(side))
+    return pl.concat([own, spread.with_columns(pl.lit(False).alias(side))], how="vertical")
+
+
+def _paired_sides(
+    table: pl.LazyFrame, keys: list[str], side: str, value: str, extra: list[str]
+) -> pl.LazyFrame:
+    """The segment side's `value` and `extra` columns beside the reference side's (``_r``)."""
+    own = table.filter(pl.col(side)).select(*keys, value, *extra)
+    other = table.filter(~pl.col(side)).select(
+        *keys, pl.col(value).alias("reference_value"), *(pl.col(c).alias(f"{c}_r") for c in extra)
+    )
+    return own.join(other, on=keys, how="full", nulls_equal=True, coalesce=True)
+
+
+def _delong_test(
+    sides: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    names: list[str],
+    tag: str,
+    side: str,
+    weight: str | None,
+    pos_label: Any,
+    level: float,
+) -> pl.LazyFrame:
+    """The AUC of each side, and pROC's unpaired DeLong test of their difference."""
+    _, table = delong.delong_table(
+        sides, score, label, names=[*names, tag, side], weight=weight, pos_label=pos_label
+    )
+    table = table.with_columns(
+        value=pl.col("auc"), _n=(pl.col("n_pos") + pl.col("n_neg")).cast(pl.Float64)
+    )
+    both = _paired_sides(table, [*names, tag], side, "value", ["_var", "_n"])
+    v_a, v_b = pl.col("_var"), pl.col("_var_r")
+    sd = pl.col("_sd")
+    welch = (v_a + v_b) ** 2 / (v_a**2 / (pl.col("_n") - 1) + v_b**2 / (pl.col("_n_r") - 1))
+    tested = (
+        both.with_columns(
+            metric=pl.lit("auc"),
+            diff=pl.col("value") - pl.col("reference_value"),
+            _sd=(v_a + v_b).sqrt(),
+            paired=pl.lit(False),
+        )
+        .with_columns(
+            statistic=pl.when(sd > 0).then(pl.col("diff") / sd),
+            df=pl.when(sd > 0).then(welch),
+        )
+        .with_columns(_test=difference_test("two-sided", level))
+        .unnest("_test")
+    )
+    return tested.select(
+        *names,
+        tag,
+        "metric",
+        "value",
+        "reference_value",
+        "diff",
+        "diff_lower",
+        "diff_upper",
+        "p_value",
+    )
+
+
+def _normal_test(level: float) -> pl.Expr:
+    """p-value and interval of ``diff`` from its standard error ``_se`` (two-sided normal)."""
+    z = normal_quantile((1 + level) / 2)
+
+    def compute(s: pl.Series) -> pl.Series:
+        diff = s.struct.field("diff").cast(pl.Float64).fill_null(np.nan).to_numpy()
+        se = s.struct.field("_se").cast(pl.Float64).fill_null(np.nan).to_numpy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = np.where(se > 0, 2 * normal_cdf(-np.abs(diff / se)), np.nan)
+        out = pl.DataFrame({"p_value": p, "diff_lower": diff - z * se, "diff_upper": diff + z * se})
+        return out.fill_nan(None).to_struct(s.name)
+
+    dtype = pl.Struct({"p_value": pl.Float64, "diff_lower": pl.Float64, "diff_upper": pl.Float64})
+    return pl.struct("diff", "_se").map_batches(compute, return_dtype=dtype, is_elementwise=True)
+
+
+def _bootstrap_test(
+    sides: pl.LazyFrame,
+    metrics: dict[str, pl.Expr],
+    *,
+    label: str,
+    names: list[str],
+    tag: str,
+    side: str,
+    n_boot: int,
+    seed: int | None,
+    level: float,
+) -> pl.LazyFrame:
+    """Each metric on each side with its bootstrap standard error; a normal test of the gap."""
+    boot = bootstrap(
+        sides, metrics, by=[*names, tag, side], label=label, n_boot=n_boot, seed=seed, level=level
+    )
+    boot = boot.rename({"estimate": "value"})
+    both = _paired_sides(boot, [*names, tag, "metric"], side, "value", ["se"])
+    tested = (
+        both.with_columns(
+            diff=pl.col("value") - pl.col("reference_value"),
+            _se=(pl.col("se") ** 2 + pl.col("se_r") ** 2).sqrt(),
+        )
+        .with_columns(_test=_normal_test(level))
+        .unnest("_test")
+    )
+    return tested.select(
+        *names,
+        tag,
+        "metric",
+        "value",
+        "reference_value",
+        "diff",
+        "diff_lower",
+        "diff_upper",
+        "p_value",
+    )
+
+
+def _adjusted(lf: pl.LazyFrame, families: list[str], adjust: Adjust | None) -> pl.LazyFrame:
+    """``p_adjusted`` within each family (group and metric); the p-value when `adjust` is None."""
+    if adjust is None:
+        return lf.with_columns(p_adjusted=pl.col("p_value"))
+
+    def compute(p: pl.Series) -> pl.Series:
+        values = adjusted(p.cast(pl.Float64).fill_null(np.nan).to_numpy(), adjust)
+        return pl.Series(p.name, values, dtype=pl.Float64).fill_nan(None)
+
+    family = pl.struct(families).rank("dense").alias("_family")
+    indexed = lf.with_row_index("_row").with_columns(family)
+    p_adjusted = indexed.group_by("_family").agg(
+        "_row", p_adjusted=pl.col("p_value").map_batches(compute, return_dtype=pl.Float64)
+    )
+    exploded = p_adjusted.explode("_row", "p_adjusted").select("_row", "p_adjusted")
+    joined = indexed.join(exploded, on="_row", how="left")
+    return joined.sort("_row").drop("_row", "_family")
+
+
+@segmented.checked
+@same_kind
+@directed
+def disparity(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    segment: str,
+    by: By = None,
+    metrics: Mapping[str, pl.Expr] | None = None,
+    reference: Literal["rest", "overall"] = "rest",
+    weight: str | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
+    n_boot: int = 2000,
+    seed: int | None = 0,
+    level: float = 0.95,
+    adjust: Adjust | None = "holm",
+) -> pl.LazyFrame:
+    """
+    Each segment's metric against a reference, with an interval, a p-value and its adjustment.
+
+    Per `by` group, segment and metric: ``value`` on the segment's rows, ``reference_value``
+    on the reference rows (``"rest"``: the group's other rows; ``"overall"``: all of them),
+    ``diff = value - reference_value`` with its interval, ``ratio = value /
+    reference_value``, the two-sided ``p_value`` of ``diff = 0`` and ``p_adjusted`` (Holm,
+    Bonferroni or Benjamini-Hochberg over the segments of each group and metric).
+
+    * ``metrics=None``: the AUC (honouring `weight` and `pos_label`), with the unpaired
+      DeLong test (pROC's ``roc.test(paired=FALSE)``): ``D = diff / sqrt(V_a + V_b)``
+      against Student's t with Welch-type degrees of freedom. Against the rest the two
+      row sets are disjoint, as the test assumes.
+    * ``metrics={name: expression}``: any scalar expressions (``pr.auc``,
+      ``pr.brier_score``, the user's own), each side resampled by the stratified bootstrap
+      of :func:`polars_roc.inference.bootstrap` (strata: the label's classes; `n_boot`,
+      `seed`); the two sides are resampled apart, so ``se(diff) = sqrt(se_a² + se_b²)``
+      and the interval and p-value are normal ones. The expressions carry their own weight
+      and positive class.
+
+    With ``reference="overall"`` the segment's rows are on both sides; both tests treat
+    the sides as independent, which overstates the variance of the gap (a conservative
+    test): prefer ``"rest"`` for testing, ``"overall"`` for describing.
+
+    Parameters
+    ----------
+    lf
+        Scored rows.
+    score, label, by, weight, pos_label
+        Column roles, as in :func:`polars_roc.areas.auc`.
+    segment
+        The column naming each row's segment; not a `by` column.
+    metrics
+        None (the AUC, DeLong) or ``{name: scalar expression}`` (bootstrap).
+    reference
+        ``"rest"`` or ``"overall"``.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"``; never guessed.
+    nan_policy
+        NaN scores: ``"propagate"`` (default), ``"omit"`` or ``"raise"``.
+    n_boot, seed
+        Bootstrap replicates and random seed (with `metrics`).
+    level
+        Confidence level of the interval of ``diff``.
+    adjust
+        ``"holm"`` (default), ``"bonferroni"``, ``"bh"``, or None (``p_adjusted`` is then
+        the p-value).
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame). ``*by, segment, metric,
+        value, reference_value, diff, diff_lower, diff_upper, ratio, p_value, p_adjusted``,
+        sorted by group, segment (nulls last) and metric in the order given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pr.datasets.simulate(600, seed=4).filter(pl.col("model") == "logit")
+    >>> df = df.with_columns(region=pl.int_range(pl.len()) % 3)
+    >>> out = df.roc.disparity(segment="region")
+    >>> out.select("segment", "value", "reference_value", "diff", "p_value", "p_adjusted")
+    shape: (3, 6)
+    ┌─────────┬──────────┬─────────────────┬───────────┬──────────┬────────────┐
+    │ segment ┆ value    ┆ reference_value ┆ diff      ┆ p_value  ┆ p_adjusted │
+    │ ---     ┆ ---      ┆ ---             ┆ ---       ┆ ---      ┆ ---        │
+    │ i64     ┆ f64      ┆ f64             ┆ f64       ┆ f64      ┆ f64        │
+    ╞═════════╪══════════╪═════════════════╪═══════════╪══════════╪════════════╡
+    │ 0       ┆ 0.773714 ┆ 0.880558        ┆ -0.106843 ┆ 0.084387 ┆ 0.253162   │
+    │ 1       ┆ 0.864914 ┆ 0.831859        ┆ 0.033055  ┆ 0.515927 ┆ 0.515927   │
+    │ 2       ┆ 0.894919 ┆ 0.824171        ┆ 0.070747  ┆ 0.185372 ┆ 0.370745   │
+    └─────────┴──────────┴─────────────────┴───────────┴──────────┴────────────┘
+    """
+    names = validate.as_names(by)
+    exprs = _check_metrics(metrics)
+    if reference not in ("rest", "overall"):
+        msg = f"reference must be 'rest' or 'overall', got {reference!r}\n\nHint: reference='rest'."
+        raise ValueError(msg)
+    validate.level(level)
+    check_adjust(adjust)
+    schema = lf.collect_schema()
+    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
+    keyed, key = segmented.keyed(lf, segment)
+    taken = [*schema.names(), key]
+    tag, side = fresh("__roc_tag", taken), fresh("__roc_side", taken)
+    sides = _sides(keyed, key, names, reference, tag, side)
+    if exprs is None:
+        tested = _delong_test(
+            sides,
+            score,
+            label,
+            names=names,
+            tag=tag,
+            side=side,
+            weight=weight,
+            pos_label=pos_label,
+            level=level,
+        )
+        order = ["auc"]
+    else:
+        validate.n_boot(n_boot)
+        validate.seed(seed)
+        tested = _bootstrap_test(
+            sides,
+            exprs,
+            label=label,
+            names=names,
+            tag=tag,
+            side=side,
+            n_boot=n_boot,
+            seed=seed,
+            level=level,
+        )
+        order = list(exprs)
+    ratio = pl.when(pl.col("reference_value") != 0).then(
+        pl.col("value") / pl.col("reference_value")
+    )
+    metric_order = pl.col("metric").replace_strict(order, list(range(len(order))))
+    out = (
+        tested.rename({tag: "segment"})
+        .with_columns(ratio=ratio, _order=metric_order)
+        .sort([*names, "segment", "_order"], nulls_last=True, maintain_order=True)
+    )
+    return _adjusted(out, [*names, "metric"], adjust).select(*names, *COLUMNS)

@@ -1,0 +1,139 @@
+"""The report's "Segments" section: roll-up in words, forest with summaries, disparity, heatmap."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from polars_roc import areas, charts, segments
+from polars_roc.inference.disparity import disparity
+
+#: The heatmap is drawn up to this many segments.
+MAX_HEATMAP = 30
+
+
+@dataclass(frozen=True)
+class SegmentData:
+    """The section's frames: per segment AUC (DeLong), roll-up, disparity, cross-AUC."""
+
+    segment: str
+    auc: pl.DataFrame
+    rollup: pl.DataFrame
+    disparity: pl.DataFrame
+    cross: pl.DataFrame | None
+
+
+def compute(
+    lf: pl.LazyFrame, score: str, label: str, segment: str, common: dict[str, Any], level: float
+) -> SegmentData:
+    """
+    Run the section's queries: one collect each.
+
+    Examples
+    --------
+    >>> import polars_roc as pr
+    >>> lf = pr.datasets.simulate(600, seed=1).lazy()
+    >>> data = compute(lf, "score", "label", "segment", {"by": ["model"]}, 0.95)
+    >>> data.rollup.height, data.cross is not None
+    (3, True)
+    """
+    names = list(common.get("by") or [])
+    by = [*names, segment]
+    auc = areas.auc(lf, score, label, **{**common, "by": by}, ci="delong", level=level).collect()
+    kwargs = {**common, "segment": segment}
+    rolled = segments.rollup(lf, score, label, **kwargs, level=level).collect()
+    gaps = disparity(lf, score, label, **kwargs, level=level).collect()
+    n_segments = lf.select(pl.col(segment).n_unique()).collect().item()
+    cross = None
+    if n_segments <= MAX_HEATMAP:
+        cross = segments.cross_auc(lf, score, label, **kwargs).collect()
+    return SegmentData(segment, auc, rolled, gaps, cross)
+
+
+def in_words(row: dict[str, Any]) -> str:
+    """
+    One roll-up row as a sentence.
+
+    Examples
+    --------
+    >>> row = {"pooled_auc": 0.78, "within_auc": 0.71, "between": 0.07, "n_segments": 5,
+    ...        "q_p_value": 0.01, "i2": 0.6}
+    >>> in_words(row)[:82]
+    'within-segment AUC 0.710 of pooled 0.780: 0.070 of the headline comes from segment'
+    >>> in_words(row)[-72:]
+    'the 5 segment AUCs differ more than chance (Cochran p = 0.01, I² = 60%).'
+    """
+    pooled, within = row.get("pooled_auc"), row.get("within_auc")
+    if pooled is None or within is None:
+        return "the pooled or within-segment AUC is undefined."
+    between = row["between"]
+    if abs(between) < 0.0005:
+        text = f"within-segment AUC {within:.3f} ≈ pooled {pooled:.3f}: base rates add nothing"
+    elif between > 0:
+        text = (
+            f"within-segment AUC {within:.3f} of pooled {pooled:.3f}: {between:.3f} of the "
+            "headline comes from segment base rates"
+        )
+    else:
+        text = (
+            f"within-segment AUC {within:.3f} above the pooled {pooled:.3f}: mixing the "
+            f"segments costs {-between:.3f}"
+        )
+    k, p = row.get("n_segments"), row.get("q_p_value")
+    if p is None:
+        return text + "."
+    i2 = row.get("i2") or 0.0
+    verdict = "differ more than chance" if p < 0.05 else "are consistent"
+    return f"{text}; the {k} segment AUCs {verdict} (Cochran p = {p:.2g}, I² = {i2:.0%})."
+
+
+def builders(data: SegmentData | None, names: list[str]) -> dict[str, Callable[[], Any]]:
+    """The section's chart: the forest with its summary rows, beside the heatmap."""
+    if data is None:
+        return {}
+    facet = names[0] if names else None
+
+    def chart() -> Any:
+        forest = charts.auc_interval_chart(data.auc, rollup=data.rollup, facet=facet)
+        if data.cross is None or len(names) > 1:  # one heatmap per model: one `by` column
+            return forest
+        return forest & charts.cross_auc_chart(data.cross, facet=facet)
+
+    return {"segments": chart}
+
+
+def section(
+    data: SegmentData,
+    names: list[str],
+    table: Callable[[pl.DataFrame, str], str],
+    chart: Callable[[str], str],
+) -> str:
+    """The section's HTML body: the roll-up in words and as a table, the charts, disparity."""
+    sentences = []
+    for row in data.rollup.iter_rows(named=True):
+        who = " · ".join(str(row[n]) for n in names)
+        lead = f"{who}: " if who else ""
+        sentences.append(f"<li>{html.escape(lead + in_words(row))}</li>")
+    rollup = data.rollup.select(*names, *segments.ROLLUP_COLUMNS)
+    ordered = data.disparity.sort(
+        pl.col("p_adjusted").is_null(), "p_adjusted", nulls_last=True, maintain_order=True
+    )
+    heat = (
+        "The heatmap shows each segment's positives against each segment's negatives."
+        if data.cross is not None
+        else f"No heatmap: more than {MAX_HEATMAP} segments."
+    )
+    return (
+        f'<p class="caption">Segments of column {html.escape(data.segment)}: pooled against '
+        "within-segment AUC, the inverse-variance (IVW) mean of the segment AUCs with "
+        f"Cochran's Q. {heat}</p><ul>{''.join(sentences)}</ul>"
+        + table(rollup, "rollup-table")
+        + chart("segments")
+        + '<p class="caption">Each segment against the rest of its group (unpaired DeLong '
+        "test of the AUC), Holm-adjusted over the segments; significant rows first.</p>"
+        + table(ordered, "disparity-table")
+    )

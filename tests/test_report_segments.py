@@ -1,0 +1,54 @@
+"""The report's "Segments" section (issue 30): `segment=` / `--segment COL`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+from polars.exceptions import ColumnNotFoundError
+
+import polars_roc as pr
+from polars_roc.cli import main
+
+
+@pytest.fixture(scope="module")
+def scores() -> pl.DataFrame:
+    return pr.datasets.simulate(2000, seed=3)
+
+
+def test_the_section_holds_the_segment_analyses(scores: pl.DataFrame) -> None:
+    data = pr.report.compute(scores.lazy(), by="model", segment="segment", ci=None)
+    seg = data.segments
+    assert seg.rollup.equals(scores.roc.rollup(segment="segment", by="model"))
+    assert seg.disparity.equals(scores.roc.disparity(segment="segment", by="model"))
+    assert seg.cross.equals(scores.roc.cross_auc(segment="segment", by="model"))
+    page = pr.report.render(data, js="cdn")
+    assert page.index('id="auc"') < page.index('id="segments"') < page.index('id="roc"')
+    assert "within-segment AUC" in page
+    assert 'id="disparity-table"' in page
+    assert '<a href="#segments">Segments</a>' in page
+    plain = pr.report.to_html(scores.lazy(), by="model", ci=None, js="cdn")
+    assert 'id="segments"' not in plain
+
+
+def test_a_bad_segment_is_refused_before_reading(scores: pl.DataFrame) -> None:
+    with pytest.raises(ColumnNotFoundError, match="segment column 'region' not found"):
+        pr.report.compute(scores.lazy(), by="model", segment="region")
+    with pytest.raises(ValueError, match="segment column 'model' is already"):
+        pr.report.compute(scores.lazy(), by="model", segment="model")
+
+
+def test_cli_segment_flag(
+    scores: pl.DataFrame, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "scores.parquet"
+    scores.write_parquet(path)
+    out = tmp_path / "report.html"
+    argv = ["report", str(path), "--label", "label", "--by", "model", "--segment", "segment"]
+    assert main([*argv, "--score", "score", "-o", str(out), "--js", "cdn", "-q"]) == 0
+    assert out.read_text().count('<section id="segments">') == 1
+    capsys.readouterr()
+    status = main([*argv, "--class-scores", "a,b", "-o", str(out)])
+    assert status != 0
+    assert "--segment does not apply with --class-scores" in capsys.readouterr().err
