@@ -6,6 +6,7 @@
   (behind ``best_threshold(..., fold=)``).
 """
 
+from polars_roc.decisions.decision_curve import decision_curve
 from polars_roc.decisions.value import value_curve
 
-__all__ = ["value_curve"]
+__all__ = ["decision_curve", "value_curve"]
