@@ -20,6 +20,7 @@ Threshold schemes (the ``thresholds=`` argument of :func:`thresholds` and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import polars as pl
@@ -33,6 +34,7 @@ from polars_roc._core.resampling import check_n_boot, check_seed
 from polars_roc._core.schemes import Thresholds, at_thresholds
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
+from polars_roc.decisions import folds, value
 
 INF = float("inf")
 
@@ -252,10 +254,12 @@ def _table(
     return _measured(points, names, scheme)
 
 
-def _measured(points: pl.LazyFrame, names: list[str], scheme: Thresholds) -> pl.LazyFrame:
+def _measured(
+    points: pl.LazyFrame, names: list[str], scheme: Thresholds, extra: Sequence[str] = ()
+) -> pl.LazyFrame:
     """The threshold table of curves (:func:`polars_roc.curves.curve`) at a scheme."""
     table = at_thresholds(points, names, scheme, ends=False)
-    return table.with_columns(measures()).select(*names, *COLUMNS)
+    return table.with_columns(measures()).select(*names, *COLUMNS, *extra)
 
 
 def _objective(
@@ -328,8 +332,8 @@ def best_threshold(
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
     method: str = "youden",
-    cost_fp: float = 1.0,
-    cost_fn: float = 1.0,
+    cost_fp: value.Amount | None = None,
+    cost_fn: value.Amount | None = None,
     prevalence: float | None = None,
     fpr: tuple[float, float] | None = None,
     tpr: tuple[float, float] | None = None,
@@ -339,6 +343,10 @@ def best_threshold(
     n_boot: int = 2000,
     seed: int | None = None,
     where: pl.Expr | None = None,
+    gain_tp: value.Amount = 1.0,
+    gain_tn: value.Amount = 0.0,
+    capacity: value.Capacity = None,
+    fold: str | None = None,
 ) -> pl.LazyFrame:
     """
     The optimal threshold per group: its row of the :func:`thresholds` table.
@@ -354,6 +362,21 @@ def best_threshold(
       (= ``cost_fn * fn + cost_fp * fp``), with P, N the class counts (or weight sums) of the
       group, or ``prevalence`` and ``1 - prevalence`` when `prevalence` is given (the
       iso-performance line of slope ``cost_fp * (1 - prevalence) / (cost_fn * prevalence)``).
+    * ``"value"``: maximize the value of :func:`polars_roc.decisions.value_curve` with
+      `gain_tp`, `cost_fp`, `cost_fn`, `gain_tn` (numbers or columns of per-row amounts);
+      adds its ``depth, value, value_per_case`` columns.
+
+    `capacity` (any method) keeps only the thresholds that flag at most that share of the
+    rows (a float in (0, 1]) or that many rows (an int; weight sums when weighted). The
+    boundary is inclusive: a threshold flagging exactly the capacity fits. Tied scores are
+    flagged together, so a block of ties straddling the capacity does not fit and the
+    next higher threshold wins. The ``+inf`` row (flag nothing) always fits.
+
+    `fold` (a column of fold labels) chooses the cutpoint on the other folds of the group
+    and measures it on each held-out fold, by the same rule (method, `where`, `capacity`):
+    ``*by, fold, threshold, <the thresholds columns measured on the fold>, in_sample``,
+    plus one row per group chosen and measured on all its rows (``fold`` null,
+    ``in_sample`` true) so that the optimism is visible.
 
     `where` restricts the candidates to the rows where a condition over the table's
     columns holds, e.g. the best recall at a precision of at least 0.9:
@@ -377,7 +400,8 @@ def best_threshold(
     method
         ``"youden"``, ``"closest_topleft"`` or ``"cost"``.
     cost_fp, cost_fn
-        Cost of a false positive and of a false negative (``"cost"`` only); both > 0.
+        Cost of a false positive and of a false negative: for ``"cost"`` numbers > 0
+        (default 1.0); for ``"value"`` non-negative numbers or columns (default 0.0).
     prevalence
         Share of positives to assume, in (0, 1) (``"cost"`` only); default: the data's.
     fpr, tpr
@@ -398,6 +422,12 @@ def best_threshold(
     where
         A Boolean expression over the :func:`thresholds` columns; only rows where it is
         true are candidates (null counts as false).
+    gain_tp, gain_tn
+        What a flagged positive and a passed negative earn (``"value"`` only).
+    capacity
+        The most rows that may be flagged: a share in (0, 1] or a positive row count.
+    fold
+        A column of fold labels: out-of-fold cutpoints (see above; no `ci`).
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
@@ -465,9 +495,12 @@ def best_threshold(
     True
     """
     named = ("youden", "closest_topleft", "cost")
-    if not isinstance(method, str) or (method not in named and method not in COLUMNS):
+    valued = method == "value"
+    if not isinstance(method, str) or (
+        method not in named and method not in COLUMNS and not valued
+    ):
         msg = (
-            f"method must be 'youden', 'closest_topleft', 'cost' or a column of the "
+            f"method must be 'youden', 'closest_topleft', 'cost', 'value' or a column of the "
             f"thresholds table {list(COLUMNS[1:])}, got {method!r}\n\nHint: method='youden', "
             f"or e.g. method='tpr', where=pl.col('ppv') >= 0.9."
         )
@@ -479,15 +512,20 @@ def best_threshold(
         )
         raise TypeError(msg)
     if where is not None:
-        unknown = sorted(set(where.meta.root_names()) - set(COLUMNS))
+        unknown = sorted(set(where.meta.root_names()) - set(COLUMNS) - {"value", "depth"})
         if unknown:
             msg = (
                 f"where refers to {unknown}, which are not thresholds columns "
                 f"{list(COLUMNS)}\n\nHint: e.g. where=pl.col('ppv') >= 0.9."
             )
             raise pl.exceptions.ColumnNotFoundError(msg)
-    cost_fp = validate.cost(cost_fp, "cost_fp")
-    cost_fn = validate.cost(cost_fn, "cost_fn")
+    limit = value.check_capacity(capacity)
+    amounts = {"gain_tp": gain_tp, "cost_fp": cost_fp, "cost_fn": cost_fn, "gain_tn": gain_tn}
+    amounts = value.check_amounts(
+        lf.collect_schema(), {k: 0.0 if v is None else v for k, v in amounts.items()}
+    )
+    cost_fp = validate.cost(1.0 if cost_fp is None or valued else cost_fp, "cost_fp")
+    cost_fn = validate.cost(1.0 if cost_fn is None or valued else cost_fn, "cost_fn")
     validate.prevalence(prevalence)
     names = validate.as_names(by)
     interval = _check_ci(ci, level, n_boot, seed)
@@ -497,21 +535,60 @@ def best_threshold(
             "\n\nHint: leave thresholds=None."
         )
         raise ValueError(msg)
-    if interval and (method not in named or where is not None):
+    if interval and (method not in named or where is not None or limit or fold):
         msg = (
-            f"ci='bootstrap' supports the named methods {list(named)} without `where`, got "
-            f"method={method!r}, where={where!r}\n\nHint: drop ci=, or use a named method."
+            f"ci='bootstrap' supports the named methods {list(named)} without `where`, "
+            f"`capacity` or `fold`, got method={method!r}, where={where!r}, capacity="
+            f"{capacity!r}, fold={fold!r}\n\nHint: drop ci=, or use a named method."
         )
         raise ValueError(msg)
     schemes.scheme(thresholds)  # fail at call time
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
-    table = _measured(points, names, thresholds)
-    if method in named:
+    extra = ["depth", "value", "value_per_case"] if valued else []
+    if fold is not None:  # the same rule, chosen on the other folds (decisions/folds.py)
+        settings = {"method": method, "cost_fp": cost_fp, "cost_fn": cost_fn}
+        if valued:
+            settings = {"method": method, **amounts}
+
+        def choose(rows: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+            return best_threshold(  # type: ignore[no-any-return]
+                rows, score, label, by=keys, weight=weight, pos_label=pos_label,
+                prevalence=prevalence, fpr=fpr, tpr=tpr, thresholds=thresholds,
+                where=where, capacity=capacity, **settings,  # type: ignore[arg-type]
+            )
+
+        def measure(rows: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+            if not valued:
+                return curve(rows, score, label, by=keys, weight=weight, pos_label=pos_label)
+            return value.value_points(
+                rows, score, label, names=keys, weight=weight, pos_label=pos_label,
+                amounts=amounts,
+            )
+
+        def table_of(rows: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+            return _measured(measure(rows, keys), keys, None, extra)
+
+        roles = [c for c in (score, label, weight) if c is not None]
+        return folds.out_of_fold(
+            lf, choose, table_of, fold=fold, names=names, columns=[*COLUMNS, *extra],
+            roles=roles,
+        )
+    if valued:
+        points = value.value_points(
+            lf, score, label, names=names, weight=weight, pos_label=pos_label, amounts=amounts
+        )
+    else:
+        points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    table = _measured(points, names, thresholds, extra)
+    if valued:
+        objective = pl.col("value")
+    elif method in named:
         objective = _objective(method, cost_fp, cost_fn, prevalence, weighted=weight is not None)
     else:
         objective = pl.col(method).cast(pl.Float64)
         objective = pl.when(objective.is_not_nan()).then(objective)
     allowed = objective.is_not_null()
+    if limit is not None:
+        allowed = allowed & value.fits(limit)
     if where is not None:
         allowed = allowed & where.fill_null(value=False)
     for bounds, rate in ((fpr, "fpr"), (tpr, "tpr")):
@@ -519,13 +596,15 @@ def best_threshold(
             lo, hi = validate.unit_range(bounds, rate)
             allowed = allowed & pl.col(rate).is_between(lo, hi)
     candidates = table.with_columns(_objective=objective).filter(allowed)
-    columns = list(COLUMNS)
+    columns = [*COLUMNS, *extra]
     keys = names or ["_g"]
     if not names:  # one group: a constant key, so the group is kept when it has no candidate
         points = points.with_columns(_g=pl.lit(True))
         candidates = candidates.with_columns(_g=pl.lit(True))
     order = ["_objective", "threshold"]
     tolerance = _tie_tolerance(method, cost_fp, cost_fn, prevalence, weight is not None)
+    if valued:
+        tolerance = value.value_tolerance(amounts)
     if tolerance is not None:  # float sums: an objective within rounding of the best ties
         best_value = pl.col("_objective").max().over(keys)
         candidates = candidates.filter(pl.col("_objective") >= best_value - tolerance)
