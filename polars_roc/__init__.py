@@ -27,6 +27,7 @@ from polars_roc import (
     crossval,
     curves,
     datasets,
+    decisions,
     engines,
     exprs,
     gains,
@@ -46,7 +47,7 @@ from polars_roc.calibration import expected_calibration_error
 from polars_roc.crossval import stratified_folds
 from polars_roc.curves import from_counts
 from polars_roc.engines import auc_table, tally
-from polars_roc.exprs import auc
+from polars_roc.exprs import auc, net_benefit  # net_benefit: value and decisions (issue 32)
 from polars_roc.gains import gini
 from polars_roc.geometry import crossings, hull, iso
 from polars_roc.geometry.hull import dominance, hull_auc_of_points, hull_of_points
@@ -71,6 +72,7 @@ __all__ = [
     "crossval",
     "curves",
     "datasets",
+    "decisions",
     "dominance",
     "engines",
     "expected_calibration_error",
@@ -91,6 +93,7 @@ __all__ = [
     "multiclass",
     "multiclass_auc",
     "namespace",
+    "net_benefit",
     "operating",
     "operating_ranges_of_points",
     "optimal_of_points",

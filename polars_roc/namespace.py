@@ -29,6 +29,7 @@ from polars_roc import (
     thresholds,
 )
 from polars_roc._core.frames import trimmed
+from polars_roc.decisions import decision_curve, value_curve  # value and decisions (issue 32)
 from polars_roc.geometry import crossings, hull, iso
 
 M = TypeVar("M", bound=Callable[..., Any])
@@ -80,6 +81,9 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     # multiclass (multiclass/)
     "multiclass_auc": multiclass.multiclass_auc_table,
     "multiclass_curve": multiclass.multiclass_curve,
+    # value and decisions (issue 32)
+    "value_curve": value_curve,
+    "decision_curve": decision_curve,
 }
 
 
@@ -152,6 +156,8 @@ EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     "pr_auc": precision_recall.pr_auc,
     "gini": gains.gini,
     "expected_calibration_error": calibration.expected_calibration_error,
+    # value and decisions (issue 32)
+    "net_benefit": exprs.net_benefit,
 }
 
 

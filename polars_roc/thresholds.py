@@ -20,10 +20,10 @@ Threshold schemes (the ``thresholds=`` argument of :func:`thresholds` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Literal
 
 import polars as pl
+import polars.selectors as cs
 
 from polars_roc._core import labels, schemes, validate
 from polars_roc._core.checks import NanPolicy
@@ -254,12 +254,11 @@ def _table(
     return _measured(points, names, scheme)
 
 
-def _measured(
-    points: pl.LazyFrame, names: list[str], scheme: Thresholds, extra: Sequence[str] = ()
-) -> pl.LazyFrame:
+def _measured(points: pl.LazyFrame, names: list[str], scheme: Thresholds) -> pl.LazyFrame:
     """The threshold table of curves (:func:`polars_roc.curves.curve`) at a scheme."""
     table = at_thresholds(points, names, scheme, ends=False)
-    return table.with_columns(measures()).select(*names, *COLUMNS, *extra)
+    extra = cs.by_name(*value.EXTRA, require_all=False)  # with method="value"
+    return table.with_columns(measures()).select(*names, *COLUMNS, extra)
 
 
 def _objective(
@@ -362,21 +361,9 @@ def best_threshold(
       (= ``cost_fn * fn + cost_fp * fp``), with P, N the class counts (or weight sums) of the
       group, or ``prevalence`` and ``1 - prevalence`` when `prevalence` is given (the
       iso-performance line of slope ``cost_fp * (1 - prevalence) / (cost_fn * prevalence)``).
-    * ``"value"``: maximize the value of :func:`polars_roc.decisions.value_curve` with
-      `gain_tp`, `cost_fp`, `cost_fn`, `gain_tn` (numbers or columns of per-row amounts);
-      adds its ``depth, value, value_per_case`` columns.
-
-    `capacity` (any method) keeps only the thresholds that flag at most that share of the
-    rows (a float in (0, 1]) or that many rows (an int; weight sums when weighted). The
-    boundary is inclusive: a threshold flagging exactly the capacity fits. Tied scores are
-    flagged together, so a block of ties straddling the capacity does not fit and the
-    next higher threshold wins. The ``+inf`` row (flag nothing) always fits.
-
-    `fold` (a column of fold labels) chooses the cutpoint on the other folds of the group
-    and measures it on each held-out fold, by the same rule (method, `where`, `capacity`):
-    ``*by, fold, threshold, <the thresholds columns measured on the fold>, in_sample``,
-    plus one row per group chosen and measured on all its rows (``fold`` null,
-    ``in_sample`` true) so that the optimism is visible.
+    * ``"value"``: maximize :func:`polars_roc.decisions.value_curve`'s value (adds ``depth,
+      value, value_per_case``). `capacity` and `fold` (out-of-fold cutpoints) work with
+      every method: see :mod:`polars_roc.decisions` for their rules and ties.
 
     `where` restricts the candidates to the rows where a condition over the table's
     columns holds, e.g. the best recall at a precision of at least 0.9:
@@ -399,9 +386,8 @@ def best_threshold(
         Scored rows and column roles, as in :func:`thresholds`.
     method
         ``"youden"``, ``"closest_topleft"`` or ``"cost"``.
-    cost_fp, cost_fn
-        Cost of a false positive and of a false negative: for ``"cost"`` numbers > 0
-        (default 1.0); for ``"value"`` non-negative numbers or columns (default 0.0).
+    cost_fp, cost_fn, gain_tp, gain_tn, capacity, fold
+        Costs (``"cost"``: > 0, default 1) and amounts (``"value"``): see :mod:`~.decisions`.
     prevalence
         Share of positives to assume, in (0, 1) (``"cost"`` only); default: the data's.
     fpr, tpr
@@ -422,12 +408,6 @@ def best_threshold(
     where
         A Boolean expression over the :func:`thresholds` columns; only rows where it is
         true are candidates (null counts as false).
-    gain_tp, gain_tn
-        What a flagged positive and a passed negative earn (``"value"`` only).
-    capacity
-        The most rows that may be flagged: a share in (0, 1] or a positive row count.
-    fold
-        A column of fold labels: out-of-fold cutpoints (see above; no `ci`).
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
@@ -496,9 +476,7 @@ def best_threshold(
     """
     named = ("youden", "closest_topleft", "cost")
     valued = method == "value"
-    if not isinstance(method, str) or (
-        method not in named and method not in COLUMNS and not valued
-    ):
+    if not isinstance(method, str) or method not in (*named, "value", *COLUMNS):
         msg = (
             f"method must be 'youden', 'closest_topleft', 'cost', 'value' or a column of the "
             f"thresholds table {list(COLUMNS[1:])}, got {method!r}\n\nHint: method='youden', "
@@ -521,9 +499,7 @@ def best_threshold(
             raise pl.exceptions.ColumnNotFoundError(msg)
     limit = value.check_capacity(capacity)
     amounts = {"gain_tp": gain_tp, "cost_fp": cost_fp, "cost_fn": cost_fn, "gain_tn": gain_tn}
-    amounts = value.check_amounts(
-        lf.collect_schema(), {k: 0.0 if v is None else v for k, v in amounts.items()}
-    )
+    kept = value.check_amounts(lf.collect_schema(), amounts) if valued else None
     cost_fp = validate.cost(1.0 if cost_fp is None or valued else cost_fp, "cost_fp")
     cost_fn = validate.cost(1.0 if cost_fn is None or valued else cost_fn, "cost_fn")
     validate.prevalence(prevalence)
@@ -538,47 +514,18 @@ def best_threshold(
     if interval and (method not in named or where is not None or limit or fold):
         msg = (
             f"ci='bootstrap' supports the named methods {list(named)} without `where`, "
-            f"`capacity` or `fold`, got method={method!r}, where={where!r}, capacity="
-            f"{capacity!r}, fold={fold!r}\n\nHint: drop ci=, or use a named method."
+            f"`capacity` or `fold`, got method={method!r}\n\nHint: drop ci=, or those."
         )
         raise ValueError(msg)
     schemes.scheme(thresholds)  # fail at call time
-    extra = ["depth", "value", "value_per_case"] if valued else []
     if fold is not None:  # the same rule, chosen on the other folds (decisions/folds.py)
-        settings = {"method": method, "cost_fp": cost_fp, "cost_fn": cost_fn}
-        if valued:
-            settings = {"method": method, **amounts}
-
-        def choose(rows: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-            return best_threshold(  # type: ignore[no-any-return]
-                rows, score, label, by=keys, weight=weight, pos_label=pos_label,
-                prevalence=prevalence, fpr=fpr, tpr=tpr, thresholds=thresholds,
-                where=where, capacity=capacity, **settings,  # type: ignore[arg-type]
-            )
-
-        def measure(rows: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-            if not valued:
-                return curve(rows, score, label, by=keys, weight=weight, pos_label=pos_label)
-            return value.value_points(
-                rows, score, label, names=keys, weight=weight, pos_label=pos_label,
-                amounts=amounts,
-            )
-
-        def table_of(rows: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-            return _measured(measure(rows, keys), keys, None, extra)
-
-        roles = [c for c in (score, label, weight) if c is not None]
-        return folds.out_of_fold(
-            lf, choose, table_of, fold=fold, names=names, columns=[*COLUMNS, *extra],
-            roles=roles,
-        )
-    if valued:
-        points = value.value_points(
-            lf, score, label, names=names, weight=weight, pos_label=pos_label, amounts=amounts
-        )
-    else:
-        points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
-    table = _measured(points, names, thresholds, extra)
+        rule: dict[str, Any] = {"method": method, "prevalence": prevalence, "fpr": fpr}
+        rule |= {"tpr": tpr, "thresholds": thresholds, "where": where, "capacity": capacity}
+        rule |= kept or {"cost_fp": cost_fp, "cost_fn": cost_fn}
+        roles = {"score": score, "label": label, "weight": weight, "pos_label": pos_label}
+        return folds.cutpoints(lf, best_threshold, _measured, roles, rule, fold, names, kept)
+    points = value.points(lf, score, label, names, weight, pos_label, kept)
+    table = _measured(points, names, thresholds)
     if valued:
         objective = pl.col("value")
     elif method in named:
@@ -586,9 +533,7 @@ def best_threshold(
     else:
         objective = pl.col(method).cast(pl.Float64)
         objective = pl.when(objective.is_not_nan()).then(objective)
-    allowed = objective.is_not_null()
-    if limit is not None:
-        allowed = allowed & value.fits(limit)
+    allowed = objective.is_not_null() & value.fits(limit)
     if where is not None:
         allowed = allowed & where.fill_null(value=False)
     for bounds, rate in ((fpr, "fpr"), (tpr, "tpr")):
@@ -596,15 +541,14 @@ def best_threshold(
             lo, hi = validate.unit_range(bounds, rate)
             allowed = allowed & pl.col(rate).is_between(lo, hi)
     candidates = table.with_columns(_objective=objective).filter(allowed)
-    columns = [*COLUMNS, *extra]
+    columns = [*COLUMNS, *value.EXTRA] if kept else list(COLUMNS)
     keys = names or ["_g"]
     if not names:  # one group: a constant key, so the group is kept when it has no candidate
         points = points.with_columns(_g=pl.lit(True))
         candidates = candidates.with_columns(_g=pl.lit(True))
     order = ["_objective", "threshold"]
     tolerance = _tie_tolerance(method, cost_fp, cost_fn, prevalence, weight is not None)
-    if valued:
-        tolerance = value.value_tolerance(amounts)
+    tolerance = value.value_tolerance(kept) if kept else tolerance
     if tolerance is not None:  # float sums: an objective within rounding of the best ties
         best_value = pl.col("_objective").max().over(keys)
         candidates = candidates.filter(pl.col("_objective") >= best_value - tolerance)

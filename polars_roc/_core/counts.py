@@ -75,7 +75,8 @@ def coded(
         tp, fp = y.cast(pl.Int64), (~y).cast(pl.Int64)
     else:
         tp, fp = pl.col("_w") * y, pl.col("_w") * ~y
-    return rows.select(*names, threshold=pl.col("_s"), tp=tp, fp=fp, *extra)
+    counts = [pl.col("_s").alias("threshold"), tp.alias("tp"), fp.alias("fp")]
+    return rows.select(*names, *counts, *extra)
 
 
 def threshold_order(frame: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:

@@ -7,6 +7,7 @@
 """
 
 from polars_roc.decisions.decision_curve import decision_curve
+from polars_roc.decisions.folds import out_of_fold
 from polars_roc.decisions.value import value_curve
 
-__all__ = ["decision_curve", "value_curve"]
+__all__ = ["decision_curve", "out_of_fold", "value_curve"]

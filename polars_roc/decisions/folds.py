@@ -14,15 +14,17 @@ row appears once per fold it trains), so no fold is known before the query runs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import polars as pl
 
 from polars_roc._core import validate
 from polars_roc._core.groups import join_groups
 from polars_roc._core.names import fresh
+from polars_roc.decisions.value import points
 
-__all__ = ["Chooser", "out_of_fold"]
+__all__ = ["Chooser", "cutpoints", "out_of_fold"]
 
 #: ``(rows, by) -> table``: the chosen cutpoint per group (``*by, threshold, ...``), or the
 #: full threshold table per group (every distinct score, threshold descending).
@@ -79,8 +81,10 @@ def out_of_fold(
     roles: Sequence[str] = (),
 ) -> pl.LazyFrame:
     """
-    ``*names, fold, *columns, in_sample``: per group, one row per held-out fold and one
-    in-sample row (``fold`` null, ``in_sample`` true).
+    Per group, one row per held-out fold and one in-sample row.
+
+    ``*names, fold, *columns, in_sample``; the in-sample row has ``fold`` null and
+    ``in_sample`` true.
 
     Parameters
     ----------
@@ -107,8 +111,8 @@ def out_of_fold(
     >>> df = pl.LazyFrame(
     ...     {"score": [0.9, 0.2, 0.8, 0.3], "label": [1, 0, 1, 0], "k": [0, 0, 1, 1]}
     ... )
-    >>> best = lambda rows, by: pr.best_threshold(rows, by=by)
-    >>> table = lambda rows, by: pr.thresholds(rows, by=by)
+    >>> best = lambda rows, by: rows.roc.best_threshold(by=by)
+    >>> table = lambda rows, by: rows.roc.thresholds(by=by)
     >>> out = out_of_fold(df, best, table, fold="k", names=[], columns=["threshold", "tpr"])
     >>> out.collect().rows()
     [(0, 0.8, 1.0, False), (1, 0.9, 0.0, False), (None, 0.8, 1.0, True)]
@@ -129,3 +133,35 @@ def out_of_fold(
     )
     out = pl.concat([out_of.select(*names, fold, *columns, "in_sample"), inside])
     return out.sort([*names, "in_sample", fold], nulls_last=True)
+
+
+def cutpoints(
+    lf: pl.LazyFrame,
+    best: Callable[..., pl.LazyFrame],
+    measured: Callable[[pl.LazyFrame, list[str], None], pl.LazyFrame],
+    roles: dict[str, Any],
+    rule: dict[str, Any],
+    fold: str,
+    names: list[str],
+    amounts: Mapping[str, float | str] | None,
+) -> pl.LazyFrame:
+    """
+    ``best_threshold(..., fold=)`` by :func:`out_of_fold`.
+
+    `best` (``best_threshold``) runs with the column `roles` and the `rule` (method,
+    costs, ``where``, ``capacity``, ...) on the training rows; every column of the
+    threshold table (`measured` of the curve, with the value columns for `amounts`) is read
+    on each held-out fold.
+    """
+    score, label, weight, pos_label = (roles[r] for r in ("score", "label", "weight", "pos_label"))
+
+    def choose(rows: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+        return best(rows, by=keys, **roles, **rule)
+
+    def table(rows: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+        curve = points(rows, score, label, keys, weight, pos_label, amounts)
+        return measured(curve, keys, None)
+
+    columns = [c for c in table(lf, names).collect_schema().names() if c not in names]
+    used = [c for c in (score, label, weight) if c is not None]
+    return out_of_fold(lf, choose, table, fold=fold, names=names, columns=columns, roles=used)

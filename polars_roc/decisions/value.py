@@ -32,15 +32,18 @@ from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
+from polars_roc.curves import curve
 
 __all__ = [
     "AMOUNTS",
+    "EXTRA",
     "VALUE_COLUMNS",
     "Amount",
     "Capacity",
     "check_amounts",
     "check_capacity",
     "fits",
+    "points",
     "value_curve",
     "value_points",
     "value_tolerance",
@@ -54,6 +57,9 @@ Capacity = float | int | None
 
 #: The amount arguments, and whether each applies to the positives (else the negatives).
 AMOUNTS: dict[str, bool] = {"gain_tp": True, "cost_fp": False, "cost_fn": True, "gain_tn": False}
+
+#: The columns ``best_threshold(method="value")`` adds to the thresholds table.
+EXTRA = ("depth", "value", "value_per_case")
 
 #: The value curve's columns, in order, after the `by` columns.
 VALUE_COLUMNS = ("threshold", "depth", "tp", "fp", "value", "value_per_case")
@@ -69,7 +75,8 @@ def check_amounts(schema: pl.Schema, amounts: Mapping[str, Any]) -> dict[str, fl
     {'gain_tp': 'amount', 'cost_fp': 2.0}
     """
     checked: dict[str, float | str] = {}
-    for argument, value in amounts.items():
+    for argument, given in amounts.items():
+        value = 0.0 if given is None else given  # best_threshold's default: no such amount
         if isinstance(value, str):
             dtype = validate.column(schema, value, argument)
             if not dtype.is_numeric() or dtype == pl.Boolean:
@@ -145,15 +152,19 @@ def check_capacity(capacity: Any) -> tuple[str, float] | None:
     raise ValueError(msg)
 
 
-def fits(capacity: tuple[str, float]) -> pl.Expr:
+def fits(capacity: tuple[str, float] | None) -> pl.Expr:
     """
     Whether a row of a table with ``tp, fp, tn, fn`` flags no more than the capacity.
+
+    True everywhere without a capacity (None).
 
     Inclusive: a threshold whose depth equals the capacity fits. Tied scores are flagged
     together, so where a block of ties straddles the capacity the threshold that would
     flag it does not fit and the higher one wins. Weighted rows count their weights (a
     count is then a weight sum). Null (an undefined group) counts as not fitting.
     """
+    if capacity is None:
+        return pl.lit(True)
     kind, limit = capacity
     tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))
     flagged = tp + fp
@@ -174,8 +185,10 @@ def value_points(
     amounts: Mapping[str, float | str],
 ) -> pl.LazyFrame:
     """
-    The ROC curve (``*names, threshold, tp, fp, tn, fn, tpr, fpr``) with ``depth, value,
-    value_per_case``: checked `amounts` (see :func:`check_amounts`), highest threshold first.
+    The ROC curve with the value columns, highest threshold first.
+
+    ``*names, threshold, tp, fp, tn, fn, tpr, fpr, depth, value, value_per_case`` for
+    checked `amounts` (see :func:`check_amounts`).
 
     Examples
     --------
@@ -239,17 +252,31 @@ def value_points(
     passed = total("gain_tn", negatives.cast(pl.Float64)) - running("gain_tn", fp)
     value = running("gain_tp", tp) - running("cost_fp", fp) - missed + passed
     defined = n.is_not_null()
-    return (
-        points.with_columns(
-            tn=negatives - pl.col("fp"),
-            fn=positives - pl.col("tp"),
-            tpr=pl.when(positives > 0).then(pl.col("tp") / positives),
-            fpr=pl.when(negatives > 0).then(pl.col("fp") / negatives),
-            depth=pl.when(n > 0).then((tp + fp) / n),
-            value=pl.when(defined).then(value),
-            value_per_case=pl.when(n > 0).then(value / n),
-        )
-        .drop("_positives", "_negatives", *carried)
+    return points.with_columns(
+        tn=negatives - pl.col("fp"),
+        fn=positives - pl.col("tp"),
+        tpr=pl.when(positives > 0).then(pl.col("tp") / positives),
+        fpr=pl.when(negatives > 0).then(pl.col("fp") / negatives),
+        depth=pl.when(n > 0).then((tp + fp) / n),
+        value=pl.when(defined).then(value),
+        value_per_case=pl.when(n > 0).then(value / n),
+    ).drop("_positives", "_negatives", *carried)
+
+
+def points(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+    amounts: Mapping[str, float | str] | None,
+) -> pl.LazyFrame:
+    """The ROC curve, with :func:`value_points`' value columns when `amounts` are given."""
+    if amounts is None:
+        return curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    return value_points(
+        lf, score, label, names=names, weight=weight, pos_label=pos_label, amounts=amounts
     )
 
 

@@ -29,8 +29,10 @@ def check_probability_thresholds(values: Any, name: str = "thresholds") -> list[
         floats = [float(v) for v in items if validate.is_real(v)]
     except TypeError:
         floats = []
-    if not floats or len(floats) != len(list(items)) or not all(
-        math.isfinite(v) and 0 < v < 1 for v in floats
+    if (
+        not floats
+        or len(floats) != len(list(items))
+        or not all(math.isfinite(v) and 0 < v < 1 for v in floats)
     ):
         msg = (
             f"{name} must be threshold probabilities strictly between 0 and 1, got "
@@ -79,8 +81,8 @@ def net_benefit(
     >>> import polars as pl
     >>> import polars_roc as pr
     >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "p": [0.1, 0.4, 0.35, 0.8]})
-    >>> df.select(pr.net_benefit("p", "y", 0.3)).item()
-    0.3571428571428571
+    >>> df.select(pr.net_benefit("p", "y", 0.3)).item()  # (2 - 1 * 0.3 / 0.7) / 4
+    0.39285714285714285
     >>> df.select(pl.col("p").roc.net_benefit("y", 0.5)).item()
     0.25
     """
