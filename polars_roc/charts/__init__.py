@@ -22,6 +22,7 @@ Examples
 """
 
 from polars_roc.charts.calibration import calibration_chart
+from polars_roc.charts.decisions import decision_curve_chart, value_chart  # issue 32
 from polars_roc.charts.explorer import threshold_explorer
 from polars_roc.charts.gains import gain_chart
 from polars_roc.charts.geometry import hull_chart
@@ -36,6 +37,7 @@ __all__ = [
     "auc_interval_chart",
     "average_curve_chart",
     "calibration_chart",
+    "decision_curve_chart",  # value and decisions (issue 32)
     "det_chart",
     "gain_chart",
     "hull_chart",
@@ -46,4 +48,5 @@ __all__ = [
     "score_chart",
     "threshold_chart",
     "threshold_explorer",
+    "value_chart",  # value and decisions (issue 32)
 ]
