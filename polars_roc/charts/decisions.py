@@ -214,8 +214,9 @@ def value_chart(
 
 def _y_range(curve: pl.DataFrame, y_min: float | None) -> list[float]:
     """From a little below zero to a little above the best net benefit or treat-all."""
-    tops = [curve[c].max() for c in ("net_benefit", "treat_all", "net_benefit_upper") if c in curve]
-    top = max([float(t) for t in tops if t is not None] + [0.01])  # type: ignore[arg-type]
+    names = [c for c in ("net_benefit", "treat_all", "net_benefit_upper") if c in curve.columns]
+    tops = curve.select(pl.max_horizontal(pl.col(names).max()).fill_null(0.0)).item()
+    top = max(float(tops), 0.01)
     hi = top * 1.05
     lo = -0.25 * hi if y_min is None else y_min
     return [lo, hi]
@@ -279,7 +280,7 @@ def decision_curve_chart(
     model = curve.select(keep)
     data = combine(zero=pl.DataFrame({"net_benefit": [0.0]}), model=model)
     x = quantitative(alt_, "X", "threshold", title="Threshold probability")
-    x = x.scale(domain=[0, float(curve["threshold"].max() or 1.0)])
+    x = x.scale(domain=[0, curve.select(pl.col("threshold").max().fill_null(1.0)).item()])
     y_scale = alt_.Scale(domain=[lo, hi], clamp=False)
     y = quantitative(alt_, "Y", "net_benefit", title="Net benefit").scale(y_scale)
     scale = {} if color is None else {"scale": color_scale(alt_, curve, color)}
