@@ -73,7 +73,9 @@ def _labels(best: pl.DataFrame, by: list[str], x: str) -> list[str]:
     for record in best.iter_rows(named=True):
         key = ", ".join(str(record[name]) for name in by)
         where = f"depth {record['depth']:.3f}" if x == "depth" else f"t = {record['threshold']:.4g}"
-        texts.append(f"{key + ': ' if key else ''}best {record['_y']:,.4g} at {where}")
+        y = record["_y"]
+        number = f"{y:,.0f}" if abs(y) >= 1000 else f"{y:.4g}"
+        texts.append(f"{key + ': ' if key else ''}best {number} at {where}")
     return texts
 
 
