@@ -25,7 +25,7 @@ from typing import Any, Literal
 import polars as pl
 import polars.selectors as cs
 
-from polars_roc._core import labels, schemes, validate
+from polars_roc._core import labels, schemes, validate, value
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
@@ -34,7 +34,7 @@ from polars_roc._core.resampling import check_n_boot, check_seed
 from polars_roc._core.schemes import Thresholds, at_thresholds
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
-from polars_roc.decisions import folds, value
+from polars_roc.decisions import folds
 
 INF = float("inf")
 
@@ -361,9 +361,8 @@ def best_threshold(
       (= ``cost_fn * fn + cost_fp * fp``), with P, N the class counts (or weight sums) of the
       group, or ``prevalence`` and ``1 - prevalence`` when `prevalence` is given (the
       iso-performance line of slope ``cost_fp * (1 - prevalence) / (cost_fn * prevalence)``).
-    * ``"value"``: maximize :func:`polars_roc.decisions.value_curve`'s value (adds ``depth,
-      value, value_per_case``). `capacity` and `fold` (out-of-fold cutpoints) work with
-      every method: see :mod:`polars_roc.decisions` for their rules and ties.
+    * ``"value"``: maximize :func:`polars_roc.decisions.value_curve` (+ ``depth, value,
+      value_per_case``); `capacity`, `fold`: every method, see :mod:`polars_roc.decisions`.
 
     `where` restricts the candidates to the rows where a condition over the table's
     columns holds, e.g. the best recall at a precision of at least 0.9:
@@ -497,7 +496,6 @@ def best_threshold(
                 f"{list(COLUMNS)}\n\nHint: e.g. where=pl.col('ppv') >= 0.9."
             )
             raise pl.exceptions.ColumnNotFoundError(msg)
-    limit = value.check_capacity(capacity)
     amounts = {"gain_tp": gain_tp, "cost_fp": cost_fp, "cost_fn": cost_fn, "gain_tn": gain_tn}
     kept = value.check_amounts(lf.collect_schema(), amounts) if valued else None
     cost_fp = validate.cost(1.0 if cost_fp is None or valued else cost_fp, "cost_fp")
@@ -511,7 +509,7 @@ def best_threshold(
             "\n\nHint: leave thresholds=None."
         )
         raise ValueError(msg)
-    if interval and (method not in named or where is not None or limit or fold):
+    if interval and (method not in named or where is not None or capacity or fold):
         msg = (
             f"ci='bootstrap' supports the named methods {list(named)} without `where`, "
             f"`capacity` or `fold`, got method={method!r}\n\nHint: drop ci=, or those."
@@ -524,7 +522,9 @@ def best_threshold(
         rule |= kept or {"cost_fp": cost_fp, "cost_fn": cost_fn}
         roles = {"score": score, "label": label, "weight": weight, "pos_label": pos_label}
         return folds.cutpoints(lf, best_threshold, _measured, roles, rule, fold, names, kept)
-    points = value.points(lf, score, label, names, weight, pos_label, kept)
+    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    if kept:  # the value columns beside the counts (_core/value.py)
+        points = value.value_points(lf, score, label, names, weight, pos_label, kept)
     table = _measured(points, names, thresholds)
     if valued:
         objective = pl.col("value")
@@ -533,7 +533,7 @@ def best_threshold(
     else:
         objective = pl.col(method).cast(pl.Float64)
         objective = pl.when(objective.is_not_nan()).then(objective)
-    allowed = objective.is_not_null() & value.fits(limit)
+    allowed = objective.is_not_null() & value.fits(value.check_capacity(capacity))
     if where is not None:
         allowed = allowed & where.fill_null(value=False)
     for bounds, rate in ((fpr, "fpr"), (tpr, "tpr")):

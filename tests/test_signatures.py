@@ -28,6 +28,9 @@ NO_DIRECTION = {
     "polars_roc.calibration.expected_calibration_error",
     "polars_roc.metrics.brier_score",
     "polars_roc.metrics.log_loss",
+    # value and decisions (issue 32): net benefit at threshold probabilities
+    "polars_roc.decisions.decision_curve.decision_curve",
+    "polars_roc.exprs.decisions.net_benefit",
 }
 #: Not an analysis of a score: reshapes a counts table into weighted rows, or wide class
 #: scores into one-vs-rest rows for the report (which takes both arguments).

@@ -114,6 +114,7 @@ def decision_curve(
         Predicted risk; a row is treated iff ``score >= t``.
     label, by, weight, pos_label
         Column roles, as in :func:`polars_roc.curves.curve`; weights count as repeated rows.
+        There is no `direction`: a risk's scale is fixed (thresholds are probabilities).
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's numbers are null), ``"omit"`` or
         ``"raise"``.

@@ -22,7 +22,8 @@ import polars as pl
 from polars_roc._core import validate
 from polars_roc._core.groups import join_groups
 from polars_roc._core.names import fresh
-from polars_roc.decisions.value import points
+from polars_roc._core.value import value_points
+from polars_roc.curves import curve
 
 __all__ = ["Chooser", "cutpoints", "out_of_fold"]
 
@@ -159,8 +160,13 @@ def cutpoints(
         return best(rows, by=keys, **roles, **rule)
 
     def table(rows: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-        curve = points(rows, score, label, keys, weight, pos_label, amounts)
-        return measured(curve, keys, None)
+        if amounts:
+            return measured(
+                value_points(rows, score, label, keys, weight, pos_label, amounts), keys, None
+            )
+        return measured(
+            curve(rows, score, label, by=keys, weight=weight, pos_label=pos_label), keys, None
+        )
 
     columns = [c for c in table(lf, names).collect_schema().names() if c not in names]
     used = [c for c in (score, label, weight) if c is not None]

@@ -69,7 +69,7 @@ def net_benefit(
     threshold
         The threshold probability, strictly between 0 and 1.
     weight, pos_label, nan_policy
-        As in :func:`polars_roc.auc`.
+        As in :func:`polars_roc.auc`. There is no `direction`: a risk's scale is fixed.
 
     Returns
     -------
