@@ -548,7 +548,7 @@ def best_threshold(
         candidates = candidates.with_columns(_g=pl.lit(True))
     order = ["_objective", "threshold"]
     tolerance = _tie_tolerance(method, cost_fp, cost_fn, prevalence, weight is not None)
-    tolerance = value.value_tolerance(kept) if kept else tolerance
+    tolerance = value.value_tolerance(kept, keys) if kept else tolerance
     if tolerance is not None:  # float sums: an objective within rounding of the best ties
         best_value = pl.col("_objective").max().over(keys)
         candidates = candidates.filter(pl.col("_objective") >= best_value - tolerance)

@@ -9,7 +9,7 @@ threshold comes out of the one cumulative pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import polars as pl
@@ -226,22 +226,19 @@ def value_points(
     ).drop("_positives", "_negatives", *carried)
 
 
-def value_tolerance(amounts: Mapping[str, float | str]) -> pl.Expr:
+def value_tolerance(amounts: Mapping[str, float | str], keys: Sequence[str]) -> pl.Expr:
     """
-    How far below the best a value still ties: 1e-12 of the amounts' scale.
+    How far below the best a value still ties: 1e-12 of the amounts' scale in the group.
 
     Float sums of amounts round differently along different paths (per-row amounts, weights):
-    two thresholds of equal value must not be split by that. The scale is the group's
-    total of every amount (``value`` can move by at most that much), read off the table's
-    counts for a constant amount; a per-row amount's total is not in the table, so its
-    scale is the value's own magnitude plus the constants'.
+    two thresholds of equal value must not be split by that. The scale is a constant
+    amount times its class count (read off the table), and for a column of amounts, whose
+    total the table does not hold, the group's largest ``|value|`` (`keys`: the groups).
     """
     tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))
     counts = {"gain_tp": tp + fn, "cost_fn": tp + fn, "cost_fp": fp + tn, "gain_tn": fp + tn}
+    largest = pl.col("value").abs().max().over(keys)
     scale: pl.Expr = pl.col("value").abs()
     for argument, value in amounts.items():
-        if isinstance(value, str):
-            scale = scale + pl.col("value").abs().max()
-        else:
-            scale = scale + value * counts[argument]
+        scale = scale + (largest if isinstance(value, str) else value * counts[argument])
     return 1e-12 * scale
