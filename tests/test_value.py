@@ -257,3 +257,15 @@ def test_cost_method_keeps_its_checks_and_value_takes_columns() -> None:
         df.roc.best_threshold(capacity=0.5, ci="bootstrap")
     out = df.roc.best_threshold(method="value", gain_tp="a", cost_fp="a")
     assert out.select("threshold", "value", "depth").row(0) == (0.9, 1.0, 0.5)
+
+
+def test_direction_lower_is_the_negated_score() -> None:
+    df = pl.DataFrame(
+        {"score": [0.9, 0.5, 0.5, 0.2], "label": [1, 0, 1, 0], "amount": [4.0, 1.0, 2.0, 8.0]}
+    )
+    higher = df.roc.value_curve(gain_tp="amount", cost_fp=1.0)
+    lower = df.with_columns(-pl.col("score")).roc.value_curve(
+        gain_tp="amount", cost_fp=1.0, direction="lower"
+    )
+    assert lower["threshold"].to_list() == [-t for t in higher["threshold"].to_list()]
+    assert lower.drop("threshold").equals(higher.drop("threshold"))
