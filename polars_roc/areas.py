@@ -15,6 +15,8 @@ from polars_roc._core.kernels import auc_of, class_totals, rows, segment_area
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
 
+__all__ = ["auc", "partial_auc", "partial_auc_of_curve"]
+
 
 @same_kind
 @directed

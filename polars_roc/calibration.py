@@ -37,10 +37,12 @@ from polars_roc._core.groups import join_groups, per_group
 from polars_roc._core.kernels import rows
 from polars_roc._core.validate import By
 
+__all__ = ["Strategy", "calibration", "expected_calibration_error"]
+
 Strategy = Literal["uniform", "quantile"]
 
 #: The calibration table's columns, in order, after the `by` columns.
-CALIBRATION_COLUMNS = ("bin", "mean_score", "fraction_positive", "n")
+_CALIBRATION_COLUMNS = ("bin", "mean_score", "fraction_positive", "n")
 
 
 def _check_arguments(bins: Any, strategy: Any) -> None:
@@ -55,12 +57,12 @@ def _check_arguments(bins: Any, strategy: Any) -> None:
         raise ValueError(msg)
 
 
-def uniform_edges(bins: int) -> list[float]:
+def _uniform_edges(bins: int) -> list[float]:
     """The inner bin edges of ``strategy="uniform"``, as scikit-learn computes them."""
     return [float(e) for e in np.linspace(0.0, 1.0, bins + 1)[1:-1]]
 
 
-def quantile_levels(bins: int) -> list[float]:
+def _quantile_levels(bins: int) -> list[float]:
     """The quantile levels of the inner edges of ``strategy="quantile"``, as numpy sees them."""
     # scikit-learn passes percentiles (levels * 100) and numpy divides them by 100 again.
     levels = np.true_divide(np.linspace(0.0, 1.0, bins + 1) * 100, 100)
@@ -178,7 +180,7 @@ def calibration(
     """
     _check_arguments(bins, strategy)
     names = validate.as_names(by)
-    clash = sorted(set(names) & set(CALIBRATION_COLUMNS))
+    clash = sorted(set(names) & set(_CALIBRATION_COLUMNS))
     if clash:
         msg = (
             f"by column(s) {clash} would collide with output column(s) of the same name"
@@ -200,7 +202,7 @@ def calibration(
         *([mass] if weighted else []),
     )
     if strategy == "uniform":
-        edges = pl.lit(pl.Series(uniform_edges(bins), dtype=pl.Float64))
+        edges = pl.lit(pl.Series(_uniform_edges(bins), dtype=pl.Float64))
         binned = scored.with_columns(_bin=edges.search_sorted(pl.col("_s"), side="left"))
     else:
         binned = _quantile_bins(scored, names, bins, weighted=weighted)
@@ -226,7 +228,7 @@ def _summary(binned: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.La
         fraction_positive=pl.when(ok).then(pl.col("_pos").cast(pl.Float64) / total),
     )
     out = out.sort([*names, "bin"], nulls_last=True, maintain_order=True)
-    return out.select(*names, *CALIBRATION_COLUMNS)
+    return out.select(*names, *_CALIBRATION_COLUMNS)
 
 
 def _quantile_bins(
@@ -242,7 +244,7 @@ def _quantile_bins(
     held by the first score whose cumulative weight exceeds it. A row's bin is the number
     of edges strictly below its score, as ``numpy.searchsorted(edges, score)``.
     """
-    levels = quantile_levels(bins)
+    levels = _quantile_levels(bins)
     if not levels:  # one bin
         return scored.with_columns(_bin=pl.lit(0, dtype=pl.UInt32))
     s, k = pl.col("_s"), len(levels)
@@ -369,7 +371,7 @@ def _ece_of_sorted(bins: int, strategy: Strategy, *, weighted: bool) -> pl.Expr:
         per_bin = gap.last()
     else:
         if strategy == "uniform":
-            edges = pl.lit(pl.Series(uniform_edges(bins), dtype=pl.Float64))
+            edges = pl.lit(pl.Series(_uniform_edges(bins), dtype=pl.Float64))
         else:
             edges = _expression_edges(s, w, bins)
         # Bins are runs of sorted rows: each bin's sum is a step of `gap` at the run ends.
@@ -384,7 +386,7 @@ def _expression_edges(s: pl.Expr, w: pl.Expr | None, bins: int) -> pl.Expr:
     """The inner quantile edges of sorted scores `s` (weights `w` sorted alike), as numpy."""
     cumulative = None if w is None else w.cum_sum()
     total = s.len().cast(pl.Float64) if cumulative is None else cumulative.last()
-    levels = pl.lit(pl.Series(quantile_levels(bins), dtype=pl.Float64))
+    levels = pl.lit(pl.Series(_quantile_levels(bins), dtype=pl.Float64))
     virtual = (total - 1) * levels  # numpy's (n - 1) * q
     below = virtual.floor()
     last = (total - 1).clip(lower_bound=0)

@@ -33,6 +33,8 @@ from polars_roc._core import validate
 from polars_roc.datasets import simulate
 from polars_roc.engines import sources as engine_sources
 
+__all__ = ["PROG", "READERS", "UsageError", "main"]
+
 PROG = "polars-roc"
 
 #: File suffixes the `report` command reads, and how.

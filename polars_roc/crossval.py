@@ -29,6 +29,8 @@ from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group, summarize
 from polars_roc._core.validate import By
 
+__all__ = ["average_curve", "cv_auc", "stratified_folds"]
+
 
 def stratified_folds(label: IntoExprColumn, k: int = 5, *, seed: int | None = 0) -> pl.Expr:
     """

@@ -19,6 +19,8 @@ from polars_roc._core.groups import per_group
 from polars_roc._core.schemes import Thresholds, at_thresholds
 from polars_roc._core.validate import By
 
+__all__ = ["counts", "curve", "from_counts"]
+
 
 @same_kind
 @directed

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+__all__ = ["simulate"]
+
 
 def simulate(
     n: int = 20_000,

@@ -33,8 +33,10 @@ from polars_roc._core.validate import By
 from polars_roc.curves import curve
 from polars_roc.exprs.ranking import auc
 
+__all__ = ["gain_curve", "gains_table", "gini", "ks", "largest_gap"]
+
 #: The gains table's columns, in order, after the `by` columns.
-GAINS_COLUMNS = (
+_GAINS_COLUMNS = (
     "bin",
     "min_score",
     "max_score",
@@ -241,7 +243,7 @@ def gains_table(
         msg = f"bins must be an int >= 1, got {bins!r}\n\nHint: bins=10 for deciles."
         raise ValueError(msg)
     names = validate.as_names(by)
-    _check_outputs(names, GAINS_COLUMNS)
+    _check_outputs(names, _GAINS_COLUMNS)
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))
     total = tp + fp + tn + fn
@@ -291,7 +293,7 @@ def gains_table(
         cum_lift=cum_lift,
         ks=ks,
     )
-    return measures.select(*names, *GAINS_COLUMNS)
+    return measures.select(*names, *_GAINS_COLUMNS)
 
 
 @same_kind

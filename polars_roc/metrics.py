@@ -24,6 +24,16 @@ from polars_roc._core.groups import join_groups, summarize
 from polars_roc._core.kernels import rows
 from polars_roc._core.validate import By
 
+__all__ = [
+    "EPS",
+    "ClassProbabilities",
+    "accuracy",
+    "brier_score",
+    "confusion_matrix",
+    "log_loss",
+    "mean_cost",
+]
+
 #: scikit-learn clips probabilities to [eps, 1 - eps] before taking logs.
 EPS = float(np.finfo(np.float64).eps)
 

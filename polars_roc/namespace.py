@@ -32,7 +32,17 @@ from polars_roc._core.frames import trimmed
 from polars_roc.decisions import decision_curve, value_curve  # value and decisions (issue 32)
 from polars_roc.geometry import crossings, hull, iso
 
-M = TypeVar("M", bound=Callable[..., Any])
+__all__ = [
+    "EXPR_METHODS",
+    "FRAME_METHODS",
+    "RocExpr",
+    "RocFrame",
+    "RocLazyFrame",
+    "register",
+    "register_expr",
+]
+
+_M = TypeVar("_M", bound=Callable[..., Any])
 
 #: Frame methods: name -> plain function taking a LazyFrame first and returning a LazyFrame.
 FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
@@ -107,7 +117,7 @@ def _eager_method(function: Callable[..., pl.LazyFrame]) -> Callable[..., pl.Dat
     return _as_method(method, function, pl.DataFrame)
 
 
-def _as_method(method: M, function: Callable[..., Any], returns: type) -> M:
+def _as_method(method: _M, function: Callable[..., Any], returns: type) -> _M:
     """The function's signature with `self` for its frame argument and the right return type."""
     signature = inspect.signature(function)
     parameters = list(signature.parameters.values())

@@ -20,8 +20,10 @@ from polars_roc._core.groups import group_ids, per_group
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
 
+__all__ = ["fpr_at_tpr", "tpr_at_fpr"]
+
 #: The attainable operating point added to the interpolated one.
-OPERATING_POINT = ("op_threshold", "op_fpr", "op_tpr")
+_OPERATING_POINT = ("op_threshold", "op_fpr", "op_tpr")
 
 
 def _operating_points(
@@ -149,7 +151,7 @@ def _operating_points(
         pl.col("_op_y").alias(f"op_{y}"),
     )
     out = out.sort([*names, "_i"], nulls_last=True, maintain_order=True)
-    return out.select(*names, "fpr", "tpr", "threshold", *OPERATING_POINT)
+    return out.select(*names, "fpr", "tpr", "threshold", *_OPERATING_POINT)
 
 
 @same_kind
@@ -385,6 +387,6 @@ def _operating_interval(
         "fpr",
         "tpr",
         "threshold",
-        *OPERATING_POINT,
+        *_OPERATING_POINT,
         *(pl.when(defined).then(pl.col(f"{reading}_{f}")).alias(f"{reading}_{f}") for f in fields),
     )

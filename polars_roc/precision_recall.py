@@ -34,6 +34,15 @@ from polars_roc._core.kernels import Rows, class_totals, rows
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
 
+__all__ = [
+    "average_precision",
+    "average_precision_table",
+    "det_curve",
+    "pr_auc",
+    "pr_auc_table",
+    "pr_curve",
+]
+
 
 def _keep_tp_changes(names: list[str]) -> pl.Expr:
     """scikit-learn's `drop_intermediate`: keep the ends and rows where tp changes next to them."""

@@ -36,7 +36,9 @@ from polars_roc._core.validate import By
 from polars_roc.curves import curve
 from polars_roc.decisions import folds
 
-INF = float("inf")
+__all__ = ["COLUMNS", "best_threshold", "measures", "point", "thresholds"]
+
+_INF = float("inf")
 
 #: The threshold table's columns, in order, after the `by` columns.
 COLUMNS = (
@@ -96,7 +98,7 @@ def measures() -> list[pl.Expr]:
 
 def _likelihood_ratio(top: pl.Expr, bottom: pl.Expr) -> pl.Expr:
     """``top / bottom``; +inf for x / 0 with x > 0; null for 0 / 0 or an undefined rate."""
-    return pl.when(bottom > 0).then(top / bottom).when((bottom == 0) & (top > 0)).then(INF)
+    return pl.when(bottom > 0).then(top / bottom).when((bottom == 0) & (top > 0)).then(_INF)
 
 
 @same_kind

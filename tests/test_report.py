@@ -23,6 +23,7 @@ from sklearn.metrics import roc_auc_score
 import polars_roc as pr
 from polars_roc import report
 from polars_roc.cli import main
+from polars_roc.report import _build as report_build
 
 BY = ["model", "segment"]
 CHARTS = [
@@ -218,8 +219,9 @@ def test_large_curves_are_drawn_from_quantile_thresholds(monkeypatch: pytest.Mon
     frame = pr.datasets.simulate(3000, models=["m"], segments=["s"], seed=2).with_columns(
         pl.col("score") + pl.int_range(pl.len()) * 1e-9  # every score distinct
     )
-    monkeypatch.setattr(report, "MAX_CURVE_POINTS", 500)
-    monkeypatch.setattr(report, "CURVE_QUANTILES", 50)
+    # the internal size limits, lowered so that a small frame crosses them
+    monkeypatch.setattr(report_build, "MAX_CURVE_POINTS", 500)
+    monkeypatch.setattr(report_build, "CURVE_QUANTILES", 50)
     data = report.compute(frame.lazy(), ci=None)
     assert data.curve.height <= 50 + 2
     assert any("quantiles of the negative scores" in note for note in data.notes)

@@ -21,17 +21,17 @@ Examples
 300
 """
 
-from polars_roc.charts.calibration import calibration_chart
-from polars_roc.charts.decisions import decision_curve_chart, value_chart  # issue 32
-from polars_roc.charts.explorer import threshold_explorer
-from polars_roc.charts.gains import gain_chart
-from polars_roc.charts.geometry import hull_chart
-from polars_roc.charts.intervals import auc_interval_chart, average_curve_chart
-from polars_roc.charts.ks import ks_chart
-from polars_roc.charts.pr_det import det_chart, pr_chart
-from polars_roc.charts.roc import partial_auc_chart, roc_chart
-from polars_roc.charts.scores import score_chart
-from polars_roc.charts.thresholds import threshold_chart
+from polars_roc.charts._calibration import calibration_chart
+from polars_roc.charts._decisions import decision_curve_chart, value_chart  # issue 32
+from polars_roc.charts._explorer import threshold_explorer
+from polars_roc.charts._gains import gain_chart
+from polars_roc.charts._geometry import hull_chart
+from polars_roc.charts._intervals import auc_interval_chart, average_curve_chart
+from polars_roc.charts._ks import ks_chart
+from polars_roc.charts._pr_det import det_chart, pr_chart
+from polars_roc.charts._roc import partial_auc_chart, roc_chart
+from polars_roc.charts._scores import score_chart
+from polars_roc.charts._thresholds import threshold_chart
 
 __all__ = [
     "auc_interval_chart",

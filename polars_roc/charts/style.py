@@ -35,6 +35,20 @@ from typing import Any
 
 import polars as pl
 
+__all__ = [
+    "COUNT_FORMAT",
+    "PALETTE",
+    "RATE_DECIMALS",
+    "RATE_FORMAT",
+    "SMALL_FORMAT",
+    "THRESHOLD_DIGITS",
+    "THRESHOLD_FORMAT",
+    "color_domain",
+    "color_range",
+    "rate_text",
+    "threshold_text",
+]
+
 #: Significant digits of a threshold, everywhere.
 THRESHOLD_DIGITS = 4
 #: The d3 format of a threshold (Vega): the same text as :func:`threshold_text`.

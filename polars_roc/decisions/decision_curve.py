@@ -42,7 +42,7 @@ DECISION_COLUMNS = (
 )
 
 #: The default threshold probabilities: 0.01, 0.02, ..., 0.99.
-DEFAULT_THRESHOLDS = tuple(i / 100 for i in range(1, 100))
+_DEFAULT_THRESHOLDS = tuple(i / 100 for i in range(1, 100))
 
 
 def net_benefit_statistic(thresholds: Sequence[float], prevalence: float | None) -> Statistic:
@@ -156,7 +156,7 @@ def decision_curve(
     """
     names = validate.as_names(by)
     wanted = sorted(
-        set(check_probability_thresholds(DEFAULT_THRESHOLDS if thresholds is None else thresholds))
+        set(check_probability_thresholds(_DEFAULT_THRESHOLDS if thresholds is None else thresholds))
     )
     validate.prevalence(prevalence)
     interval = validate.ci(ci, ("bootstrap",))

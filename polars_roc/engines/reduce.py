@@ -28,8 +28,10 @@ from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, flips
 from polars_roc._core.validate import By
 
+__all__ = ["auc_table", "tally"]
+
 #: Output columns of :func:`tally` besides the groups and the score.
-TALLY_COLUMNS = ("label", "weight", "auc_error_bound")
+_TALLY_COLUMNS = ("label", "weight", "auc_error_bound")
 
 
 def _narwhals() -> ModuleType:
@@ -291,7 +293,7 @@ def tally(
     levels = _bins(bins)
     table = _lazy(nw, frame)
     schema = _schema(table)
-    outputs = TALLY_COLUMNS if levels else TALLY_COLUMNS[:2]
+    outputs = _TALLY_COLUMNS if levels else _TALLY_COLUMNS[:2]
     _check(
         schema,
         score=score,

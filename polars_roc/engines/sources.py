@@ -18,8 +18,10 @@ import polars as pl
 
 from polars_roc.engines.reduce import tally
 
+__all__ = ["read", "require", "tally_file"]
+
 #: engine -> (the Python package it needs, the pip extra that installs it)
-ENGINES = {"duckdb": ("duckdb", "duckdb"), "spark": ("pyspark", "spark")}
+_ENGINES = {"duckdb": ("duckdb", "duckdb"), "spark": ("pyspark", "spark")}
 
 
 def require(engine: str) -> None:
@@ -34,10 +36,10 @@ def require(engine: str) -> None:
     ...
     ValueError: unknown engine 'excel'; expected one of duckdb, spark
     """
-    if engine not in ENGINES:
-        msg = f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}"
+    if engine not in _ENGINES:
+        msg = f"unknown engine {engine!r}; expected one of {', '.join(_ENGINES)}"
         raise ValueError(msg)
-    package, extra = ENGINES[engine]
+    package, extra = _ENGINES[engine]
     for needed in (package, "narwhals"):
         try:
             found = importlib.util.find_spec(needed) is not None
@@ -52,7 +54,7 @@ def require(engine: str) -> None:
 
 
 #: File suffixes the engines read, and how.
-KINDS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "tsv"}
+_KINDS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "tsv"}
 
 
 def read(path: str, engine: str) -> Any:
@@ -64,7 +66,7 @@ def read(path: str, engine: str) -> Any:
     """
     require(engine)
     folder = Path(path).is_dir()
-    kind = "parquet" if folder else KINDS.get(Path(path).suffix.lower())
+    kind = "parquet" if folder else _KINDS.get(Path(path).suffix.lower())
     if kind is None:
         msg = (
             f"--engine {engine} reads Parquet (a file, a directory or a glob) or CSV/TSV, "

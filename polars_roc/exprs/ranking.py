@@ -30,6 +30,8 @@ from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, expression
 from polars_roc._core.kernels import auc_of, rows
 
+__all__ = ["auc"]
+
 
 def auc(
     score: IntoExprColumn,

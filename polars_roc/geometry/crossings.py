@@ -20,6 +20,8 @@ from polars_roc._core.frames import same_kind
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
 
+__all__ = ["crossings", "curve_dominance"]
+
 
 def _limits(
     fpr: np.ndarray[Any, Any], tpr: np.ndarray[Any, Any], at: np.ndarray[Any, Any]

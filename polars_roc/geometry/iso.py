@@ -28,7 +28,16 @@ from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group
 from polars_roc._core.validate import By
-from polars_roc.geometry.hull import scored_vertices
+from polars_roc.geometry._vertices import scored_vertices
+
+__all__ = [
+    "hybrid",
+    "hybrid_of_points",
+    "operating_ranges",
+    "operating_ranges_of_points",
+    "optimal",
+    "optimal_of_points",
+]
 
 _INF = float("inf")
 _TIE = 1e-12  # expected costs this close (relative to the cost scale) are tied

@@ -1,9 +1,9 @@
 """Inference: intervals and tests between models, the bootstrap of any metric, adjustment.
 
 :mod:`~polars_roc.inference.comparison` holds the DeLong intervals and `compare`;
-:mod:`~polars_roc.inference.bootstrap_tests` the bootstrap tests it runs with
-``method="bootstrap"``; :mod:`~polars_roc.inference.metric_bootstrap` the stratified
-bootstrap of any scalar expression; :mod:`~polars_roc.inference.multiple_testing` Holm,
+:mod:`~polars_roc.inference._bootstrap_tests` the bootstrap tests it runs with
+``method="bootstrap"``; :mod:`~polars_roc.inference._metric_bootstrap` the stratified
+bootstrap of any scalar expression; :mod:`~polars_roc.inference._multiple_testing` Holm,
 Bonferroni and Benjamini-Hochberg.
 """
 
@@ -13,6 +13,7 @@ from polars_roc._core.distributions import (
     student_t_cdf,
     student_t_quantile,
 )
+from polars_roc.inference._metric_bootstrap import bootstrap
 from polars_roc.inference.comparison import compare
 from polars_roc.inference.intervals import (
     auc_interval,
@@ -20,7 +21,6 @@ from polars_roc.inference.intervals import (
     partial_auc_interval,
     tpr_at_fpr_interval,
 )
-from polars_roc.inference.metric_bootstrap import bootstrap
 
 __all__ = [
     "auc_interval",

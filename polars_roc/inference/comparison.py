@@ -48,8 +48,8 @@ from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups
 from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
-from polars_roc.inference import bootstrap_tests
-from polars_roc.inference.multiple_testing import Adjust, check_adjust, with_adjusted
+from polars_roc.inference import _bootstrap_tests as bootstrap_tests
+from polars_roc.inference._multiple_testing import Adjust, check_adjust, with_adjusted
 
 __all__ = ["Alternative", "compare"]
 
@@ -157,11 +157,11 @@ def compare(
 
     ``method="bootstrap"`` runs pROC's bootstrap test instead (paired or not, by the same
     rule), of the AUCs or, with ``fpr=(lo, hi)`` / ``tpr=(lo, hi)``, of the raw partial
-    areas (then in ``auc_a, auc_b``): see :mod:`polars_roc.inference.bootstrap_tests`.
+    areas (then in ``auc_a, auc_b``): see :mod:`polars_roc.inference._bootstrap_tests`.
 
     With more than two models every pair is tested; ``adjust="holm"``, ``"bonferroni"`` or
     ``"bh"`` (Benjamini-Hochberg) adds ``p_adjusted``, corrected over all the rows returned
-    (:mod:`polars_roc.inference.multiple_testing`). A group with fewer than two models
+    (:mod:`polars_roc.inference._multiple_testing`). A group with fewer than two models
     yields no rows. Results are null when a curve is undefined; the interval, statistic and
     p-value also where a class has fewer than 2 rows. For a one-sided `alternative` the
     interval is one-sided, with the far end at ±1 (the range of a difference of AUCs);

@@ -35,6 +35,8 @@ from polars_roc.multiclass._long import (
 )
 from polars_roc.multiclass._wide import per_class_auc, per_pair_auc
 
+__all__ = ["multiclass_auc_table"]
+
 # ---------------------------------------------------------------------------------------
 # Public: frame functions
 # ---------------------------------------------------------------------------------------
@@ -199,7 +201,7 @@ def multiclass_auc_table(
             msg = "average='micro' needs one score column per class (method='ovr')"
             raise ValueError(msg)
         outputs = ["class_a", "class_b", "auc", "n_a", "n_b", "direction", *interval]
-        lf = nan_applied(lf, [scores], policy)
+        lf = _nan_applied(lf, [scores], policy)
         no_clash(names, outputs if average is None else ["auc", "n_classes"])
         return _single_score(
             lf, scores, label, names=names, weight=weight, direction=direction,
@@ -231,7 +233,7 @@ def multiclass_auc_table(
         )
         raise ValueError(msg)
     classes = class_series(classes_list, label, label_dtype)
-    lf = nan_applied(lf, columns, policy)
+    lf = _nan_applied(lf, columns, policy)
     per_class_out = ["class", "auc", "n_pos", "n_neg", *interval]
     per_pair_out = ["class_a", "class_b", "auc", "n_a", "n_b"]
     if average is None:
@@ -309,7 +311,7 @@ def multiclass_auc_table(
     return table.select(*names, values.alias("class"), *per_class_out[1:])
 
 
-def nan_applied(lf: pl.LazyFrame, columns: list[str], policy: NanPolicy) -> pl.LazyFrame:
+def _nan_applied(lf: pl.LazyFrame, columns: list[str], policy: NanPolicy) -> pl.LazyFrame:
     """The rows with `nan_policy` applied to every score column (NaN kept, nulled or refused)."""
     if policy == "propagate":
         return lf

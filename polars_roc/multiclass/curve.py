@@ -24,6 +24,8 @@ from polars_roc.multiclass._long import (
     per_class_scores,
 )
 
+__all__ = ["AVERAGED", "multiclass_curve"]
+
 #: The class values of the averaged curves in :func:`multiclass_curve`.
 AVERAGED = ("micro", "macro")
 

@@ -1,12 +1,12 @@
 """The HTML report: frames computed per segment, charts, and one self-contained page.
 
-:func:`compute` gathers the frames (:mod:`~polars_roc.report.data`),
-:mod:`~polars_roc.report.figures` chooses the charts, :mod:`~polars_roc.report.page` and
-:mod:`~polars_roc.report.business` write the sections, :func:`render` / :func:`to_html`
+:func:`compute` gathers the frames (:mod:`~polars_roc.report._data`),
+:mod:`~polars_roc.report._figures` chooses the charts, :mod:`~polars_roc.report._page` and
+:mod:`~polars_roc.report._business` write the sections, :func:`render` / :func:`to_html`
 assemble the page; :func:`one_vs_rest` turns wide multiclass scores into binary rows.
 """
 
-from polars_roc.report.build import (
+from polars_roc.report._build import (
     JsMode,
     Progress,
     ReportData,

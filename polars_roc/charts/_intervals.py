@@ -27,8 +27,8 @@ from polars_roc.charts._altair import (
     tooltips,
 )
 from polars_roc.charts._axes import unit_axes
+from polars_roc.charts._roc import chance_rows
 from polars_roc.charts._thin import ROW_BUDGET, budget, drawing_order, thin
-from polars_roc.charts.roc import chance_rows
 
 if TYPE_CHECKING:
     import altair as alt

@@ -15,7 +15,7 @@ name the positive class (that class against the rest, read from the one score co
 Examples
 --------
 >>> import polars as pl
->>> from polars_roc.report.multiclass import one_vs_rest
+>>> from polars_roc.report._multiclass import one_vs_rest
 >>> frame = pl.DataFrame({"y": ["a", "b", "c"], "p_a": [0.7, 0.2, 0.1],
 ...                       "p_b": [0.2, 0.5, 0.3], "p_c": [0.1, 0.3, 0.6]})
 >>> rows, roles = one_vs_rest(frame.lazy(), {"a": "p_a", "b": "p_b", "c": "p_c"}, "y")
@@ -79,7 +79,7 @@ def one_vs_rest(
     --------
     >>> import polars as pl
     >>> import polars_roc as pr
-    >>> from polars_roc.report.multiclass import one_vs_rest
+    >>> from polars_roc.report._multiclass import one_vs_rest
     >>> frame = pl.DataFrame({"y": [0, 1, 2, 1], "0": [0.6, 0.2, 0.1, 0.3],
     ...                       "1": [0.3, 0.7, 0.2, 0.4], "2": [0.1, 0.1, 0.7, 0.3]})
     >>> rows, roles = one_vs_rest(frame.lazy(), ["0", "1", "2"], "y")

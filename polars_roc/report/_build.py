@@ -42,13 +42,13 @@ from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, flips
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
-from polars_roc.report import business as report_business
-from polars_roc.report import figures as report_figures
-from polars_roc.report import page as report_page
-from polars_roc.report.data import CI_NAMES, Progress, ReportData
-from polars_roc.report.figures import COLUMNS, merge_groups, panel_roles
-from polars_roc.report.multiclass import one_vs_rest
-from polars_roc.report.page import HEADINGS, JsMode
+from polars_roc.report import _business as report_business
+from polars_roc.report import _figures as report_figures
+from polars_roc.report import _page as report_page
+from polars_roc.report._data import CI_NAMES, Progress, ReportData
+from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles
+from polars_roc.report._multiclass import one_vs_rest
+from polars_roc.report._page import HEADINGS, JsMode
 
 __all__ = [
     "JsMode",

@@ -30,7 +30,7 @@ from polars_roc.charts._altair import (
 )
 from polars_roc.charts._axes import unit_axes
 from polars_roc.charts._layout import PAD, Plot
-from polars_roc.charts.roc import chance_rows, thinned_curve
+from polars_roc.charts._roc import chance_rows, thinned_curve
 
 if TYPE_CHECKING:
     import altair as alt

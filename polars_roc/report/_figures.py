@@ -18,7 +18,7 @@ chart builder draws each figure, with which roles and sizes:
 Examples
 --------
 >>> import polars as pl
->>> from polars_roc.report.figures import fpr_zoom
+>>> from polars_roc.report._figures import fpr_zoom
 >>> fpr_zoom(pl.DataFrame({"auc": [0.97, 0.99]})), fpr_zoom(pl.DataFrame({"auc": [0.97, 0.9]}))
 ((0.0, 0.2), None)
 """
@@ -62,7 +62,7 @@ def merge_groups(frame: Frame, names: Sequence[str]) -> Frame:
     Examples
     --------
     >>> import polars as pl
-    >>> from polars_roc.report.figures import merge_groups
+    >>> from polars_roc.report._figures import merge_groups
     >>> frame = pl.DataFrame({"a": [1], "b": ["x"], "c": ["y"]})
     >>> merge_groups(frame, ["a", "b", "c"]).row(0)
     (1, 'x · y')
@@ -81,7 +81,7 @@ def panel_roles(names: Sequence[str]) -> tuple[str | None, str | None, str | Non
 
     Examples
     --------
-    >>> from polars_roc.report.figures import panel_roles
+    >>> from polars_roc.report._figures import panel_roles
     >>> panel_roles([]), panel_roles(["model"]), panel_roles(["model", "segment"])
     ((None, None, None), ('model', None, None), (None, 'model', 'segment'))
     """
@@ -98,7 +98,7 @@ def panel_size(key: str, n_columns: int, largest: int) -> int:
 
     Examples
     --------
-    >>> from polars_roc.report.figures import panel_size
+    >>> from polars_roc.report._figures import panel_size
     >>> panel_size("roc", 1, 340), panel_size("roc", 3, 340)
     (340, 223)
     """
@@ -113,7 +113,7 @@ def fpr_zoom(auc: pl.DataFrame) -> tuple[float, float] | None:
     Examples
     --------
     >>> import polars as pl
-    >>> from polars_roc.report.figures import fpr_zoom
+    >>> from polars_roc.report._figures import fpr_zoom
     >>> print(fpr_zoom(pl.DataFrame({"auc": [None, 0.99]})))
     (0.0, 0.2)
     """

@@ -31,7 +31,7 @@ from polars_roc.charts._altair import (
 )
 from polars_roc.charts._axes import FprScale, fpr_axis
 from polars_roc.charts._direction import predicted, runs_lower
-from polars_roc.charts.roc import chance_rows, ordered_curve, thinned_curve
+from polars_roc.charts._roc import chance_rows, ordered_curve, thinned_curve
 from polars_roc.charts.style import COUNT_FORMAT, RATE_FORMAT, THRESHOLD_DIGITS, THRESHOLD_FORMAT
 
 if TYPE_CHECKING:

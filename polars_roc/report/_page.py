@@ -11,7 +11,7 @@ significant digits, rates to 3 decimals.
 
 Examples
 --------
->>> from polars_roc.report.page import HEADINGS
+>>> from polars_roc.report._page import HEADINGS
 >>> HEADINGS["roc"]
 'ROC curves'
 """
@@ -29,9 +29,9 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc.charts.style import rate_text, threshold_text
-from polars_roc.report import business as report_business
-from polars_roc.report.data import CI_NAMES, ReportData
-from polars_roc.report.figures import ZOOM_ABOVE, fpr_zoom, merge_groups
+from polars_roc.report import _business as report_business
+from polars_roc.report._data import CI_NAMES, ReportData
+from polars_roc.report._figures import ZOOM_ABOVE, fpr_zoom, merge_groups
 
 JsMode = Literal["auto", "inline", "cdn"]
 

@@ -37,7 +37,7 @@ import polars as pl
 from polars_roc import calibration as calibrating
 from polars_roc import charts, gains
 from polars_roc.charts.style import color_domain, rate_text, threshold_text
-from polars_roc.report.figures import COLUMNS, panel_size
+from polars_roc.report._figures import COLUMNS, panel_size
 
 #: Most segments the business panels show (charts and gains tables).
 MAX_SEGMENTS = 6
@@ -75,7 +75,7 @@ def score_range(score: str) -> list[pl.Expr]:
     Examples
     --------
     >>> import polars as pl
-    >>> from polars_roc.report.business import score_range
+    >>> from polars_roc.report._business import score_range
     >>> frame = pl.DataFrame({"score": [0.2, float("nan"), 0.9]})
     >>> frame.select(score_range("score")).row(0)
     (0.2, 0.9)
@@ -94,7 +94,7 @@ def why_not_calibrated(lo: float | None, hi: float | None, *, lower: bool = Fals
 
     Examples
     --------
-    >>> from polars_roc.report.business import why_not_calibrated
+    >>> from polars_roc.report._business import why_not_calibrated
     >>> print(why_not_calibrated(0.01, 0.97))
     None
     >>> why_not_calibrated(-2.5, 3.0)  # doctest: +ELLIPSIS
@@ -176,7 +176,7 @@ def builders(
     """
     How each business chart is drawn: figure key to a function building its chart.
 
-    The frames have their groups merged (:func:`polars_roc.report.figures.merge_groups`);
+    The frames have their groups merged (:func:`polars_roc.report._figures.merge_groups`);
     `names` are the group columns kept (at most two: colour, then segment).
     """
     color = names[0] if names else None

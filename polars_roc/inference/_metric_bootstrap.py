@@ -425,7 +425,7 @@ def bootstrap(
     (linear interpolation: R's type 7, as pROC). Replicates where a metric is null or NaN are
     left out of its summary (as pROC drops them); fewer than two defined replicates, or an
     undefined estimate, give nulls. The resampling scheme is documented in
-    :mod:`polars_roc.inference.metric_bootstrap`: the same `seed` gives the same numbers,
+    :mod:`polars_roc.inference._metric_bootstrap`: the same `seed` gives the same numbers,
     whatever the row order, the other groups, or the number of threads.
 
     Parameters
