@@ -8,6 +8,7 @@ import polars as pl
 
 from polars_roc._core import delong, resampling, sorted_auc, validate
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.columns import AUC, PARTIAL_AUC
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import summarize
@@ -279,9 +280,7 @@ def partial_auc_of_curve(
     table = summarize(per_group, names, summary)
     width = hi - lo
     standardized = (1 + (pl.col("pauc") - chance) / (width - chance)) / 2
-    return table.with_columns(pauc_std=standardized).select(
-        *names, "pauc", "pauc_std", "n_pos", "n_neg"
-    )
+    return table.with_columns(pauc_std=standardized).select(*names, *PARTIAL_AUC)
 
 
 def _auc_bootstrap(
@@ -304,7 +303,7 @@ def _auc_bootstrap(
     )
     measures = [auc_of(r).alias("auc"), n_pos.alias("n_pos"), n_neg.alias("n_neg"), boot]
     table = summarize(lf, names, measures)
-    return table.select(*names, "auc", "n_pos", "n_neg", *resampling.boot_fields("auc"))
+    return table.select(*names, *AUC, *resampling.boot_fields("auc"))
 
 
 def _partial_auc_bootstrap(
@@ -342,5 +341,5 @@ def _partial_auc_bootstrap(
         seed=seed,
     )
     return resampling.attach(point, boot, names).select(
-        *names, "pauc", "pauc_std", "n_pos", "n_neg", *resampling.boot_fields("pauc")
+        *names, *PARTIAL_AUC, *resampling.boot_fields("pauc")
     )

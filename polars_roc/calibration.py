@@ -31,6 +31,7 @@ from polars._typing import IntoExprColumn
 
 from polars_roc._core import labels, validate
 from polars_roc._core.checks import NanPolicy, is_nan
+from polars_roc._core.columns import CALIBRATION
 from polars_roc._core.counts import coded
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group
@@ -41,14 +42,9 @@ __all__ = ["Strategy", "calibration", "expected_calibration_error"]
 
 Strategy = Literal["uniform", "quantile"]
 
-#: The calibration table's columns, in order, after the `by` columns.
-_CALIBRATION_COLUMNS = ("bin", "mean_score", "fraction_positive", "n")
-
 
 def _check_arguments(bins: Any, strategy: Any) -> None:
-    if not isinstance(bins, int) or isinstance(bins, bool) or bins < 1:
-        msg = f"bins must be an int >= 1, got {bins!r}\n\nHint: bins=10."
-        raise ValueError(msg)
+    validate.whole(bins, "bins", hint="bins=10")
     if strategy not in ("uniform", "quantile"):
         msg = (
             f"strategy must be 'uniform' or 'quantile', got {strategy!r}"
@@ -180,13 +176,7 @@ def calibration(
     """
     _check_arguments(bins, strategy)
     names = validate.as_names(by)
-    clash = sorted(set(names) & set(_CALIBRATION_COLUMNS))
-    if clash:
-        msg = (
-            f"by column(s) {clash} would collide with output column(s) of the same name"
-            f"\n\nHint: rename the group column(s) first."
-        )
-        raise ValueError(msg)
+    validate.no_clash(names, CALIBRATION)
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     # The rows that count (null score, label or weight and zero weights dropped), one pass.
@@ -228,7 +218,7 @@ def _summary(binned: pl.LazyFrame, names: list[str], *, weighted: bool) -> pl.La
         fraction_positive=pl.when(ok).then(pl.col("_pos").cast(pl.Float64) / total),
     )
     out = out.sort([*names, "bin"], nulls_last=True, maintain_order=True)
-    return out.select(*names, *_CALIBRATION_COLUMNS)
+    return out.select(*names, *CALIBRATION)
 
 
 def _quantile_bins(

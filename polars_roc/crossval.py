@@ -21,8 +21,9 @@ import polars as pl
 from polars._typing import IntoExprColumn
 
 from polars_roc import areas, curves, operating
-from polars_roc._core import checks, kernels, labels, resampling, validate
+from polars_roc._core import checks, kernels, labels, validate
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.columns import AVERAGE_CURVE, THRESHOLD_AVERAGE
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import student_t_quantile
 from polars_roc._core.frames import same_kind
@@ -75,10 +76,8 @@ def stratified_folds(label: IntoExprColumn, k: int = 5, *, seed: int | None = 0)
     │ 2    ┆ 3   ┆ 1     │
     └──────┴─────┴───────┘
     """
-    if not validate.is_integer(k) or k < 2:
-        msg = f"k must be an integer >= 2 (the number of folds), got {k!r}\n\nHint: k=5."
-        raise ValueError(msg)
-    resampling.check_seed(seed)
+    validate.whole(k, "k", minimum=2, hint="k=5 (the number of folds)")
+    validate.seed(seed)
     k = int(k)
     y = labels.into_expr(label)
     shuffled = pl.int_range(pl.len(), dtype=pl.Int64).shuffle(
@@ -209,9 +208,7 @@ def _mean_band(column: str, level: float) -> list[pl.Expr]:
 
 
 def _check_points(points: Any) -> None:
-    if not validate.is_integer(points) or points < 2:
-        msg = f"points must be an integer >= 2, got {points!r}\n\nHint: points=101."
-        raise ValueError(msg)
+    validate.whole(points, "points", minimum=2, hint="points=101")
 
 
 @same_kind
@@ -326,9 +323,7 @@ def average_curve(
         return table.sort([*names, "fpr"], nulls_last=True).select(
             *names,
             "fpr",
-            pl.col("_tpr_mean").alias("tpr_mean"),
-            pl.col("_tpr_lower").alias("tpr_lower"),
-            pl.col("_tpr_upper").alias("tpr_upper"),
+            *(pl.col(f"_{c}").alias(c) for c in AVERAGE_CURVE[1:]),
         )
     pooled = curves.counts(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     pooled = pooled.with_columns(
@@ -374,10 +369,5 @@ def average_curve(
     return table.select(
         *names,
         pl.col("_fpr_mean").alias("fpr"),
-        pl.col("_tpr_mean").alias("tpr_mean"),
-        pl.col("_tpr_lower").alias("tpr_lower"),
-        pl.col("_tpr_upper").alias("tpr_upper"),
-        pl.col("_t").alias("threshold"),
-        pl.col("_fpr_lower").alias("fpr_lower"),
-        pl.col("_fpr_upper").alias("fpr_upper"),
+        *(pl.col("_t" if c == "threshold" else f"_{c}").alias(c) for c in THRESHOLD_AVERAGE[1:]),
     )

@@ -18,7 +18,6 @@ integer weight k is the same as k copies of the row.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
@@ -26,41 +25,16 @@ from polars._typing import IntoExprColumn
 
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.columns import GAIN_CURVE, GAINS_TABLE, KS
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
+from polars_roc._core.objectives import largest_gap
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
 from polars_roc.exprs.ranking import auc
 
 __all__ = ["gain_curve", "gains_table", "gini", "ks", "largest_gap"]
-
-#: The gains table's columns, in order, after the `by` columns.
-_GAINS_COLUMNS = (
-    "bin",
-    "min_score",
-    "max_score",
-    "n",
-    "n_pos",
-    "response_rate",
-    "depth",
-    "gain",
-    "lift",
-    "cum_lift",
-    "ks",
-)
-
-
-def _check_outputs(names: list[str], outputs: tuple[str, ...]) -> None:
-    """An output column that would equal a `by` column is an error naming both."""
-    clash = sorted(set(names) & set(outputs))
-    if clash:
-        msg = (
-            f"by column(s) {clash} would collide with output column(s) of the same name"
-            f"\n\nHint: rename the group column(s) first, e.g. "
-            f".rename({{{clash[0]!r}: {clash[0] + '_group'!r}}})."
-        )
-        raise ValueError(msg)
 
 
 def _rates(totals_defined: pl.Expr) -> dict[str, pl.Expr]:
@@ -142,7 +116,7 @@ def gain_curve(
     └───────────┴───────┴──────┴──────────┘
     """
     names = validate.as_names(by)
-    _check_outputs(names, ("threshold", "depth", "gain", "lift"))
+    validate.no_clash(names, GAIN_CURVE)
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     defined = pl.col("tn").is_not_null()  # null totals: a NaN score in the group
     rates = _rates(defined)
@@ -150,7 +124,7 @@ def gain_curve(
     return (
         points.with_columns(**rates)
         .with_columns(lift=pl.when(depth > 0).then(gain / depth))
-        .select(*names, "threshold", "depth", "gain", "lift")
+        .select(*names, *GAIN_CURVE)
     )
 
 
@@ -239,11 +213,9 @@ def gains_table(
     The two rows tied at 0.8 (the 2nd and 3rd from the top) straddle the edge between
     bins 1 and 2: both go to bin 2, where the tie ends, so bin 1 holds one row.
     """
-    if not isinstance(bins, int) or isinstance(bins, bool) or bins < 1:
-        msg = f"bins must be an int >= 1, got {bins!r}\n\nHint: bins=10 for deciles."
-        raise ValueError(msg)
+    validate.whole(bins, "bins", hint="bins=10 for deciles")
     names = validate.as_names(by)
-    _check_outputs(names, _GAINS_COLUMNS)
+    validate.no_clash(names, GAINS_TABLE)
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))
     total = tp + fp + tn + fn
@@ -293,7 +265,7 @@ def gains_table(
         cum_lift=cum_lift,
         ks=ks,
     )
-    return measures.select(*names, *_GAINS_COLUMNS)
+    return measures.select(*names, *GAINS_TABLE)
 
 
 @same_kind
@@ -357,55 +329,9 @@ def ks(
     └──────────┴───────────┘
     """
     names = validate.as_names(by)
-    _check_outputs(names, ("ks", "threshold"))
+    validate.no_clash(names, KS)
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     return largest_gap(points, names)
-
-
-def largest_gap(
-    points: pl.LazyFrame, names: Sequence[str], *, lowest: bool = False
-) -> pl.LazyFrame:
-    """
-    ``*names, ks, threshold`` from ROC curve points: the largest ``tpr - fpr`` per group.
-
-    The one choice of the KS threshold, for :func:`ks` and the KS chart. With the counts
-    (``tp, fp, tn, fn``) the gaps are ranked as ``tp * N - fp * P``, exact in integers
-    (below 3e9 rows a group), so exactly equal gaps tie even where ``tpr - fpr`` differs in
-    its last bit; without them, by ``tpr - fpr``. Among thresholds reaching the largest gap
-    the highest is taken, or the `lowest` (a curve of ``direction="lower"`` in score
-    units). A group whose gap is undefined (all null) gives nulls.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> import polars_roc as pr
-    >>> df = pl.DataFrame({"score": [4, 3, 2, 1], "label": [1, 0, 1, 0]})
-    >>> largest_gap(df.roc.curve().lazy(), [], lowest=False).collect().row(0)
-    (0.5, 4.0)
-    >>> largest_gap(df.roc.curve().lazy(), [], lowest=True).collect().row(0)
-    (0.5, 2.0)
-    """
-    names, schema = list(names), points.collect_schema()
-    if {"tp", "fp", "tn", "fn"} <= set(schema.names()):
-        kind = pl.Int64 if schema["tp"].is_integer() else pl.Float64
-        tp, fp, tn, fn = (pl.col(c).cast(kind) for c in ("tp", "fp", "tn", "fn"))
-        positives, negatives = tp + fn, fp + tn
-        gap: pl.Expr = pl.when((positives > 0) & (negatives > 0)).then(
-            tp * negatives - fp * positives
-        )
-    else:
-        gap = pl.col("tpr") - pl.col("fpr")
-    keys = names or ["_g"]
-    candidates = points.with_columns(_gap=gap)
-    if not names:
-        candidates = candidates.with_columns(_g=pl.lit(True))
-    # One pass per group, independent of row order.
-    top = pl.col("_gap") == pl.col("_gap").max()
-    tied = pl.col("threshold").filter(top)
-    threshold = tied.min() if lowest else tied.max()
-    ks_at = (pl.col("tpr") - pl.col("fpr")).filter(top & (pl.col("threshold") == threshold))
-    best = candidates.group_by(keys).agg(ks=ks_at.first(), threshold=threshold)
-    return best.sort(keys, nulls_last=True).select(*names, "ks", "threshold")
 
 
 def gini(

@@ -14,6 +14,7 @@ import polars as pl
 
 from polars_roc._core import resampling, validate
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.columns import AT_RATE
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import group_ids, per_group
@@ -23,7 +24,6 @@ from polars_roc.curves import curve
 __all__ = ["fpr_at_tpr", "tpr_at_fpr"]
 
 #: The attainable operating point added to the interpolated one.
-_OPERATING_POINT = ("op_threshold", "op_fpr", "op_tpr")
 
 
 def _operating_points(
@@ -151,7 +151,7 @@ def _operating_points(
         pl.col("_op_y").alias(f"op_{y}"),
     )
     out = out.sort([*names, "_i"], nulls_last=True, maintain_order=True)
-    return out.select(*names, "fpr", "tpr", "threshold", *_OPERATING_POINT)
+    return out.select(*names, *AT_RATE)
 
 
 @same_kind
@@ -384,9 +384,6 @@ def _operating_interval(
     defined = pl.col(reading).is_not_null()
     return joined.select(
         *names,
-        "fpr",
-        "tpr",
-        "threshold",
-        *_OPERATING_POINT,
+        *AT_RATE,
         *(pl.when(defined).then(pl.col(f"{reading}_{f}")).alias(f"{reading}_{f}") for f in fields),
     )

@@ -27,6 +27,7 @@ from polars._typing import IntoExprColumn
 
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy, is_nan
+from polars_roc._core.columns import DET_CURVE, PR_CURVE
 from polars_roc._core.direction import Direction, directed, expression
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import is_end, per_group, summarize
@@ -137,7 +138,7 @@ def pr_curve(
     recall = pl.when(defined & (n_pos > 0)).then(tp / n_pos)
     out = both.with_columns(_start=start, precision=precision, recall=recall)
     out = out.sort([*names, "_start", "threshold"], nulls_last=True, maintain_order=True)
-    return out.select(*names, "threshold", "precision", "recall")
+    return out.select(*names, *PR_CURVE)
 
 
 @same_kind
@@ -219,7 +220,7 @@ def det_curve(
         (after_no_fp.fill_null(False) & before_all_tp.fill_null(False)) | undefined
     ).with_columns(fnr=pl.when(n_pos > 0).then(fn / n_pos))
     out = kept.sort([*names, "threshold"], nulls_last=True, maintain_order=True)
-    return out.select(*names, "threshold", "fpr", "fnr")
+    return out.select(*names, *DET_CURVE)
 
 
 @same_kind

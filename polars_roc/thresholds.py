@@ -25,43 +25,20 @@ from typing import Any, Literal
 import polars as pl
 import polars.selectors as cs
 
-from polars_roc._core import labels, schemes, validate, value
+from polars_roc._core import labels, objectives, schemes, validate, value
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.columns import BEST_THRESHOLD, THRESHOLDS
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.replicates import best_statistic, with_best_intervals, with_rate_intervals
-from polars_roc._core.resampling import check_n_boot, check_seed
 from polars_roc._core.schemes import Thresholds, at_thresholds
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
 from polars_roc.decisions import folds
 
-__all__ = ["COLUMNS", "best_threshold", "measures", "point", "thresholds"]
+__all__ = ["best_threshold", "measures", "point", "thresholds"]
 
 _INF = float("inf")
-
-#: The threshold table's columns, in order, after the `by` columns.
-COLUMNS = (
-    "threshold",
-    "tp",
-    "fp",
-    "tn",
-    "fn",
-    "tpr",
-    "fpr",
-    "tnr",
-    "fnr",
-    "ppv",
-    "npv",
-    "fdr",
-    "accuracy",
-    "balanced_accuracy",
-    "f1",
-    "youden",
-    "mcc",
-    "lr_pos",
-    "lr_neg",
-)
 
 
 def measures() -> list[pl.Expr]:
@@ -89,7 +66,7 @@ def measures() -> list[pl.Expr]:
         ratio(tp + tn, tp + fp + tn + fn).alias("accuracy"),
         ((tpr + tnr) / 2).alias("balanced_accuracy"),
         ratio(2 * tp, 2 * tp + fp + fn).alias("f1"),
-        (tpr - fpr).alias("youden"),
+        objectives.youden(),
         ratio(tp * tn - fp * fn, mcc_denominator).alias("mcc"),
         _likelihood_ratio(tpr, fpr).alias("lr_pos"),
         _likelihood_ratio(fnr, tnr).alias("lr_neg"),
@@ -234,8 +211,8 @@ def _check_ci(ci: Any, level: float, n_boot: int, seed: int | None) -> bool:
     if not validate.ci(ci, ("bootstrap",)):
         return False
     validate.level(level)
-    check_n_boot(n_boot)
-    check_seed(seed)
+    validate.n_boot(n_boot)
+    validate.seed(seed)
     return True
 
 
@@ -260,64 +237,7 @@ def _measured(points: pl.LazyFrame, names: list[str], scheme: Thresholds) -> pl.
     """The threshold table of curves (:func:`polars_roc.curves.curve`) at a scheme."""
     table = at_thresholds(points, names, scheme, ends=False)
     extra = cs.by_name(*value.EXTRA, require_all=False)  # with method="value"
-    return table.with_columns(measures()).select(*names, *COLUMNS, extra)
-
-
-def _objective(
-    method: str, cost_fp: float, cost_fn: float, prevalence: float | None, *, weighted: bool
-) -> pl.Expr:
-    """
-    The quantity `best_threshold` maximizes, null where undefined.
-
-    Scaled by the group's constant ``P * N`` (or its square) so that unweighted counts give
-    exact integer arithmetic and exact ties: J = tpr - fpr ranks as ``tp * N - fp * P``.
-    """
-    kind = pl.Float64 if weighted else pl.Int128
-    tp, fp, tn, fn = (pl.col(c).cast(kind) for c in ("tp", "fp", "tn", "fn"))
-    # Both classes present, from the sums as given (shares of a zero total are NaN, which
-    # Polars orders above every number: a group of zero weights once chose +inf).
-    both = (tp + fn > 0) & (fp + tn > 0)
-    if weighted:  # shares of the group's weight: no overflow or underflow in the products
-        total = tp + fp + tn + fn
-        tp, fp, tn, fn = (c / total for c in (tp, fp, tn, fn))
-    n_pos, n_neg = tp + fn, fp + tn
-    if method == "youden":
-        return pl.when(both).then(tp * n_neg - fp * n_pos)
-    if method == "closest_topleft":
-        distance = (fn * n_neg) * (fn * n_neg) + (fp * n_pos) * (fp * n_pos)
-        return pl.when(both).then(pl.lit(0, dtype=kind) - distance)
-    if prevalence is None:
-        return -(cost_fn * fn.cast(pl.Float64) + cost_fp * fp.cast(pl.Float64))
-    miss = cost_fn * prevalence * (fn * n_neg).cast(pl.Float64)
-    false_alarm = cost_fp * (1 - prevalence) * (fp * n_pos).cast(pl.Float64)
-    return pl.when(both).then(-(miss + false_alarm))
-
-
-def _tie_tolerance(
-    method: str, cost_fp: float, cost_fn: float, prevalence: float | None, weighted: bool
-) -> pl.Expr | None:
-    """
-    How far below the best a float objective of :func:`_objective` still ties, or None.
-
-    Unweighted J and distances compare exactly (integers). Weighted shares and costs are
-    float sums, in which rounding split exact ties (weights 2 and 3 against the repeated
-    rows: J of 2/7 at two thresholds came out 0.28571428571428575 at one): within
-    ``1e-12`` of the objective's scale they tie, as in :func:`polars_roc.geometry.iso.optimal`. The
-    scale bounds its terms: 1 for shares, the costs times the counts otherwise.
-    """
-    if not weighted and method in ("youden", "closest_topleft"):
-        return None
-    if method not in ("youden", "closest_topleft", "cost"):
-        return None  # a column compares as it is
-    tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))
-    if method != "cost":
-        scale: pl.Expr = pl.lit(1.0)
-    elif prevalence is None:
-        scale = (cost_fn + cost_fp) * (pl.lit(1.0) if weighted else tp + fp + tn + fn)
-    else:
-        costs = cost_fn * prevalence + cost_fp * (1 - prevalence)
-        scale = costs * (pl.lit(1.0) if weighted else (tp + fn) * (fp + tn))
-    return 1e-12 * scale
+    return table.with_columns(measures()).select(*names, *THRESHOLDS, extra)
 
 
 @same_kind
@@ -475,12 +395,12 @@ def best_threshold(
     >>> df.roc.best_threshold(method="f1", where=pl.col("fpr") > 1)["threshold"].item() is None
     True
     """
-    named = ("youden", "closest_topleft", "cost")
+    named = objectives.METHODS
     valued = method == "value"
-    if not isinstance(method, str) or method not in (*named, "value", *COLUMNS):
+    if not isinstance(method, str) or method not in (*named, "value", *THRESHOLDS):
         msg = (
             f"method must be 'youden', 'closest_topleft', 'cost', 'value' or a column of the "
-            f"thresholds table {list(COLUMNS[1:])}, got {method!r}\n\nHint: method='youden', "
+            f"thresholds table {list(THRESHOLDS[1:])}, got {method!r}\n\nHint: method='youden', "
             f"or e.g. method='tpr', where=pl.col('ppv') >= 0.9."
         )
         raise ValueError(msg)
@@ -491,11 +411,11 @@ def best_threshold(
         )
         raise TypeError(msg)
     if where is not None:
-        unknown = sorted(set(where.meta.root_names()) - set(COLUMNS) - {"value", "depth"})
+        unknown = sorted(set(where.meta.root_names()) - set(THRESHOLDS) - {"value", "depth"})
         if unknown:
             msg = (
                 f"where refers to {unknown}, which are not thresholds columns "
-                f"{list(COLUMNS)}\n\nHint: e.g. where=pl.col('ppv') >= 0.9."
+                f"{list(THRESHOLDS)}\n\nHint: e.g. where=pl.col('ppv') >= 0.9."
             )
             raise pl.exceptions.ColumnNotFoundError(msg)
     amounts = {"gain_tp": gain_tp, "cost_fp": cost_fp, "cost_fn": cost_fn, "gain_tn": gain_tn}
@@ -528,46 +448,42 @@ def best_threshold(
     if kept:  # the value columns beside the counts (_core/value.py)
         points = value.value_points(lf, score, label, names, weight, pos_label, kept)
     table = _measured(points, names, thresholds)
+    weighted = weight is not None
+    costs: dict[str, Any] = {"cost_fp": cost_fp, "cost_fn": cost_fn, "prevalence": prevalence}
     if valued:
         objective = pl.col("value")
     elif method in named:
-        objective = _objective(method, cost_fp, cost_fn, prevalence, weighted=weight is not None)
+        objective = objectives.objective(method, **costs, weighted=weighted)
     else:
         objective = pl.col(method).cast(pl.Float64)
         objective = pl.when(objective.is_not_nan()).then(objective)
-    allowed = objective.is_not_null() & value.fits(value.check_capacity(capacity))
+    allowed = value.fits(value.check_capacity(capacity))
     if where is not None:
         allowed = allowed & where.fill_null(value=False)
     for bounds, rate in ((fpr, "fpr"), (tpr, "tpr")):
         if bounds is not None:
             lo, hi = validate.unit_range(bounds, rate)
             allowed = allowed & pl.col(rate).is_between(lo, hi)
-    candidates = table.with_columns(_objective=objective).filter(allowed)
-    columns = [*COLUMNS, *value.EXTRA] if kept else list(COLUMNS)
+    tie = objectives.tolerance(method, **costs, weighted=weighted)
+    tie = value.value_tolerance(kept, names or ["_g"]) if kept else tie
+    columns = [*THRESHOLDS, *value.EXTRA] if kept else list(THRESHOLDS)
+    best = objectives.best_rows(table, names, objective, columns=columns, allowed=allowed, tie=tie)
     keys = names or ["_g"]
     if not names:  # one group: a constant key, so the group is kept when it has no candidate
         points = points.with_columns(_g=pl.lit(True))
-        candidates = candidates.with_columns(_g=pl.lit(True))
-    order = ["_objective", "threshold"]
-    tolerance = _tie_tolerance(method, cost_fp, cost_fn, prevalence, weight is not None)
-    tolerance = value.value_tolerance(kept, keys) if kept else tolerance
-    if tolerance is not None:  # float sums: an objective within rounding of the best ties
-        best_value = pl.col("_objective").max().over(keys)
-        candidates = candidates.filter(pl.col("_objective") >= best_value - tolerance)
-        order = ["threshold"]
-    best = candidates.group_by(keys).agg(pl.col(columns).sort_by(order).last())
+        best = best.with_columns(_g=pl.lit(True))
     # The class sizes from the curve's last counts: shown also where a NaN score leaves the
     # group without a defined table (as auc's n_pos, n_neg).
     totals = points.group_by(keys).agg(n_pos=pl.col("tp").max(), n_neg=pl.col("fp").max())
     out = totals.join(best, on=keys, how="left", nulls_equal=True)
-    out = out.sort(keys, nulls_last=True).select(*names, *columns, "n_pos", "n_neg")
+    out = out.sort(keys, nulls_last=True).select(*names, *columns, *BEST_THRESHOLD[-2:])
     if not interval:
         return out
     ranges = {"fpr": fpr, "tpr": tpr}
     for rate, bounds in ranges.items():
         ranges[rate] = None if bounds is None else validate.unit_range(bounds, rate)
     statistic = best_statistic(
-        method, cost_fp=cost_fp, cost_fn=cost_fn, prevalence=prevalence, **ranges
+        method, **costs, fpr=ranges["fpr"], tpr=ranges["tpr"], weighted=weighted
     )
     return with_best_intervals(
         out,

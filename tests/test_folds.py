@@ -9,7 +9,9 @@ import polars as pl
 import pytest
 
 import polars_roc as pr
-from polars_roc.thresholds import COLUMNS
+
+#: The thresholds table's columns, read off the frame method.
+COLUMNS = pl.DataFrame({"score": [0.5], "label": [1]}).roc.thresholds().columns
 
 
 def frame(n: int = 240, seed: int = 0) -> pl.DataFrame:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, TypeVar, cast
 
 import polars as pl
@@ -62,19 +62,43 @@ def reserved(names: list[str], taken: list[str]) -> list[str]:
     return [f"{prefix}{i}" for i in range(len(names))]
 
 
-def fresh(base: str, taken: list[str]) -> str:
+def fresh(base: str, taken: Collection[str], *, casefold: bool = False) -> str:
     """
     `base`, lengthened with underscores until no column in `taken` has that name.
+
+    The one way the package names a column of its own. With `casefold`, names that differ
+    only in case count as equal (DuckDB's names ignore case). To name several columns, add
+    each new name to `taken` (:func:`fresh_names`).
 
     Examples
     --------
     >>> fresh("__roc_case", ["__roc_case", "score"])
     '__roc_case_'
+    >>> fresh("_roc_s", ["_ROC_S"], casefold=True)
+    '_roc_s_'
     """
+    seen = {name.lower() for name in taken} if casefold else set(taken)
     name = base
-    while name in taken:
+    while (name.lower() if casefold else name) in seen:
         name += "_"
     return name
+
+
+def fresh_names(bases: Sequence[str], taken: set[str], *, casefold: bool = False) -> list[str]:
+    """
+    A :func:`fresh` name for each of `bases`, apart from each other: each is added to `taken`.
+
+    Examples
+    --------
+    >>> taken = {"class"}
+    >>> fresh_names(["class", "score"], taken), sorted(taken)
+    (['class_', 'score'], ['class', 'class_', 'score'])
+    """
+    out = []
+    for base in bases:
+        out.append(fresh(base, taken, casefold=casefold))
+        taken.add(out[-1])
+    return out
 
 
 def _check_roles(bound: inspect.BoundArguments, names: list[str]) -> None:

@@ -26,7 +26,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from polars_roc._core.columns import interval
 from polars_roc._core.groups import join_groups
+from polars_roc._core.objectives import best_index_np, objective_np
 from polars_roc._core.resampling import FloatArray, Statistic, boot_table
 
 INF = float("inf")
@@ -63,35 +65,34 @@ def best_statistic(
     prevalence: float | None,
     fpr: tuple[float, float] | None,
     tpr: tuple[float, float] | None,
+    weighted: bool = False,
 ) -> Statistic:
     """
     ``threshold, tpr, fpr`` of each replicate's own optimum (NaN when it has no candidate).
 
-    The objectives are those of :func:`polars_roc.thresholds.best_threshold`, scaled by the
-    replicate's constant ``P * N`` so that unweighted counts compare exactly.
+    The optimum of :mod:`polars_roc._core.objectives` (its numpy twin), the rule of
+    :func:`polars_roc.thresholds.best_threshold`: exact for unweighted counts, ties to the
+    highest threshold.
     """
 
     def statistic(pos: FloatArray, neg: FloatArray, levels: FloatArray) -> FloatArray:
         tp, fp = _cumulative(pos, neg)
-        n_pos, n_neg = tp[:, -1:], fp[:, -1:]
-        fn = n_pos - tp
-        if method == "youden":
-            objective = tp * n_neg - fp * n_pos
-        elif method == "closest_topleft":
-            objective = -((fn * n_neg) ** 2 + (fp * n_pos) ** 2)
-        elif prevalence is None:
-            objective = -(cost_fn * fn + cost_fp * fp)
-        else:
-            miss = cost_fn * prevalence * fn * n_neg
-            objective = -(miss + cost_fp * (1 - prevalence) * fp * n_pos)
-        rate_tp, rate_fp = tp / n_pos, fp / n_neg
-        allowed = np.ones(objective.shape, dtype=bool)
+        value, tie = objective_np(
+            method,
+            tp,
+            fp,
+            cost_fp=cost_fp,
+            cost_fn=cost_fn,
+            prevalence=prevalence,
+            weighted=weighted,
+        )
+        rate_tp, rate_fp = tp / tp[:, -1:], fp / fp[:, -1:]
+        allowed = np.ones(value.shape, dtype=bool)
         for bounds, rate in ((fpr, rate_fp), (tpr, rate_tp)):
             if bounds is not None:
                 allowed &= (rate >= bounds[0]) & (rate <= bounds[1])
-        objective = np.where(allowed, objective, -np.inf)
-        best = np.argmax(objective, axis=1)[:, None]  # the first maximum: highest threshold
-        found = np.asarray(allowed.any(axis=1), dtype=bool)
+        index, found = best_index_np(value, tie, allowed)
+        best = index[:, None]
         candidates = np.concatenate([[INF], levels[::-1]])
         rows = np.arange(tp.shape[0])[:, None]
         chosen = np.concatenate(
@@ -133,18 +134,19 @@ def with_rate_intervals(
         seed=seed,
     )
     field = pl.col("_boot").struct.field
+    bounds = [*interval("tpr", se=False), *interval("fpr", se=False)]
     bands = boot.select(
         *names,
         pl.lit(pl.Series("_t", [wanted], dtype=pl.List(pl.Float64))).alias("_t"),
-        field("lower").list.slice(0, k).alias("tpr_lower"),
-        field("upper").list.slice(0, k).alias("tpr_upper"),
-        field("lower").list.slice(k, k).alias("fpr_lower"),
-        field("upper").list.slice(k, k).alias("fpr_upper"),
-    ).explode("_t", "tpr_lower", "tpr_upper", "fpr_lower", "fpr_upper")
+        *(
+            field(side).list.slice(start, k).alias(name)
+            for start, rate in ((0, "tpr"), (k, "fpr"))
+            for side, name in zip(("lower", "upper"), interval(rate, se=False), strict=True)
+        ),
+    ).explode("_t", *bounds)
     keyed = table.with_columns(_t=pl.col("threshold").cast(pl.Float64))
     out = join_groups(keyed, bands, [*names, "_t"]).drop("_t")
     defined = pl.col("tpr").is_not_null() & pl.col("fpr").is_not_null()
-    bounds = ("tpr_lower", "tpr_upper", "fpr_lower", "fpr_upper")
     return out.with_columns(pl.when(defined).then(pl.col(c)).alias(c) for c in bounds)
 
 
@@ -189,12 +191,12 @@ def with_best_intervals(
     bands = boot.select(
         *names,
         *(
-            field(side).list.get(i).alias(f"{name}_{side}")
+            field(side).list.get(i).alias(bound)
             for i, name in enumerate(("threshold", "tpr", "fpr"))
-            for side in ("lower", "upper")
+            for side, bound in zip(("lower", "upper"), interval(name, se=False), strict=True)
         ),
     )
     out = join_groups(best, bands, names)
     defined = pl.col("threshold").is_not_null()
-    bounds = [f"{n}_{s}" for n in ("threshold", "tpr", "fpr") for s in ("lower", "upper")]
+    bounds = [b for name in ("threshold", "tpr", "fpr") for b in interval(name, se=False)]
     return out.with_columns(pl.when(defined).then(pl.col(c)).alias(c) for c in bounds)

@@ -46,6 +46,7 @@ import numpy.typing as npt
 import polars as pl
 
 from polars_roc._core import validate
+from polars_roc._core.columns import INTERVAL, interval
 from polars_roc._core.groups import join_groups
 from polars_roc._core.kernels import Rows, rows
 
@@ -63,25 +64,6 @@ _CHUNK_CELLS = 1 << 16
 BOOT_DTYPE = pl.Struct(
     {"se": pl.List(pl.Float64), "lower": pl.List(pl.Float64), "upper": pl.List(pl.Float64)}
 )
-
-
-def check_n_boot(n_boot: Any) -> None:
-    """Check the number of bootstrap replicates is a positive integer."""
-    if isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer) or n_boot < 1:
-        msg = f"n_boot must be a positive integer, got {n_boot!r}\n\nHint: n_boot=2000."
-        raise ValueError(msg)
-
-
-def check_seed(seed: Any) -> None:
-    """Check a seed is None or a non-negative integer."""
-    if seed is None:
-        return
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        msg = (
-            f"seed must be a non-negative integer or None, got {seed!r}"
-            f"\n\nHint: seed=0 (None draws a fresh, unreproducible seed)."
-        )
-        raise ValueError(msg)
 
 
 def group_rng(seed: int | None, key: Sequence[Any]) -> np.random.Generator:
@@ -366,8 +348,8 @@ def boot_expr(
     `unbounded`: the value positions where +inf is a legitimate replicate (see
     :func:`bootstrap`).
     """
-    check_n_boot(n_boot)
-    check_seed(seed)
+    validate.n_boot(n_boot)
+    validate.seed(seed)
     validate.level(level)
     return bootstrap(
         r,
@@ -385,8 +367,8 @@ def boot_fields(estimate: str) -> list[pl.Expr]:
     """``{estimate}_se, _lower, _upper`` of a one-value bootstrap; null where the estimate is."""
     defined = pl.col(estimate).is_not_null()
     return [
-        pl.when(defined).then(pl.col("_boot").struct.field(f).list.first()).alias(f"{estimate}_{f}")
-        for f in ("se", "lower", "upper")
+        pl.when(defined).then(pl.col("_boot").struct.field(f).list.first()).alias(name)
+        for f, name in zip(INTERVAL, interval(estimate), strict=True)
     ]
 
 

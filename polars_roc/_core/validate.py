@@ -286,3 +286,65 @@ def ci(value: Any, allowed: Sequence[str]) -> bool:
         msg = f"ci must be {options} (or None), got {value!r}\n\nHint: ci={allowed[0]!r}."
         raise ValueError(msg)
     return value is not None
+
+
+def whole(value: Any, name: str, *, minimum: int = 1, hint: str = "") -> int:
+    """
+    Check `value` is an integer (Python's or NumPy's, not a bool) of at least `minimum`.
+
+    Examples
+    --------
+    >>> whole(5, "k", minimum=2)
+    5
+    """
+    if not is_integer(value) or value < minimum:
+        msg = f"{name} must be an integer >= {minimum}, got {value!r}"
+        raise ValueError(msg + f"\n\nHint: {hint or f'{name}={max(minimum, 10)}'}.")
+    return int(value)
+
+
+def n_boot(value: Any) -> int:
+    """Check the number of bootstrap replicates: at least 2 (an interval needs a spread)."""
+    return whole(value, "n_boot", minimum=2, hint="n_boot=2000")
+
+
+def seed(value: Any) -> None:
+    """Check a seed is None or a non-negative integer."""
+    if value is not None and (not is_integer(value) or value < 0):
+        msg = (
+            f"seed must be a non-negative integer or None, got {value!r}"
+            f"\n\nHint: seed=0 (None draws a fresh, unreproducible seed)."
+        )
+        raise ValueError(msg)
+
+
+def choice(value: Any, allowed: Sequence[Any], name: str) -> None:
+    """
+    Check `value` is one of `allowed`.
+
+    Examples
+    --------
+    >>> choice("log", ("linear", "log"), "fpr_scale")
+    """
+    if value not in allowed:
+        options = ", ".join(repr(a) for a in allowed)
+        msg = f"{name} must be one of {options}; got {value!r}\n\nHint: {name}={allowed[0]!r}."
+        raise ValueError(msg)
+
+
+def no_clash(names: Sequence[str], outputs: Sequence[str]) -> None:
+    """
+    A `by` column named like an output column is an error naming both (at call time).
+
+    Examples
+    --------
+    >>> no_clash(["model"], ("auc", "n_pos", "n_neg"))
+    """
+    clash = sorted(set(names) & set(outputs))
+    if clash:
+        msg = (
+            f"`by` column(s) {clash} would collide with the output column(s) of the same name "
+            f"(the output has {list(outputs)})\n\nHint: rename them first, e.g. "
+            f".rename({{{clash[0]!r}: {clash[0] + '_group'!r}}})."
+        )
+        raise ValueError(msg)

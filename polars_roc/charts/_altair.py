@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
+from polars_roc._core.columns import groups as registered_groups
 from polars_roc.charts._layout import FONT, Panel, Placed, Plot, text_width
 from polars_roc.charts.style import (
     COUNT_FORMAT,
@@ -28,29 +29,6 @@ from polars_roc.charts.style import (
 
 if TYPE_CHECKING:
     import altair as alt
-
-#: Columns of the frames the `.roc` methods return, other than the group (`by`) columns.
-CURVE_COLUMNS = ("threshold", "tp", "fp", "tn", "fn", "tpr", "fpr")
-THRESHOLD_COLUMNS = (
-    *CURVE_COLUMNS,
-    "tnr",
-    "fnr",
-    "ppv",
-    "npv",
-    "fdr",
-    "accuracy",
-    "balanced_accuracy",
-    "f1",
-    "youden",
-    "mcc",
-    "lr_pos",
-    "lr_neg",
-)
-AUC_COLUMNS = ("auc", "n_pos", "n_neg", "auc_se", "auc_lower", "auc_upper")
-PR_COLUMNS = ("threshold", "precision", "recall")
-DET_COLUMNS = ("threshold", "fpr", "fnr")
-AVERAGE_COLUMNS = ("fpr", "tpr_mean", "tpr_lower", "tpr_upper")
-HULL_COLUMNS = ("fpr", "tpr", "threshold")
 
 #: At most this many point labels in a panel (more would crowd it: tooltips only).
 MAX_POINT_LABELS = 20
@@ -93,8 +71,13 @@ def require(frame: pl.DataFrame, columns: Sequence[str], what: str, hint: str) -
 
 
 def groups(frame: pl.DataFrame, known: Sequence[str]) -> list[str]:
-    """The group (`by`) columns of a `.roc` frame: every column that is not a known output."""
-    return [name for name in frame.columns if name not in known and not name.startswith("_")]
+    """
+    The group (`by`) columns of a `.roc` frame whose outputs are `known` (the registry's).
+
+    Every column that is not an output, an interval of one (``x_se, x_lower, x_upper``) or
+    internal: see :func:`polars_roc._core.columns.groups`.
+    """
+    return registered_groups(frame.columns, known)
 
 
 def check_roles(by: Sequence[str], what: str, **roles: str | None) -> None:

@@ -141,9 +141,7 @@ def fpr_axis(
     >>> fpr_axis((0.0, 0.2), "log", (curve,)), fpr_axis((0.0, 0.2))
     (FprAxis(lo=0.001, hi=0.2, log=True), FprAxis(lo=0.0, hi=0.2, log=False))
     """
-    if fpr_scale not in ("linear", "log"):
-        msg = f"fpr_scale must be 'linear' or 'log', got {fpr_scale!r}\n\nHint: fpr_scale='log'."
-        raise ValueError(msg)
+    validate.choice(fpr_scale, ("linear", "log"), "fpr_scale")
     lo, hi = (0.0, 1.0) if zoom is None else validate.unit_range(zoom, "zoom")
     if fpr_scale == "linear":
         return FprAxis(lo, hi)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
+from polars_roc._core.columns import CALIBRATION
 from polars_roc.charts._altair import (
     altair,
     check_roles,
@@ -13,6 +14,7 @@ from polars_roc.charts._altair import (
     combine,
     detail,
     field,
+    groups,
     is_mark,
     named_nulls,
     nominal,
@@ -25,7 +27,6 @@ if TYPE_CHECKING:
     import altair as alt
 
 #: Columns of the frame `calibration` returns, other than the groups.
-CALIBRATION_COLUMNS = ("bin", "mean_score", "fraction_positive", "n")
 HINT = "pass the frame df.roc.calibration(...) returns"
 
 
@@ -92,8 +93,7 @@ def calibration_chart(
     """
     alt_ = altair()
     require(calibration, ["mean_score", "fraction_positive", "n"], "the calibration frame", HINT)
-    known = CALIBRATION_COLUMNS
-    by = [name for name in calibration.columns if name not in known and not name.startswith("_")]
+    by = groups(calibration, CALIBRATION)
     check_roles(by, "calibration", color=color, facet=facet)
     scale = alt_.Undefined if color is None else color_scale(alt_, calibration, color)
     if facet is None:

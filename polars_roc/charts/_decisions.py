@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Literal
 
 import polars as pl
 
+from polars_roc._core.columns import DECISION_CURVE, VALUE_CURVE
 from polars_roc.charts._altair import (
     Panels,
     altair,
@@ -27,18 +28,6 @@ if TYPE_CHECKING:
     import altair as alt
 
 __all__ = ["decision_curve_chart", "value_chart"]
-
-#: Columns of the frames `value_curve` and `decision_curve` return, other than the groups.
-VALUE_COLUMNS = ("threshold", "depth", "tp", "fp", "value", "value_per_case")
-DECISION_COLUMNS = (
-    "threshold",
-    "net_benefit",
-    "treat_all",
-    "treat_none",
-    "interventions_avoided",
-    "net_benefit_lower",
-    "net_benefit_upper",
-)
 
 
 def _thinned(frame: pl.DataFrame, by: list[str], max_points: int) -> pl.DataFrame:
@@ -142,7 +131,7 @@ def value_chart(
     if x not in ("depth", "threshold"):
         msg = f"x must be 'depth' or 'threshold', got {x!r}\n\nHint: x='depth'."
         raise ValueError(msg)
-    by = groups(values, VALUE_COLUMNS)
+    by = groups(values, VALUE_CURVE)
     panels = Panels(facet, row, column, columns)
     check_roles(by, "value", color=color, facet=facet, row=row, column=column)
     y_name = "value_per_case" if per_case else "value"
@@ -272,7 +261,7 @@ def decision_curve_chart(
     alt_ = altair()
     hint = "pass the frame df.roc.decision_curve(...) returns"
     require(curve, ["threshold", "net_benefit", "treat_all"], "the decision-curve frame", hint)
-    by = groups(curve, DECISION_COLUMNS)
+    by = groups(curve, [*DECISION_CURVE, "net_benefit_lower", "net_benefit_upper"])
     panels = Panels(facet, row, column, columns)
     check_roles(by, "decision-curve", color=color, facet=facet, row=row, column=column)
     lo, hi = _y_range(curve, y_min)

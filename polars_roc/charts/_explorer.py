@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
+from polars_roc._core.columns import CURVE, THRESHOLDS
+from polars_roc._core.objectives import curve_optimum, youden
 from polars_roc.charts._altair import (
-    CURVE_COLUMNS,
-    THRESHOLD_COLUMNS,
     Panels,
     altair,
     apart,
@@ -66,6 +66,29 @@ def on_step(value: float, step: float, how: Any = round) -> float:
     return round(float(how(ratio)) * step, decimals)
 
 
+def youden_start(frame: pl.DataFrame, by: list[str]) -> float:
+    """
+    The slider's default: the Youden optimum (as ``best_threshold`` and ``ks`` give it).
+
+    Each group's optimum (:func:`polars_roc._core.objectives.curve_optimum`); with several
+    groups, the one of largest J (ties: the first group's). An optimum off the axis (the
+    start row: no threshold separates the classes) or no optimum at all starts the slider
+    at the end where nothing is predicted positive.
+    """
+    lower = runs_lower(frame)
+    best = curve_optimum(frame.lazy(), by, lowest=lower).collect()
+    best = best.filter(pl.col("threshold").is_not_null())
+    gap = youden() if set(COUNTS) <= set(best.columns) else pl.col("tpr") - pl.col("fpr")
+    best = best.with_columns(_j=gap).sort(
+        "_j", descending=True, nulls_last=True, maintain_order=True
+    )
+    finite = frame.filter(pl.col("threshold").is_finite())["threshold"]
+    end = float(finite.min() if lower else finite.max())  # type: ignore[arg-type]
+    if best.height == 0 or not math.isfinite(best["threshold"][0]):
+        return end
+    return float(best["threshold"][0])
+
+
 def threshold_explorer(
     frame: pl.DataFrame,
     *,
@@ -107,7 +130,9 @@ def threshold_explorer(
         Rate columns for the table; default those of ``tpr, fpr, ppv, npv, accuracy, f1``
         the frame has.
     threshold
-        Initial slider value; default the threshold maximizing ``tpr - fpr`` over all rows.
+        Initial slider value; default the Youden optimum ``best_threshold`` and ``ks`` give
+        (exact in the counts, the highest threshold among ties; with several groups, the
+        optimum of largest J).
     step
         Slider step; default a round number giving thresholds to 4 significant digits (at
         least 100 positions). The slider's ends are the extreme thresholds moved out to
@@ -144,7 +169,7 @@ def threshold_explorer(
     alt_ = altair()
     hint = "pass the frame df.roc.thresholds(...) or df.roc.curve(...) returns"
     require(frame, ["threshold", *COUNTS, "tpr", "fpr"], "the threshold frame", hint)
-    by = groups(frame, THRESHOLD_COLUMNS)
+    by = groups(frame, THRESHOLDS)
     check_roles(by, "threshold", color=color, facet=facet)
     shown = [r for r in DEFAULT_RATES if r in frame.columns] if rates is None else list(rates)
     require(frame, shown, "the threshold frame", "pass rates= columns the frame has")
@@ -157,8 +182,7 @@ def threshold_explorer(
         raise ValueError(msg)
     low, high = float(finite["threshold"].min()), float(finite["threshold"].max())  # type: ignore[arg-type]
     if threshold is None:
-        youden = finite.select(pl.col("threshold").sort_by(pl.col("tpr") - pl.col("fpr")).last())
-        threshold = float(youden.item())
+        threshold = youden_start(frame, by)
     typical = finite.select(pl.col("threshold").abs().median()).item()
     step = slider_step(low, high, typical) if step is None else float(step)
     if not step > 0:
@@ -181,7 +205,7 @@ def threshold_explorer(
         if by
         else pl.lit("all")
     )
-    keep = [*by, *CURVE_COLUMNS, *(r for r in shown if r not in CURVE_COLUMNS)]
+    keep = [*by, *CURVE, *(r for r in shown if r not in CURVE)]
     data = combine(chance=chance, curve=numbered(drawn.select(keep).with_columns(_group=group)))
     data = axis.placed(data)
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from polars_roc._core.columns import GAIN_CURVE, GAINS_TABLE
 from polars_roc.charts._altair import (
     Panels,
     altair,
@@ -14,6 +15,7 @@ from polars_roc.charts._altair import (
     combine,
     detail,
     field,
+    groups,
     is_mark,
     named_nulls,
     nominal,
@@ -26,21 +28,6 @@ from polars_roc.charts._direction import ranks_lowest_first
 if TYPE_CHECKING:
     import altair as alt
 
-#: Columns of the frames `gain_curve` and `gains_table` return, other than the groups.
-GAIN_COLUMNS = ("threshold", "depth", "gain", "lift")
-TABLE_COLUMNS = (
-    "bin",
-    "min_score",
-    "max_score",
-    "n",
-    "n_pos",
-    "response_rate",
-    "depth",
-    "gain",
-    "lift",
-    "cum_lift",
-    "ks",
-)
 HINT = "pass the frame df.roc.gain_curve(...) or df.roc.gains_table(...) returns"
 
 
@@ -170,8 +157,7 @@ def gain_chart(
     alt_ = altair()
     require(gains, ["depth", "gain"], "the gains frame", HINT)
     is_table = "bin" in gains.columns
-    known = TABLE_COLUMNS if is_table else GAIN_COLUMNS
-    by = [name for name in gains.columns if name not in known and not name.startswith("_")]
+    by = groups(gains, GAINS_TABLE if is_table else GAIN_CURVE)
     panels = Panels(facet, row, column, columns)
     check_roles(by, "gains", color=color, facet=facet, row=row, column=column)
     value = "cum_lift" if (lift and is_table) else ("lift" if lift else "gain")

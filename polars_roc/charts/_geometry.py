@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from polars_roc._core.columns import CURVE, HULL
 from polars_roc.charts._altair import (
-    CURVE_COLUMNS,
-    HULL_COLUMNS,
     Panels,
     altair,
     apart,
@@ -139,14 +138,14 @@ def hull_chart(
     require(hull, ["fpr", "tpr"], "the hull", hint)
     if across is not None:
         require(hull, [across], "the hull", "pass across= the classifier column of the hull")
-    by = [name for name in groups(hull, HULL_COLUMNS) if name != across]
+    by = [name for name in groups(hull, HULL) if name != across]
     panels = Panels(facet, row, column, columns)
     check_roles(by, "hull", color=None if across else color, facet=facet, row=row, column=column)
     ordered = hull.sort([*by, "fpr", "tpr"], nulls_last=True)
     underneath = None
     if curves is not None:
         require(curves, ["fpr", "tpr"], "the curves", "pass df.roc.curve(by=[..., across])")
-        curve_by = groups(curves, CURVE_COLUMNS)
+        curve_by = groups(curves, CURVE)
         n_panels = hull.select(by).n_unique() if by else 1  # (no columns: Polars 1.x raises)
         extra = hull.height * 3 + 2 + 2 * len(slopes) * max(1, n_panels)
         underneath = thinned_curve(
@@ -196,7 +195,7 @@ def hull_chart(
         chance_line(alt_, x, y),
     ]
     if underneath is not None:
-        curve_by = groups(underneath, CURVE_COLUMNS)
+        curve_by = groups(underneath, CURVE)
         lines = alt_.Chart().transform_filter(is_mark("curve"))
         layers.append(
             lines.mark_line(strokeWidth=1, opacity=0.45).encode(

@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from polars_roc._core.columns import AUC, AVERAGE_CURVE, THRESHOLD_AVERAGE, interval
 from polars_roc.charts._altair import (
-    AUC_COLUMNS,
-    AVERAGE_COLUMNS,
     Panels,
     altair,
     apart,
@@ -18,6 +17,7 @@ from polars_roc.charts._altair import (
     color_channel,
     combine,
     field,
+    groups,
     is_mark,
     named_nulls,
     nominal,
@@ -83,8 +83,8 @@ def average_curve_chart(
     """
     alt_ = altair()
     hint = "pass the frame df.roc.average_curve(...) returns"
-    require(average, list(AVERAGE_COLUMNS), "the average curve", hint)
-    by = [name for name in average.columns if name not in AVERAGE_COLUMNS]
+    require(average, list(AVERAGE_CURVE), "the average curve", hint)
+    by = groups(average, THRESHOLD_AVERAGE)
     panels = Panels(facet, row, column, columns)
     check_roles(by, "average curve", color=color, facet=facet, row=row, column=column)
     ordered = drawing_order(average, by, ["fpr", "tpr_mean"], [False, False])
@@ -99,7 +99,7 @@ def average_curve_chart(
     lines_apart = apart(alt_, by, color, panels)
     order = alt_.Order(field="fpr", type="quantitative")
     lines = alt_.Chart().transform_filter(is_mark("curve"))
-    tips = tooltips(alt_, drawn, by, list(AVERAGE_COLUMNS))
+    tips = tooltips(alt_, drawn, by, list(AVERAGE_CURVE))
     band_y = unit_axes(alt_, "fpr", "tpr_lower")[1]
     layers = [
         chance_line(alt_, x, y),
@@ -191,7 +191,7 @@ def auc_interval_chart(
     """
     alt_ = altair()
     require(auc, ["auc"], "the auc frame", "pass the frame df.roc.auc(by=..., ci=...) returns")
-    by = [name for name in auc.columns if name not in AUC_COLUMNS]
+    by = groups(auc, AUC)
     panels = Panels(facet, row, column, columns)
     check_roles(by, "auc", color=color, facet=facet, row=row, column=column)
     names = (
@@ -232,7 +232,7 @@ def auc_interval_chart(
     # (the first palette colour would look like the first group's).
     hue = color_channel(alt_, color, None, auc) if color is not None else {}
     neutral = {} if hue else {"color": "#333"}
-    tips = tooltips(alt_, rows, by, [c for c in AUC_COLUMNS if c in rows.columns])
+    tips = tooltips(alt_, rows, by, [c for c in (*AUC, *interval("auc")) if c in rows.columns])
     marks = alt_.Chart().transform_filter(is_mark("interval"))
     layers = []
     if reference is not None:

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from polars_roc._core.columns import CURVE
+from polars_roc._core.objectives import largest_gap
 from polars_roc.charts._altair import (
     Panels,
     altair,
@@ -13,6 +15,7 @@ from polars_roc.charts._altair import (
     combine,
     detail,
     field,
+    groups,
     is_mark,
     nominal,
     quantitative,
@@ -20,13 +23,10 @@ from polars_roc.charts._altair import (
 )
 from polars_roc.charts._direction import predicted, runs_lower
 from polars_roc.charts.style import threshold_text
-from polars_roc.gains import largest_gap
 
 if TYPE_CHECKING:
     import altair as alt
 
-#: Columns of the ROC curve frame, other than the groups.
-CURVE_COLUMNS = ("threshold", "tp", "fp", "tn", "fn", "tpr", "fpr")
 HINT = "pass the frame df.roc.curve(...) returns (columns *by, threshold, ..., tpr, fpr)"
 
 
@@ -87,7 +87,7 @@ def ks_chart(
     """
     alt_ = altair()
     require(curve, ["threshold", "tpr", "fpr"], "the ROC curve", HINT)
-    by = [name for name in curve.columns if name not in CURVE_COLUMNS and not name.startswith("_")]
+    by = groups(curve, CURVE)
     panels = Panels(facet, row, column, columns)
     check_roles(by, "curve", facet=facet, row=row, column=column)
     finite = curve.filter(pl.col("threshold").is_finite())

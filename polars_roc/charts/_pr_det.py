@@ -7,10 +7,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
+from polars_roc._core.columns import DET_CURVE, PR_CURVE, THRESHOLDS
 from polars_roc.charts._altair import (
-    DET_COLUMNS,
-    PR_COLUMNS,
-    THRESHOLD_COLUMNS,
     Panels,
     altair,
     apart,
@@ -122,7 +120,7 @@ def pr_chart(
     alt_ = altair()
     hint = "pass the frame df.roc.pr_curve(...) returns (columns *by, threshold, precision, recall)"
     require(pr, ["precision", "recall"], "the precision-recall curve", hint)
-    by = groups(pr, (*PR_COLUMNS, *THRESHOLD_COLUMNS))
+    by = groups(pr, (*PR_CURVE, *THRESHOLDS))
     panels = Panels(facet, row, column, columns)
     check_roles(by, "pr_curve", color=color, facet=facet, row=row, column=column)
     if "threshold" in pr.columns:  # from the start row (recall 0) on, in either direction
@@ -253,7 +251,7 @@ def det_chart(
     alt_ = altair()
     hint = "pass the frame df.roc.det_curve(...) returns (columns *by, threshold, fpr, fnr)"
     require(det, ["fpr", "fnr"], "the DET curve", hint)
-    by = groups(det, (*DET_COLUMNS, *THRESHOLD_COLUMNS))
+    by = groups(det, (*DET_CURVE, *THRESHOLDS))
     panels = Panels(facet, row, column, columns)
     check_roles(by, "det_curve", color=color, facet=facet, row=row, column=column)
     ordered = drawing_order(det, by, ["fpr", "fnr"], [False, True])

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any, Literal
 import polars as pl
 
 from polars_roc._core import validate
+from polars_roc._core.columns import CURVE, THRESHOLDS
 from polars_roc._core.kernels import segment_area
+from polars_roc._core.objectives import curve_optimum
 from polars_roc.areas import partial_auc_of_curve
 from polars_roc.charts._altair import (
-    CURVE_COLUMNS,
-    THRESHOLD_COLUMNS,
     Labels,
     Panels,
     altair,
@@ -36,6 +36,7 @@ from polars_roc.charts._altair import (
     tooltips,
 )
 from polars_roc.charts._axes import FprAxis, FprScale, fpr_axis
+from polars_roc.charts._direction import runs_lower
 from polars_roc.charts._layout import PAD
 from polars_roc.charts._thin import budget, drawing_order, thin
 from polars_roc.charts.style import threshold_text
@@ -132,13 +133,13 @@ def operating_points(
         if points != "youden":
             msg = f'points={points!r} is not a frame or "youden"\n\nHint: points="youden".'
             raise ValueError(msg)
-        score = pl.col("tpr") - pl.col("fpr")
-        best = score == (score.max().over(by) if by else score.max())
-        chosen = curve.filter(best)
-        chosen = chosen.group_by(by, maintain_order=True).first() if by else chosen.head(1)
+        # The optimum best_threshold and ks give (exact in the counts, ties to the top).
+        best = curve_optimum(curve.lazy(), by, lowest=runs_lower(curve)).collect()
+        order = curve.select(by).unique(maintain_order=True)
+        chosen = order.join(best, on=by, how="left", nulls_equal=True) if by else best
     else:
         require(points, ["fpr", "tpr", "threshold", *by], "the points frame", CURVE_HINT)
-        keep = [name for name in THRESHOLD_COLUMNS if name in points.columns]
+        keep = [name for name in THRESHOLDS if name in points.columns]
         chosen = points.select(*by, *keep)
     # A group without a defined optimum (one class only) has no point to mark.
     chosen = chosen.filter(pl.col("threshold").is_not_null())
@@ -330,7 +331,7 @@ def roc_chart(
     """
     alt_ = altair()
     require(curve, ["fpr", "tpr"], "the curve", CURVE_HINT)
-    by = groups(curve, CURVE_COLUMNS)
+    by = groups(curve, CURVE)
     panels = Panels(facet, row, column, columns)
     check_roles(by, "curve", color=color, facet=facet, row=row, column=column)
     axis = fpr_axis(zoom, fpr_scale, (curve,))
@@ -370,7 +371,7 @@ def roc_chart(
         x, y = axis.channels(alt_)
         hue = color_channel(alt_, color, labels, curve)
         chosen = alt_.Chart().transform_filter(is_mark("point"))
-        tips = tooltips(alt_, marked, by, [c for c in THRESHOLD_COLUMNS if c in marked.columns])
+        tips = tooltips(alt_, marked, by, [c for c in THRESHOLDS if c in marked.columns])
         point = chosen.mark_point(filled=True, size=80, opacity=1, stroke="white", strokeWidth=1)
         layers.insert(3 if band is None else 4, point.encode(x, y, tooltip=tips, **hue))
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
@@ -494,7 +495,7 @@ def partial_auc_chart(
     along, other = ("fpr", "tpr") if fpr is not None else ("tpr", "fpr")
     lo, hi = validate.unit_range(fpr if fpr is not None else tpr, along)
     require(curve, ["fpr", "tpr"], "the curve", CURVE_HINT)
-    by = groups(curve, CURVE_COLUMNS)
+    by = groups(curve, CURVE)
     panels = Panels(facet, row, column, columns)
     check_roles(by, "curve", color=color, facet=facet, row=row, column=column)
     axis = fpr_axis(zoom, fpr_scale, (curve,))

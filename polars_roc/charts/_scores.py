@@ -290,10 +290,7 @@ def score_chart(
     if bad or not kinds:
         msg = f"kind must be one of {list(KINDS)} or a list of them, got {kind!r}"
         raise ValueError(msg + '\n\nHint: kind="histogram" or kind=["density", "strip"].')
-    if not validate.is_integer(bins) or bins < 1:
-        msg = f"bins must be a positive integer, got {bins!r}\n\nHint: bins=40."
-        raise ValueError(msg)
-    bins = int(bins)
+    bins = validate.whole(bins, "bins", hint="bins=40")
     lower = flips(direction)
     panels = Panels(facet, row, column, columns)
     names = panels.names

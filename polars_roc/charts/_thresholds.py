@@ -8,14 +8,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
+from polars_roc._core.columns import THRESHOLDS
+from polars_roc._core.objectives import COUNTS, curve_optimum
+from polars_roc._core.objectives import best_rows as optimal_rows
 from polars_roc.charts._altair import (
-    THRESHOLD_COLUMNS,
     Panels,
     altair,
     check_roles,
     combine,
     detail,
     field,
+    groups,
     is_mark,
     nominal,
     quantitative,
@@ -129,15 +132,19 @@ def best_rows(
     frame: pl.DataFrame, by: list[str], measure: str, *, lower: bool = False
 ) -> pl.DataFrame:
     """
-    Each group's row maximizing `measure`, nulls ignored.
+    Each group's row maximizing `measure`, nulls ignored (:mod:`polars_roc._core.objectives`).
 
-    The highest threshold on ties (the lowest with `lower`: ``direction="lower"``), as
-    :func:`polars_roc.thresholds.best_threshold` chooses.
+    ``"youden"`` is ranked exactly in the counts (as ``best_threshold`` and ``ks`` do);
+    ties go to the highest threshold (the lowest with `lower`: ``direction="lower"``).
     """
-    top = pl.col(measure).max()
-    chosen = frame.filter(pl.col(measure) == (top.over(by) if by else top))
-    chosen = chosen.sort([*by, "threshold"], descending=[False] * len(by) + [not lower])
-    return chosen.group_by(by, maintain_order=True).first() if by else chosen.head(1)
+    if measure == "youden" and set(COUNTS) <= set(frame.columns):
+        best = curve_optimum(frame.lazy(), by, lowest=lower)
+    else:
+        value = pl.col(measure).cast(pl.Float64)
+        rest = [name for name in frame.columns if name not in by]
+        value = pl.when(value.is_not_nan()).then(value)
+        best = optimal_rows(frame.lazy(), by, value, columns=rest, lowest=lower)
+    return best.collect().filter(pl.col("threshold").is_not_null())
 
 
 def threshold_chart(
@@ -213,7 +220,7 @@ def threshold_chart(
         msg = 'measures is empty\n\nHint: measures=["tpr", "fpr", "f1"].'
         raise ValueError(msg)
     require(thresholds, ["threshold", *measures], "the thresholds frame", THRESHOLDS_HINT)
-    by = [name for name in thresholds.columns if name not in THRESHOLD_COLUMNS]
+    by = groups(thresholds, THRESHOLDS)
     panels = Panels(facet, row, column, columns)
     check_roles(by, "thresholds", dash=dash, facet=facet, row=row, column=column)
     lower = runs_lower(thresholds)

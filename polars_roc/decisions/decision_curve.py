@@ -23,8 +23,9 @@ import polars as pl
 
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.columns import DECISION_CURVE
 from polars_roc._core.frames import same_kind
-from polars_roc._core.resampling import FloatArray, Statistic, boot_table, check_n_boot, check_seed
+from polars_roc._core.resampling import FloatArray, Statistic, boot_table
 from polars_roc._core.schemes import at_thresholds
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
@@ -33,13 +34,7 @@ from polars_roc.exprs.decisions import check_probability_thresholds
 __all__ = ["DECISION_COLUMNS", "decision_curve", "net_benefit_statistic"]
 
 #: The decision curve's columns, in order, after the `by` columns (+ the band with `ci`).
-DECISION_COLUMNS = (
-    "threshold",
-    "net_benefit",
-    "treat_all",
-    "treat_none",
-    "interventions_avoided",
-)
+DECISION_COLUMNS = DECISION_CURVE
 
 #: The default threshold probabilities: 0.01, 0.02, ..., 0.99.
 _DEFAULT_THRESHOLDS = tuple(i / 100 for i in range(1, 100))
@@ -155,6 +150,7 @@ def decision_curve(
     └───────────┴─────────────┴───────────┴────────────┴───────────────────────┘
     """
     names = validate.as_names(by)
+    validate.no_clash(names, (*DECISION_CURVE, "net_benefit_lower", "net_benefit_upper"))
     wanted = sorted(
         set(check_probability_thresholds(_DEFAULT_THRESHOLDS if thresholds is None else thresholds))
     )
@@ -162,8 +158,8 @@ def decision_curve(
     interval = validate.ci(ci, ("bootstrap",))
     if interval:
         validate.level(level)
-        check_n_boot(n_boot)
-        check_seed(seed)
+        validate.n_boot(n_boot)
+        validate.seed(seed)
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     counts = at_thresholds(points, names, wanted, ends=False)
     tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))

@@ -24,15 +24,16 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.columns import VALUE_CURVE
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
-from polars_roc._core.validate import By, as_names
+from polars_roc._core.validate import By, as_names, no_clash
 from polars_roc._core.value import Amount, check_amounts, value_points
 
 __all__ = ["VALUE_COLUMNS", "value_curve"]
 
 #: The value curve's columns, in order, after the `by` columns.
-VALUE_COLUMNS = ("threshold", "depth", "tp", "fp", "value", "value_per_case")
+VALUE_COLUMNS = VALUE_CURVE
 
 
 @same_kind
@@ -120,6 +121,7 @@ def value_curve(
     └───────────┴───────┴─────┴─────┴───────┴────────────────┘
     """
     names = as_names(by)
+    no_clash(names, VALUE_CURVE)
     amounts = {"gain_tp": gain_tp, "cost_fp": cost_fp, "cost_fn": cost_fn, "gain_tn": gain_tn}
     checked = check_amounts(lf.collect_schema(), amounts)
     points = value_points(lf, score, label, names, weight, pos_label, checked)

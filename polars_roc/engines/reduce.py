@@ -25,13 +25,12 @@ import polars as pl
 
 from polars_roc._core import checks, labels, validate
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.columns import AUC, TALLY
 from polars_roc._core.direction import Direction, flips
+from polars_roc._core.names import fresh_names
 from polars_roc._core.validate import By
 
 __all__ = ["auc_table", "tally"]
-
-#: Output columns of :func:`tally` besides the groups and the score.
-_TALLY_COLUMNS = ("label", "weight", "auc_error_bound")
 
 
 def _narwhals() -> ModuleType:
@@ -62,16 +61,6 @@ def _lazy(nw: ModuleType, frame: Any) -> Any:
         msg = f"expected a frame, got {type(frame).__name__} (a series or a scalar?)"
         raise TypeError(msg)
     return table
-
-
-def _fresh(base: str, taken: set[str]) -> str:
-    """A column name not in `taken`, compared without case (DuckDB's names ignore case)."""
-    lowered = {name.lower() for name in taken}
-    name = base
-    while name.lower() in lowered:
-        name = f"_{name}"
-    taken.add(name)
-    return name
 
 
 def _check(
@@ -106,14 +95,34 @@ def _check(
 def _bins(bins: Any) -> int | None:
     if bins is None:
         return None
-    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
-        msg = f"bins must be a positive integer (score levels per group), got {bins!r}"
-        raise ValueError(msg + "\n\nHint: bins=1000, or bins=None for exact scores.")
-    return bins
+    return validate.whole(bins, "bins", hint="bins=1000, or bins=None for exact scores")
 
 
 def _schema(table: Any) -> pl.Schema:
     return pl.Schema(table.collect_schema().to_polars())
+
+
+def _prepared(
+    nw: ModuleType,
+    frame: Any,
+    names: list[str],
+    roles: dict[str, Any],
+    outputs: Sequence[str],
+    nan_policy: Any,
+) -> tuple[Any, pl.Schema, set[str], str]:
+    """
+    The frame checked and lazy, its schema, the names taken, and the score column to read.
+
+    The shared start of :func:`tally` and :func:`auc_table`: the roles checked against the
+    schema, NaN scores handled by `nan_policy` (under a fresh name for ``"omit"``).
+    """
+    table = _lazy(nw, frame)
+    schema = _schema(table)
+    _check(schema, names=names, outputs=outputs, **roles)
+    taken = {*schema, *outputs}
+    source_name = fresh_names(["_roc_s"], taken, casefold=True)[0]
+    table, source = _nans(nw, table, roles["score"], schema, nan_policy, source_name)
+    return table, schema, taken, source
 
 
 def _nans(
@@ -291,22 +300,11 @@ def tally(
     nw = _narwhals()
     names = validate.as_names(by)
     levels = _bins(bins)
-    table = _lazy(nw, frame)
-    schema = _schema(table)
-    outputs = _TALLY_COLUMNS if levels else _TALLY_COLUMNS[:2]
-    _check(
-        schema,
-        score=score,
-        label=label,
-        names=names,
-        weight=weight,
-        pos_label=pos_label,
-        outputs=outputs,
-    )
-    taken = {*schema, *outputs}
-    table, source = _nans(nw, table, score, schema, nan_policy, _fresh("_roc_s", taken))
-    key, low, high, lowest, count, smallest = (
-        _fresh(f"_roc_{name}", taken) for name in ("key", "lo", "hi", "min", "n", "wmin")
+    outputs = TALLY if levels else TALLY[:2]
+    roles = {"score": score, "label": label, "weight": weight, "pos_label": pos_label}
+    table, schema, taken, source = _prepared(nw, frame, names, roles, outputs, nan_policy)
+    key, low, high, lowest, count, smallest = fresh_names(
+        [f"_roc_{name}" for name in ("key", "lo", "hi", "min", "n", "wmin")], taken, casefold=True
     )
     # Rows that do not count (null score or label) stay in: the groups they make stay too.
     rows, aggregates = table, [nw.len().alias(count)]
@@ -322,8 +320,8 @@ def tally(
     reduced = rows.group_by(*names, key, label).agg(*aggregates)
     small = _to_polars(nw, reduced, native_lazy=isinstance(frame, pl.LazyFrame))
 
-    positive, mass, pos, neg, real = (
-        _fresh(f"_roc_{name}", taken) for name in ("y", "w", "pos", "neg", "real")
+    positive, mass, pos, neg, real = fresh_names(
+        [f"_roc_{name}" for name in ("y", "w", "pos", "neg", "real")], taken, casefold=True
     )
     coded = small.select(
         *names,
@@ -504,22 +502,12 @@ def auc_table(
     lower = flips(direction)
     nw = _narwhals()
     names = validate.as_names(by)
-    table = _lazy(nw, frame)
-    schema = _schema(table)
-    outputs = ("auc", "n_pos", "n_neg")
-    _check(
-        schema,
-        score=score,
-        label=label,
-        names=names,
-        weight=None,
-        pos_label=pos_label,
-        outputs=outputs,
-    )
-    taken = {*schema, *outputs}
-    table, source = _nans(nw, table, score, schema, nan_policy, _fresh("_roc_s", taken))
-    pos, neg, bad, below, area, nan = (
-        _fresh(f"_roc_{name}", taken) for name in ("pos", "neg", "bad", "below", "u", "nan")
+    roles = {"score": score, "label": label, "weight": None, "pos_label": pos_label}
+    table, schema, taken, source = _prepared(nw, frame, names, roles, AUC, nan_policy)
+    pos, neg, bad, below, area, nan = fresh_names(
+        [f"_roc_{name}" for name in ("pos", "neg", "bad", "below", "u", "nan")],
+        taken,
+        casefold=True,
     )
     dtype = schema[label]
     if pos_label is not None:

@@ -38,8 +38,6 @@ from polars_roc._core.resampling import (
     IntArray,
     Statistic,
     auc_statistic,
-    check_n_boot,
-    check_seed,
     group_rng,
     partial_auc_statistic,
 )
@@ -73,8 +71,8 @@ def wanted(
     if fpr is not None and tpr is not None:
         msg = "give at most one range: fpr=(lo, hi) or tpr=(lo, hi)\n\nHint: fpr=(0.0, 0.2)."
         raise ValueError(msg)
-    check_n_boot(n_boot)
-    check_seed(seed)
+    validate.n_boot(n_boot)
+    validate.seed(seed)
     return True
 
 

@@ -51,13 +51,12 @@ import numpy.typing as npt
 import polars as pl
 
 from polars_roc._core import validate
+from polars_roc._core.columns import BOOTSTRAP
 from polars_roc._core.frames import same_kind
 from polars_roc._core.resampling import (
     FloatArray,
     IntArray,
     auc_statistic,
-    check_n_boot,
-    check_seed,
     group_rng,
 )
 from polars_roc._core.validate import By
@@ -73,9 +72,6 @@ SORTING = ("sort", "rank", "top_k", "bottom_k", "quantile", "median", "unique", 
 
 #: Count-matrix cells per block of replicates: the numpy passes over a block stay in cache.
 BLOCK_CELLS = 1 << 17
-
-#: Output columns after the `by` columns.
-COLUMNS = ("metric", "estimate", "se", "lower", "upper")
 
 
 def _check_metrics(metrics: Any) -> dict[str, pl.Expr]:
@@ -480,16 +476,16 @@ def bootstrap(
     validate.column(schema, label, "label")
     for name in names:
         validate.column(schema, name, "by")
-    for name in COLUMNS:
+    for name in BOOTSTRAP:
         if name in names:
             msg = f"by column {name!r} collides with the output column {name!r}"
             raise ValueError(msg + f"\n\nHint: rename it, e.g. pl.col({name!r}).alias('group').")
-    check_n_boot(n_boot)
-    check_seed(seed)
+    validate.n_boot(n_boot)
+    validate.seed(seed)
     validate.level(level)
     columns: dict[str, pl.DataType] = {name: schema[name] for name in names}
     columns["metric"] = pl.String()
-    columns.update(dict.fromkeys(COLUMNS[1:], pl.Float64()))
+    columns.update(dict.fromkeys(BOOTSTRAP[1:], pl.Float64()))
     out_schema = pl.Schema(columns)
     layout = _sort_key(schema, exprs, {label, *names})
     known = {name: k for name, expr in exprs.items() if (k := recognise(expr, schema))}

@@ -38,6 +38,7 @@ import polars as pl
 
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.columns import COMPARE
 from polars_roc._core.compat import opaque
 from polars_roc._core.delong import delong_table, ordered_variance
 from polars_roc._core.direction import Direction, directed
@@ -342,15 +343,7 @@ def compare(
         *names,
         pl.col("_model_a").alias("model_a"),
         pl.col("_model_b").alias("model_b"),
-        "auc_a",
-        "auc_b",
-        "diff",
-        "diff_lower",
-        "diff_upper",
-        "statistic",
-        "p_value",
-        "paired",
-        "df",
+        *COMPARE[2:],
     )
     out = opaque(out, _check_pairs(case)) if paired is True else out
     return with_adjusted(out, adjust)

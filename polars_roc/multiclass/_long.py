@@ -9,6 +9,7 @@ import polars as pl
 from polars.exceptions import SchemaError
 
 from polars_roc._core import labels, validate
+from polars_roc._core.names import fresh
 
 Scores = Mapping[Any, str] | Sequence[str] | str
 Method = Literal["ovr", "ovo"]
@@ -23,32 +24,6 @@ DIRECTIONS = ("higher", "lower", "auto")
 # ---------------------------------------------------------------------------------------
 # Arguments and schema
 # ---------------------------------------------------------------------------------------
-
-
-def choice(value: Any, allowed: Sequence[Any], name: str) -> None:
-    if value not in allowed:
-        options = ", ".join(repr(a) for a in allowed)
-        msg = f"{name} must be one of {options}; got {value!r}\n\nHint: {name}={allowed[0]!r}."
-        raise ValueError(msg)
-
-
-def fresh(taken: Sequence[str], base: str) -> str:
-    """An internal column name that none of `taken` equals (underscores prepended)."""
-    name = base
-    while name in taken:
-        name = "_" + name
-    return name
-
-
-def no_clash(names: Sequence[str], outputs: Sequence[str]) -> None:
-    clash = sorted(set(names) & set(outputs))
-    if clash:
-        msg = (
-            f"`by` column(s) {clash} would collide with the output column(s) of the same name "
-            f"(the output has {list(outputs)})\n\nHint: rename them first, e.g. "
-            f".rename({{{clash[0]!r}: {clash[0] + '_'!r}}})."
-        )
-        raise ValueError(msg)
 
 
 def check_score(schema: pl.Schema, name: str) -> None:
@@ -164,14 +139,14 @@ class Names:
 
     def __init__(self, schema: pl.Schema) -> None:
         taken = list(schema)
-        self.score = fresh(taken, "_mc_score")
-        self.positive = fresh(taken, "_mc_positive")
-        self.weight = fresh(taken, "_mc_weight")
-        self.code = fresh(taken, "_mc_code")
-        self.cls = fresh(taken, "_mc_class")
-        self.other = fresh(taken, "_mc_other")
-        self.flip = fresh(taken, "_mc_flip")
-        self.prefix = fresh(taken, "_mc_s") + "_"
+        self.score = fresh("_mc_score", taken)
+        self.positive = fresh("_mc_positive", taken)
+        self.weight = fresh("_mc_weight", taken)
+        self.code = fresh("_mc_code", taken)
+        self.cls = fresh("_mc_class", taken)
+        self.other = fresh("_mc_other", taken)
+        self.flip = fresh("_mc_flip", taken)
+        self.prefix = fresh("_mc_s", taken) + "_"
 
 
 def coded_scores(
@@ -216,7 +191,7 @@ def coded_scores(
     )
 
 
-def one_vs_rest(
+def class_blocks(
     lf: pl.LazyFrame,
     classes: pl.Series,
     columns: list[str],
@@ -299,7 +274,7 @@ def pairs_of_one_score(
         **extra,
         _mc_value=y,
     )
-    value = fresh([*names, n.code, n.score, *extra], "_mc_value")
+    value = fresh("_mc_value", [*names, n.code, n.score, *extra])
     coded = coded.rename({"_mc_value": value})
     classes = coded.filter(pl.col(n.code).is_not_null()).select(n.code, value).unique()
     others = classes.select(pl.col(n.code).alias(n.other))

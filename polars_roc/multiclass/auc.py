@@ -8,6 +8,7 @@ import polars as pl
 
 from polars_roc import areas
 from polars_roc._core import checks, kernels, validate
+from polars_roc._core import columns as registry
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.frames import same_kind
 from polars_roc._core.validate import By
@@ -24,12 +25,10 @@ from polars_roc.multiclass._long import (
     average_rows,
     check_label,
     check_score,
-    choice,
+    class_blocks,
     class_series,
     coded_scores,
     group_keys,
-    no_clash,
-    one_vs_rest,
     pairs_of_one_score,
     per_class_scores,
 )
@@ -168,9 +167,9 @@ def multiclass_auc_table(
     label_dtype = check_label(schema, label)
     for name in names:
         validate.column(schema, name, "by")
-    choice(method, METHODS, "method")
-    choice(average, AVERAGES, "average")
-    choice(direction, DIRECTIONS, "direction")
+    validate.choice(method, METHODS, "method")
+    validate.choice(average, AVERAGES, "average")
+    validate.choice(direction, DIRECTIONS, "direction")
     policy = checks.nan_policy(nan_policy)
     if validate.ci(ci, ("delong",)):
         validate.level(level)
@@ -188,7 +187,7 @@ def multiclass_auc_table(
     n = Names(schema)
     keys = group_keys(lf, names)
     per_class = per_class_scores(scores)
-    interval = ["auc_se", "auc_lower", "auc_upper"] if ci is not None else []
+    interval = list(registry.interval("auc")) if ci is not None else []
     if per_class is None:
         if not isinstance(scores, str):
             msg = f"scores must name columns, got {scores!r}\n\nHint: scores='s100b'."
@@ -202,7 +201,7 @@ def multiclass_auc_table(
             raise ValueError(msg)
         outputs = ["class_a", "class_b", "auc", "n_a", "n_b", "direction", *interval]
         lf = _nan_applied(lf, [scores], policy)
-        no_clash(names, outputs if average is None else ["auc", "n_classes"])
+        validate.no_clash(names, outputs if average is None else ["auc", "n_classes"])
         return _single_score(
             lf, scores, label, names=names, weight=weight, direction=direction,
             average=average, ci=ci, level=level, label_dtype=label_dtype, keys=keys, n=n,
@@ -234,12 +233,12 @@ def multiclass_auc_table(
         raise ValueError(msg)
     classes = class_series(classes_list, label, label_dtype)
     lf = _nan_applied(lf, columns, policy)
-    per_class_out = ["class", "auc", "n_pos", "n_neg", *interval]
+    per_class_out = ["class", *registry.AUC, *interval]
     per_pair_out = ["class_a", "class_b", "auc", "n_a", "n_b"]
     if average is None:
-        no_clash(names, per_class_out if method == "ovr" else per_pair_out)
+        validate.no_clash(names, per_class_out if method == "ovr" else per_pair_out)
     else:
-        no_clash(names, ["auc", "n_classes"])
+        validate.no_clash(names, ["auc", "n_classes"])
     values = pl.col(n.cls).replace_strict(range(classes.len()), classes, return_dtype=classes.dtype)
     if method == "ovo":
         coded = coded_scores(
@@ -284,7 +283,7 @@ def multiclass_auc_table(
             prevalence=pl.col("n_pos"),
             classes=pl.col(n.cls).filter(pl.col("n_pos") > 0),
         )
-    long = one_vs_rest(
+    long = class_blocks(
         lf, classes, columns, label, names=names, weight=weight, direction=direction, n=n
     )
     w = None if weight is None else n.weight
@@ -353,7 +352,7 @@ def _single_score(
     value = classes.collect_schema().names()[1]
     lookup_a = classes.rename({n.code: n.cls, value: "class_a"})
     lookup_b = classes.rename({n.code: n.other, value: "class_b"})
-    interval = ["auc_se", "auc_lower", "auc_upper"] if ci is not None else []
+    interval = list(registry.interval("auc")) if ci is not None else []
     if direction == "auto":
         chosen = pl.when(pl.col(n.flip)).then(pl.lit("lower")).otherwise(pl.lit("higher"))
     else:

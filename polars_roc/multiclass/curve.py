@@ -11,6 +11,7 @@ from polars._typing import PolarsDataType
 from polars_roc import curves
 from polars_roc._core import checks, validate
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.columns import CURVE
 from polars_roc._core.direction import Direction, flips, restored
 from polars_roc._core.frames import same_kind
 from polars_roc._core.validate import By
@@ -18,9 +19,8 @@ from polars_roc.multiclass._long import (
     Names,
     check_label,
     check_score,
+    class_blocks,
     class_series,
-    no_clash,
-    one_vs_rest,
     per_class_scores,
 )
 
@@ -195,12 +195,12 @@ def multiclass_curve(
         check_score(schema, column)
     if weight is not None:
         validate.column(schema, weight, "weight")
-    no_clash(names, ["class", "threshold", "tp", "fp", "tn", "fn", "tpr", "fpr"])
+    validate.no_clash(names, ["class", *CURVE])
     classes = class_series(classes_list, label, label_dtype)
     n = Names(schema)
     if policy != "propagate":
         lf = lf.with_columns(checks.apply_nan_policy(pl.col(c), policy, c) for c in columns)
-    long = one_vs_rest(
+    long = class_blocks(
         lf, classes, columns, label, names=names, weight=weight, direction=direction, n=n
     )
     w = None if weight is None else n.weight

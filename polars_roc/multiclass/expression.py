@@ -9,14 +9,13 @@ from typing import Any, Literal
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc._core import checks, kernels, labels
+from polars_roc._core import checks, kernels, labels, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc.multiclass._long import (
     DIRECTIONS,
     METHODS,
     Direction,
     Method,
-    choice,
     coder,
     per_class_scores,
     weighted_median,
@@ -105,9 +104,9 @@ def multiclass_auc(
     │ 0.875 │
     └───────┘
     """
-    choice(method, METHODS, "method")
-    choice(average, ("macro", "weighted", "micro"), "average")
-    choice(direction, DIRECTIONS, "direction")
+    validate.choice(method, METHODS, "method")
+    validate.choice(average, ("macro", "weighted", "micro"), "average")
+    validate.choice(direction, DIRECTIONS, "direction")
     policy = checks.nan_policy(nan_policy)
     y = labels.into_expr(label)
     # Weights are checked (finite, non-negative) once, on the result; the kernels read the

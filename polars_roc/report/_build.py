@@ -39,6 +39,7 @@ from polars_roc import areas, charts, curves, operating
 from polars_roc import thresholds as cutpoints
 from polars_roc._core import checks, validate
 from polars_roc._core.checks import NanPolicy
+from polars_roc._core.columns import THRESHOLDS
 from polars_roc._core.direction import Direction, flips
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
@@ -175,15 +176,11 @@ def compute(
     validate.prevalence(prevalence)
     lower = flips(direction)
     policies = {"direction": direction, "nan_policy": checks.nan_policy(nan_policy)}
-    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 2:
-        msg = f"n_boot must be an integer of at least 2, got {n_boot!r}\n\nHint: n_boot=2000."
-        raise ValueError(msg)
-    _bins(gains_bins, "gains_bins")
+    validate.n_boot(n_boot)
+    validate.whole(gains_bins, "gains_bins")
     if calibration_bins is not None:
-        _bins(calibration_bins, "calibration_bins")
-    if fpr_scale not in ("linear", "log"):
-        msg = f"fpr_scale must be 'linear' or 'log', got {fpr_scale!r}\n\nHint: fpr_scale='log'."
-        raise ValueError(msg)
+        validate.whole(calibration_bins, "calibration_bins")
+    validate.choice(fpr_scale, ("linear", "log"), "fpr_scale")
     if tpr is not None:
         kind, bounds = "tpr", validate.unit_range(tpr, "tpr")
     elif fpr is not None:
@@ -231,7 +228,7 @@ def compute(
     # The threshold table is the curve's rows with the measures added (what
     # `thresholds.thresholds` computes from the same curve), so the curve is computed once.
     measured = curve.with_columns(cutpoints.measures())
-    table = measured.select(*names, *cutpoints.COLUMNS)
+    table = measured.select(*names, *THRESHOLDS)
 
     begin(f"partial AUC over {kind.upper()} {bounds[0]:g} to {bounds[1]:g}")
     fpr_range, tpr_range = (bounds, None) if kind == "fpr" else (None, bounds)
@@ -305,12 +302,6 @@ BAND_GRID = sorted(
     | {round(i / 200, 4) for i in range(41)}
     | {10.0**-k for k in range(1, 5)}
 )
-
-
-def _bins(value: Any, name: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        msg = f"{name} must be an integer of at least 1, got {value!r}\n\nHint: {name}=10."
-        raise ValueError(msg)
 
 
 def _band(

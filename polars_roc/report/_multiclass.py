@@ -33,14 +33,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import validate
-
-
-def _fresh(name: str, taken: set[str]) -> str:
-    """`name`, or `name` with underscores appended, so that it is not in `taken`."""
-    while name in taken:
-        name += "_"
-    taken.add(name)
-    return name
+from polars_roc._core.names import fresh_names
 
 
 def one_vs_rest(
@@ -100,7 +93,7 @@ def one_vs_rest(
     for column in columns[1:]:
         validate.column(schema, column, "score")
     taken = {*names, *([weight] if weight else [])}
-    class_, score, is_class = _fresh("class", taken), _fresh("score", taken), _fresh("label", taken)
+    class_, score, is_class = fresh_names(["class", "score", "label"], taken)
 
     def of_class(value: Any) -> pl.Expr:
         if isinstance(value, str) and schema[label] != pl.String:

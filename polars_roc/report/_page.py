@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc._core.columns import CURVE, interval
 from polars_roc.charts.style import rate_text, threshold_text
 from polars_roc.report import _business as report_business
 from polars_roc.report._data import CI_NAMES, ReportData
@@ -159,20 +160,7 @@ _COLUMN_NAMES = {
 }
 
 #: Columns of the best-cutpoint table shown on the page (of the threshold table's).
-_CUTPOINT_COLUMNS = (
-    "threshold",
-    "tp",
-    "fp",
-    "tn",
-    "fn",
-    "tpr",
-    "fpr",
-    "ppv",
-    "npv",
-    "accuracy",
-    "f1",
-    "youden",
-)
+_CUTPOINT_COLUMNS = (*CURVE, "ppv", "npv", "accuracy", "f1", "youden")
 
 #: Every section's heading, in page order.
 HEADINGS = {
@@ -187,7 +175,7 @@ HEADINGS = {
 
 
 #: Columns that are null when a group's curve is undefined; the cell says why.
-_EXPLAINED = {"auc", "pauc", "pauc_std", "auc_se", "auc_lower", "auc_upper"}
+_EXPLAINED = {"auc", "pauc", "pauc_std", *interval("auc")}
 
 
 def why_blank(row: dict[str, Any]) -> str | None:

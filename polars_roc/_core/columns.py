@@ -1,0 +1,147 @@
+"""
+The output columns of every analysis, written once.
+
+The analyses, the charts and the report read them from here.
+Each tuple holds a frame's columns in order, after its group (`by`) columns. An interval
+adds columns after them by one rule (:func:`interval`): ``x_se``, ``x_lower`` and ``x_upper``
+belong to the column ``x`` (``auc_lower`` to ``auc``, ``tpr_upper`` to ``tpr``). A chart
+tells a frame's group columns from its outputs with :func:`groups`: every column that is
+not an output of that kind of frame, nor an interval of one, nor internal (``_x``), so the
+interval columns of ``ci="bootstrap"`` are never taken for groups.
+
+Examples
+--------
+>>> interval("auc")
+('auc_se', 'auc_lower', 'auc_upper')
+>>> groups(["model", "threshold", "tpr", "tpr_lower", "tpr_upper", "fpr"], CURVE)
+['model']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+#: The parts of an interval, in order: ``x_se, x_lower, x_upper``.
+INTERVAL = ("se", "lower", "upper")
+
+#: ``curve``: the ROC curve, one row per threshold.
+CURVE = ("threshold", "tp", "fp", "tn", "fn", "tpr", "fpr")
+#: ``thresholds``: the threshold table (+ ``tpr_lower, tpr_upper, fpr_lower, fpr_upper``).
+THRESHOLDS = (
+    *CURVE,
+    "tnr",
+    "fnr",
+    "ppv",
+    "npv",
+    "fdr",
+    "accuracy",
+    "balanced_accuracy",
+    "f1",
+    "youden",
+    "mcc",
+    "lr_pos",
+    "lr_neg",
+)
+#: ``best_threshold``: the optimum's table row and the class sizes (+ bounds of threshold,
+#: tpr, fpr).
+BEST_THRESHOLD = (*THRESHOLDS, "n_pos", "n_neg")
+#: The attainable operating point of ``tpr_at_fpr`` and ``fpr_at_tpr``.
+OPERATING_POINT = ("op_threshold", "op_fpr", "op_tpr")
+#: ``tpr_at_fpr`` / ``fpr_at_tpr`` (+ ``tpr_se, ...`` / ``fpr_se, ...``).
+AT_RATE = ("fpr", "tpr", "threshold", *OPERATING_POINT)
+#: ``pr_curve``.
+PR_CURVE = ("threshold", "precision", "recall")
+#: ``det_curve``.
+DET_CURVE = ("threshold", "fpr", "fnr")
+#: ``gain_curve``.
+GAIN_CURVE = ("threshold", "depth", "gain", "lift")
+#: ``gains_table``.
+GAINS_TABLE = (
+    "bin",
+    "min_score",
+    "max_score",
+    "n",
+    "n_pos",
+    "response_rate",
+    "depth",
+    "gain",
+    "lift",
+    "cum_lift",
+    "ks",
+)
+#: ``calibration``.
+CALIBRATION = ("bin", "mean_score", "fraction_positive", "n")
+#: ``ks``.
+KS = ("ks", "threshold")
+#: ``auc`` (+ ``auc_se, auc_lower, auc_upper``).
+AUC = ("auc", "n_pos", "n_neg")
+#: ``partial_auc`` (+ ``pauc_se, pauc_lower, pauc_upper``).
+PARTIAL_AUC = ("pauc", "pauc_std", "n_pos", "n_neg")
+#: ``average_curve``: the mean TPR and its band (``tpr_lower``, ``tpr_upper``).
+AVERAGE_CURVE = ("fpr", "tpr_mean", "tpr_lower", "tpr_upper")
+#: ``average_curve(how="threshold")``: also the threshold and the FPR band.
+THRESHOLD_AVERAGE = (*AVERAGE_CURVE, "threshold", "fpr_lower", "fpr_upper")
+#: ``tally`` (engines): after the groups and the score (``auc_error_bound`` with `bins`).
+TALLY = ("label", "weight", "auc_error_bound")
+#: ``hull``.
+HULL = ("fpr", "tpr", "threshold")
+#: ``bootstrap`` (the metric bootstrap).
+BOOTSTRAP = ("metric", "estimate", "se", "lower", "upper")
+#: ``compare``: one row per pair of models (+ ``p_adjusted`` with an adjustment).
+COMPARE = (
+    "model_a",
+    "model_b",
+    "auc_a",
+    "auc_b",
+    "diff",
+    "diff_lower",
+    "diff_upper",
+    "statistic",
+    "p_value",
+    "paired",
+    "df",
+)
+
+
+def interval(column: str, *, se: bool = True) -> tuple[str, ...]:
+    """
+    The interval columns that belong to `column`: ``x_se, x_lower, x_upper`` (or the bounds).
+
+    Examples
+    --------
+    >>> interval("tpr", se=False)
+    ('tpr_lower', 'tpr_upper')
+    """
+    parts = INTERVAL if se else INTERVAL[1:]
+    return tuple(f"{column}_{part}" for part in parts)
+
+
+def known(outputs: Iterable[str]) -> set[str]:
+    """
+    The outputs and every interval column that belongs to one of them.
+
+    Examples
+    --------
+    >>> sorted(known(["auc"]))
+    ['auc', 'auc_lower', 'auc_se', 'auc_upper']
+    """
+    names = set(outputs)
+    return names | {part for column in names for part in interval(column)}
+
+
+def groups(columns: Sequence[str], outputs: Iterable[str]) -> list[str]:
+    """
+    The group (`by`) columns of a frame of a kind whose `outputs` are given, in order.
+
+    Every column that is not an output, an interval of one (:func:`known`) or internal
+    (a leading underscore). A chart never takes an interval bound for a group.
+    """
+    outs = known(outputs)
+    return [name for name in columns if name not in outs and not name.startswith("_")]
+
+
+# value and decisions (issue 32)
+#: ``value_curve``: the value of flagging the rows at or above each threshold.
+VALUE_CURVE = ("threshold", "depth", "tp", "fp", "value", "value_per_case")
+#: ``decision_curve`` (+ ``net_benefit_lower, net_benefit_upper`` with ``ci``).
+DECISION_CURVE = ("threshold", "net_benefit", "treat_all", "treat_none", "interventions_avoided")
