@@ -7,7 +7,8 @@ import polars as pl
 import polars_roc as pr
 from polars_roc import charts
 from polars_roc._core import columns
-from polars_roc.report import business, page
+from polars_roc.report import _business as business
+from polars_roc.report import _page as page
 
 
 def line_data(spec: dict) -> list[dict]:
