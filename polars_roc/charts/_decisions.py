@@ -19,6 +19,7 @@ from polars_roc.charts._altair import (
     is_mark,
     named_nulls,
     nominal,
+    per_panel,
     quantitative,
     require,
 )
@@ -139,15 +140,18 @@ def value_chart(
     line = _thinned(line.select(*by, "threshold", "depth", _y=y_name), by, max_points)
     best = _best(values, by, y_name, capacity).select(*by, "threshold", "depth", _y=y_name)
     best = best.filter(pl.col(x).is_finite())
-    best = best.with_columns(_text=pl.Series(_labels(best, by, x), dtype=pl.String))
-    best = best.with_columns(_px=4.0 + 14.0 * pl.int_range(pl.len()))  # text rows, pixels
+    told = [n for n in by if n not in panels.names]  # a panel's title names the rest
+    best = best.with_columns(_text=pl.Series(_labels(best, told, x), dtype=pl.String))
+    px = 4.0 + 14.0 * pl.int_range(pl.len())  # text rows in pixels, counted per panel
+    best = best.with_columns(_px=px.over(panels.names) if panels.names else px)
     overall = None
     if capacity is not None:  # the unconstrained optimum too, hollow
         overall = _best(values, by, y_name, None).select(*by, "threshold", "depth", _y=y_name)
         overall = overall.filter(pl.col(x).is_finite())
     fraction = capacity is not None and 0 < capacity <= 1 and not isinstance(capacity, int)
     rule = pl.DataFrame({"depth": [float(capacity or 0)]}) if fraction and x == "depth" else None
-    zero = pl.DataFrame({"_y": [0.0]})
+    rule = None if rule is None else per_panel(rule, values, panels.names)
+    zero = per_panel(pl.DataFrame({"_y": [0.0]}), values, panels.names)
     data = combine(zero=zero, capacity=rule, model=line, overall=overall, best=best)
     title = "Depth (share of rows flagged)" if x == "depth" else "Threshold"
     x_enc = quantitative(alt_, "X", x, title=title)
@@ -269,7 +273,8 @@ def decision_curve_chart(
     keep = [*by, "threshold", "net_benefit", "treat_all"]
     keep += ["net_benefit_lower", "net_benefit_upper"] if banded else []
     model = curve.select(keep)
-    data = combine(zero=pl.DataFrame({"net_benefit": [0.0]}), model=model)
+    zero = per_panel(pl.DataFrame({"net_benefit": [0.0]}), curve, panels.names)
+    data = combine(zero=zero, model=model)
     x = quantitative(alt_, "X", "threshold", title="Threshold probability")
     x = x.scale(domain=[0, curve.select(pl.col("threshold").max().fill_null(1.0)).item()])
     y_scale = alt_.Scale(domain=[lo, hi], clamp=False)

@@ -44,6 +44,7 @@ from polars_roc._core.direction import Direction, flips
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
 from polars_roc.report import _business as report_business
+from polars_roc.report import _decisions as report_decisions
 from polars_roc.report import _figures as report_figures
 from polars_roc.report import _page as report_page
 from polars_roc.report._data import CI_NAMES, Progress, ReportData
@@ -96,6 +97,9 @@ def compute(
     progress: Progress | None = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
+    gain_tp: str | float | None = None,  # value and decisions (issue 32): gain_tp, gain_tn,
+    gain_tn: str | float = 0.0,  # capacity; cost_fp / cost_fn are then the value's costs
+    capacity: float | None = None,
 ) -> ReportData:
     """
     Run the report's queries: AUC table, curves, partial AUC, cutpoints, score distributions.
@@ -170,8 +174,8 @@ def compute(
         )
         raise ValueError(msg)
     costs = {
-        "cost_fp": validate.cost(cost_fp, "cost_fp"),
-        "cost_fn": validate.cost(cost_fn, "cost_fn"),
+        "cost_fp": validate.cost(cost_fp, "cost_fp") if gain_tp is None else cost_fp,
+        "cost_fn": validate.cost(cost_fn, "cost_fn") if gain_tp is None else cost_fn,
     }
     validate.prevalence(prevalence)
     lower = flips(direction)
@@ -254,6 +258,10 @@ def compute(
         skip=skip,
     )  # fmt: skip
     many = report_business.segments_note(gains_table, names[1] if len(names) > 1 else None)
+    amounts = None if gain_tp is None else {"gain_tp": gain_tp, **costs, "gain_tn": gain_tn}
+    decided = report_decisions.compute(
+        lf, score, label, common, amounts=amounts, capacity=capacity, probabilities=skip is None
+    )
     if many is not None:
         notes.append(many)
     band = None
@@ -278,6 +286,7 @@ def compute(
         "calibration_skipped": skip,
         "fpr_scale": fpr_scale,
         **policies,
+        **({"amounts": amounts, "capacity": capacity} if amounts else {}),
     }
     return ReportData(
         auc=auc,
@@ -292,6 +301,7 @@ def compute(
         gains=gains_table,
         calibration=calibrated,
         band=band,
+        decisions=decided,
     )
 
 
@@ -603,6 +613,10 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
         report_business.builders(
             table=merged[0], curve=curve, calibration=merged[1], names=names[:2]
         )
+    )
+    merge = lambda frame: merge_groups(frame, names)  # noqa: E731
+    builders.update(
+        report_decisions.builders(data.decisions, names[:2], data.roles.get("capacity"), merge)
     )
     figures = []
     for key in HEADINGS:  # in page order

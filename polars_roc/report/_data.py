@@ -75,3 +75,5 @@ class ReportData:
     gains: pl.DataFrame | None = None
     calibration: pl.DataFrame | None = None
     band: pl.DataFrame | None = None
+    #: value and decisions (issue 32): ``value``, ``value_best``, ``decision`` frames.
+    decisions: dict[str, pl.DataFrame] = field(default_factory=dict)
