@@ -266,6 +266,11 @@ def _value_flags(options: argparse.ArgumentParser) -> None:
         metavar="SHARE",
         help="value panel: the share of rows that may be flagged (e.g. 0.02), or a row count",
     )
+    options.add_argument(
+        "--decision-curve",
+        action="store_true",
+        help="add a decision-curve panel (net benefit, as dcurves), for probabilities",
+    )
 
 
 def _amount(text: str) -> str | float:
@@ -612,6 +617,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
         "nan_policy": args.nan_policy,
         **({} if not valued else {"gain_tp": args.gain_tp, "capacity": args.capacity}),
         **({} if args.gain_tn is None else {"gain_tn": args.gain_tn}),
+        **({"decision_curve": True} if args.decision_curve else {}),
     }
 
 

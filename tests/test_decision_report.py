@@ -29,7 +29,7 @@ def report(path: Path, out: Path, *flags: str) -> int:
 
 def test_value_panel_shows_the_value_optimal_threshold(scores: Path, tmp_path: Path) -> None:
     out = tmp_path / "r.html"
-    flags = ("--gain-tp", "amount", "--cost-fp", "20", "--capacity", "0.05")
+    flags = ("--gain-tp", "amount", "--cost-fp", "20", "--capacity", "0.05", "--decision-curve")
     assert report(scores, out, *flags) == 0
     page = out.read_text()
     assert '<section id="value">' in page
@@ -54,7 +54,10 @@ def test_value_flags_need_gain_tp(
     assert not (tmp_path / "x.html").exists()
 
 
-def test_no_decision_panel_without_probabilities() -> None:
-    frame = pr.datasets.simulate(300, seed=1).with_columns(pl.col("score") * 10)
-    data = pr.report.compute(frame.lazy(), by="model", ci=None, gain_tp=1.0)
+def test_no_decision_panel_without_probabilities_or_asking() -> None:
+    frame = pr.datasets.simulate(300, seed=1)
+    assert set(pr.report.compute(frame.lazy(), ci=None).decisions) == set()
+    scaled = frame.with_columns(pl.col("score") * 10)
+    data = pr.report.compute(scaled.lazy(), by="model", ci=None, gain_tp=1.0, decision_curve=True)
     assert set(data.decisions) == {"value", "value_best"}
+    assert any(note.startswith("No decision curve") for note in data.notes)

@@ -100,6 +100,7 @@ def compute(
     gain_tp: str | float | None = None,  # value and decisions (issue 32): gain_tp, gain_tn,
     gain_tn: str | float = 0.0,  # capacity; cost_fp / cost_fn are then the value's costs
     capacity: float | None = None,
+    decision_curve: bool = False,
 ) -> ReportData:
     """
     Run the report's queries: AUC table, curves, partial AUC, cutpoints, score distributions.
@@ -259,9 +260,12 @@ def compute(
     )  # fmt: skip
     many = report_business.segments_note(gains_table, names[1] if len(names) > 1 else None)
     amounts = None if gain_tp is None else {"gain_tp": gain_tp, **costs, "gain_tn": gain_tn}
+    if decision_curve and skip is not None:
+        notes.append(f"No decision curve: {skip}")
     decided = report_decisions.compute(
-        lf, score, label, common, amounts=amounts, capacity=capacity, probabilities=skip is None
-    )
+        lf, score, label, common, amounts=amounts, capacity=capacity,
+        probabilities=decision_curve and skip is None,
+    )  # fmt: skip
     if many is not None:
         notes.append(many)
     band = None
