@@ -34,7 +34,7 @@ from polars_roc._core.validate import By
 from polars_roc.curves import curve
 from polars_roc.exprs.ranking import auc
 
-__all__ = ["gain_curve", "gains_table", "gini", "ks", "largest_gap"]
+__all__ = ["gain_curve", "gains_table", "gini", "ks"]
 
 
 def _rates(totals_defined: pl.Expr) -> dict[str, pl.Expr]:
