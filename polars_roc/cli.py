@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import glob
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -574,7 +576,7 @@ def _demo(args: argparse.Namespace) -> int:
     )
 
 
-def _options(args: argparse.Namespace) -> dict[str, Any]:
+def _options(args: argparse.Namespace) -> report.ReportOptions:
     """The report's options from the flags; a flag for a method not chosen is an error."""
     costs = {"--cost-fp": args.cost_fp, "--cost-fn": args.cost_fn, "--prevalence": args.prevalence}
     given = [flag for flag, value in costs.items() if value is not None]
@@ -595,45 +597,49 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     if args.n_boot is not None and args.ci != "bootstrap":
         msg = f"--n-boot only applies with --ci bootstrap (got --ci {args.ci})"
         raise UsageError(msg)
-    return {
+    given_values = {
         "ci": None if args.ci == "none" else args.ci,
         "level": args.level,
         "fpr": None if args.tpr else args.fpr,
         "tpr": args.tpr,
         "method": args.method,
-        "cost_fp": (0.0 if valued else 1.0) if args.cost_fp is None else args.cost_fp,
-        "cost_fn": (0.0 if valued else 1.0) if args.cost_fn is None else args.cost_fn,
+        "cost_fp": 0.0 if valued and args.cost_fp is None else args.cost_fp,
+        "cost_fn": 0.0 if valued and args.cost_fn is None else args.cost_fn,
         "prevalence": args.prevalence,
-        "n_boot": 2000 if args.n_boot is None else args.n_boot,
+        "n_boot": args.n_boot,
         "seed": args.seed,
-        "gains_bins": _at_least_one(args.gains_bins, "--gains-bins"),
-        "calibration_bins": (
-            None
-            if args.no_calibration
-            else _at_least_one(args.calibration_bins, "--calibration-bins")
-        ),
+        "gains_bins": args.gains_bins,
+        "calibration_bins": None if args.no_calibration else args.calibration_bins,
         "fpr_scale": args.fpr_scale,
         "direction": args.direction,
         "nan_policy": args.nan_policy,
+        "js": args.js,
         **({} if not valued else {"gain_tp": args.gain_tp, "capacity": args.capacity}),
         **({} if args.gain_tn is None else {"gain_tn": args.gain_tn}),
-        **({"decision_curve": True} if args.decision_curve else {}),
+        "decision_curve": args.decision_curve,
     }
+    unset = ("cost_fp", "cost_fn", "n_boot")  # not given: the options' defaults
+    try:  # the values are checked once, by ReportOptions; its message names the flags
+        return report.ReportOptions(
+            **{k: v for k, v in given_values.items() if not (k in unset and v is None)}
+        )
+    except ValueError as error:
+        raise UsageError(_as_flags(report.one_line(error))) from None
 
 
-def _at_least_one(value: int, flag: str) -> int:
-    if value < 1:
-        msg = f"{flag} must be at least 1, got {value}"
-        raise UsageError(msg)
-    return value
+def _as_flags(message: str) -> str:
+    """An option's message as the command line says it: ``n_boot`` becomes ``--n-boot``."""
+    names = "|".join(f.name for f in dataclasses.fields(report.ReportOptions))
+    return re.sub(rf"(^|hint: )({names})\b", lambda m: f"{m[1]}--{m[2].replace('_', '-')}", message)
 
 
 def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
     say = args.say
     title, source = roles.pop("title"), roles.pop("source")
-    data = report.compute(lf, **roles, **_options(args), progress=say)
+    options = _options(args).replace(title=title)
+    data = report.compute(lf, **roles, options=options, progress=say)
     say("drawing charts")
-    page = report.render(data, title=title, source=source, js=args.js, progress=say)
+    page = report.render(data, source=source, progress=say)
     output = Path(args.output)
     output.write_text(page, encoding="utf-8")
     say(f"wrote {output} ({len(page.encode()) / 1e6:.1f} MB)")

@@ -8,6 +8,7 @@ the reason it does not.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import pkgutil
@@ -96,18 +97,50 @@ def test_the_scan_sees_the_score_functions() -> None:
     assert len(SCORED) > 30
 
 
+def _settings(function: Callable[..., Any]) -> tuple[dict[str, Any], set[str]]:
+    """
+    The function's settings with their defaults, and the names it documents.
+
+    A function taking ``options=`` and ``**settings`` (the report) takes the fields of
+    :class:`polars_roc.report.ReportOptions`, documented there.
+    """
+    parameters = inspect.signature(function).parameters
+    defaults = {name: p.default for name, p in parameters.items()}
+    documented = _documented(function)
+    takes_settings = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    if "options" in parameters and takes_settings:
+        fields = dataclasses.fields(pr.report.ReportOptions)
+        defaults |= {field.name: field.default for field in fields}
+        doc = inspect.getdoc(pr.report.ReportOptions) or ""
+        attributes = doc.split("Attributes\n----------\n", 1)[1].split("Examples\n")[0]
+        documented |= {
+            part.strip()
+            for line in attributes.splitlines()
+            if re.fullmatch(r"[A-Za-z_][\w, ]*", line)
+            for part in line.split(",")
+        }
+    return defaults, documented
+
+
 @pytest.mark.parametrize("key", sorted(set(SCORED) - NOT_AN_ANALYSIS - PENDING))
 def test_takes_and_documents_direction_and_nan_policy(key: str) -> None:
     function = SCORED[key]
-    parameters = inspect.signature(function).parameters
+    parameters, documented = _settings(function)
     wanted = ("nan_policy",) if key in NO_DIRECTION else POLICY_ARGUMENTS
     missing = [name for name in wanted if name not in parameters]
     assert not missing, f"{key} takes a score but not {missing}"
-    assert parameters["nan_policy"].default == "propagate"
+    assert parameters["nan_policy"] == "propagate"
     if "direction" in parameters:
-        assert parameters["direction"].default == "higher"
-    undocumented = [name for name in wanted if name not in _documented(function)]
+        assert parameters["direction"] == "higher"
+    undocumented = [name for name in wanted if name not in documented]
     assert not undocumented, f"{key} does not document {undocumented}"
+
+
+def test_the_report_takes_its_settings_as_options() -> None:
+    # A guard on the guard: the report's settings are read off ReportOptions.
+    parameters, documented = _settings(pr.report.to_html)
+    assert parameters["direction"] == "higher"
+    assert {"direction", "nan_policy", "seed", "title"} <= documented
 
 
 @pytest.mark.parametrize("key", sorted(NO_DIRECTION))

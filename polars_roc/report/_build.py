@@ -31,16 +31,15 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import polars as pl
 
 from polars_roc import areas, charts, curves, operating
 from polars_roc import thresholds as cutpoints
-from polars_roc._core import checks, validate
-from polars_roc._core.checks import NanPolicy
+from polars_roc._core import validate
 from polars_roc._core.columns import THRESHOLDS
-from polars_roc._core.direction import Direction, flips
+from polars_roc._core.direction import flips
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
 from polars_roc.report import _business as report_business
@@ -49,19 +48,8 @@ from polars_roc.report import _figures as report_figures
 from polars_roc.report import _page as report_page
 from polars_roc.report._data import CI_NAMES, Progress, ReportData
 from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles
-from polars_roc.report._multiclass import one_vs_rest
-from polars_roc.report._page import HEADINGS, JsMode
-
-__all__ = [
-    "JsMode",
-    "Progress",
-    "ReportData",
-    "compute",
-    "one_line",
-    "one_vs_rest",
-    "render",
-    "to_html",
-]
+from polars_roc.report._page import HEADINGS
+from polars_roc.report.options import ReportCI, ReportOptions
 
 #: Above this many distinct (group, score) pairs, curves are drawn from quantile thresholds.
 MAX_CURVE_POINTS = 200_000
@@ -81,33 +69,17 @@ def compute(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
-    ci: Literal["delong", "bootstrap"] | None = "delong",
-    level: float = 0.95,
-    fpr: tuple[float, float] | None = (0.0, 0.2),
-    tpr: tuple[float, float] | None = None,
-    method: Literal["youden", "closest_topleft", "cost"] = "youden",
-    cost_fp: float = 1.0,
-    cost_fn: float = 1.0,
-    prevalence: float | None = None,
-    n_boot: int = 2000,
-    seed: int | None = 0,
-    gains_bins: int = report_business.GAINS_BINS,
-    calibration_bins: int | None = report_business.CALIBRATION_BINS,
-    fpr_scale: Literal["linear", "log"] = "linear",
+    options: ReportOptions | None = None,
     progress: Progress | None = None,
-    direction: Direction = "higher",
-    nan_policy: NanPolicy = "propagate",
-    gain_tp: str | float | None = None,  # value and decisions (issue 32): gain_tp, gain_tn,
-    gain_tn: str | float = 0.0,  # capacity; cost_fp / cost_fn are then the value's costs
-    capacity: float | None = None,
-    decision_curve: bool = False,
+    **settings: Any,
 ) -> ReportData:
     """
     Run the report's queries: AUC table, curves, partial AUC, cutpoints, score distributions.
 
-    Column roles and arguments are checked against the schema before any data is read.
-    Each step is one lazy query collected once, so a scanned file is read once per step
-    and never held whole in memory.
+    Column roles and settings are checked before any data is read (the settings when the
+    :class:`~polars_roc.report.ReportOptions` is made, the roles against the schema). Each
+    step is one lazy query collected once, so a scanned file is read once per step and never
+    held whole in memory.
 
     Parameters
     ----------
@@ -115,38 +87,15 @@ def compute(
         Scored rows, e.g. ``pl.scan_parquet(path)``.
     score, label, by, weight, pos_label
         Column roles, as in :func:`polars_roc.areas.auc`.
-    ci
-        Interval method of the AUC table: ``"delong"``, ``"bootstrap"`` or None. When the
-        intervals cannot be computed, the table has none and `notes` says why.
-    level
-        Confidence level of the intervals.
-    fpr, tpr
-        The partial-AUC range ``(lo, hi)``; `tpr` is used when given, else `fpr`.
-    method
-        How the best cutpoint is chosen (see :func:`polars_roc.thresholds.best_threshold`).
-    cost_fp, cost_fn, prevalence
-        The costs of a false positive and a false negative and the prevalence to weigh them
-        by (default the data's), for ``method="cost"``.
-    n_boot, seed
-        Bootstrap replicates and random seed, for ``ci="bootstrap"``: the AUC intervals and
-        the ROC panels' confidence band (TPR at a grid of FPRs, :data:`BAND_GRID`).
-    gains_bins
-        Bins of the gains table per group (10: deciles).
-    calibration_bins
-        Equal-width bins of the calibration panel, drawn when every score lies in [0, 1]
-        (else the page says why not); None leaves the panel out.
-    fpr_scale
-        ``"log"`` draws the ROC panels' FPR axis on a log scale (see
-        :func:`polars_roc.charts.roc_chart`); ``"linear"`` zooms it to FPR 0 to 0.2 when
-        every AUC is above 0.95.
+    options
+        The report's settings (:class:`~polars_roc.report.ReportOptions`; default: its
+        defaults): interval method and level, partial-AUC range, cutpoint method and costs,
+        bootstrap replicates and seed, panel bins, FPR scale, `direction`, `nan_policy`.
     progress
         Called with a one-line message as each step starts.
-    direction, nan_policy
-        As in :func:`polars_roc.areas.auc`, for every analysis of the report: under
-        ``"lower"`` a lower score means positive (thresholds stay in score units, a row is
-        predicted positive iff ``score <= threshold``, and the calibration panel is left
-        out: such scores are not probabilities of the positive class). The score chart draws
-        the scores as they are and leaves NaN scores out.
+    **settings
+        Any setting of :class:`~polars_roc.report.ReportOptions` by name (``ci=None``,
+        ``direction="lower"``, ``nan_policy="omit"``, ...): it overrides `options`.
 
     Returns
     -------
@@ -161,38 +110,24 @@ def compute(
     (['model', 'auc', 'n_pos', 'n_neg'], 1200)
     >>> data.best_threshold["model"].to_list()
     ['baseline', 'gbm', 'logit']
+    >>> same = pr.report.compute(lf, by="model", options=pr.report.ReportOptions(ci=None))
+    >>> same.auc.equals(data.auc)
+    True
     """
+    chosen = ReportOptions.of(options, **settings)
     say = progress or _quiet
     names = validate.as_names(by)
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
-    validate.level(level)
-    validate.ci(ci, ("delong", "bootstrap"))
-    if method not in ("youden", "closest_topleft", "cost"):
-        msg = (
-            f"method must be 'youden', 'closest_topleft' or 'cost', got {method!r}"
-            "\n\nHint: method='youden'."
-        )
-        raise ValueError(msg)
-    costs = {
-        "cost_fp": validate.cost(cost_fp, "cost_fp") if gain_tp is None else cost_fp,
-        "cost_fn": validate.cost(cost_fn, "cost_fn") if gain_tp is None else cost_fn,
-    }
-    validate.prevalence(prevalence)
-    lower = flips(direction)
-    policies = {"direction": direction, "nan_policy": checks.nan_policy(nan_policy)}
-    validate.n_boot(n_boot)
-    validate.whole(gains_bins, "gains_bins")
-    if calibration_bins is not None:
-        validate.whole(calibration_bins, "calibration_bins")
-    validate.choice(fpr_scale, ("linear", "log"), "fpr_scale")
-    if tpr is not None:
-        kind, bounds = "tpr", validate.unit_range(tpr, "tpr")
-    elif fpr is not None:
-        kind, bounds = "fpr", validate.unit_range(fpr, "fpr")
-    else:
-        msg = "the report needs a partial-AUC range\n\nHint: fpr=(0.0, 0.2) or tpr=(0.8, 1.0)."
-        raise ValueError(msg)
+    ci, level, method, n_boot, seed = (
+        chosen.ci, chosen.level, chosen.method, chosen.n_boot, chosen.seed
+    )  # fmt: skip
+    costs = {"cost_fp": chosen.cost_fp, "cost_fn": chosen.cost_fn}
+    prevalence = chosen.prevalence
+    gains_bins, calibration_bins = chosen.gains_bins, chosen.calibration_bins
+    lower = flips(chosen.direction)
+    policies = {"direction": chosen.direction, "nan_policy": chosen.nan_policy}
+    kind, bounds = chosen.partial_range
     common: dict[str, Any] = {
         "by": names or None,
         "weight": weight,
@@ -245,8 +180,8 @@ def compute(
     ).collect()
 
     begin(f"best cutpoints ({method})")
-    chosen: dict[str, Any] = {**costs, "prevalence": prevalence} if method == "cost" else {}
-    best = cutpoints.best_threshold(lf, score, label, method=method, **chosen, **common).collect()
+    weighed: dict[str, Any] = {**costs, "prevalence": prevalence} if method == "cost" else {}
+    best = cutpoints.best_threshold(lf, score, label, method=method, **weighed, **common).collect()
 
     begin("score distributions")
     chart = _score_chart(lf, score, label, names, weight, pos_label, notes, n_segments)
@@ -259,7 +194,9 @@ def compute(
         skip=skip,
     )  # fmt: skip
     many = report_business.segments_note(gains_table, names[1] if len(names) > 1 else None)
+    gain_tp, gain_tn, capacity = chosen.gain_tp, chosen.gain_tn, chosen.capacity
     amounts = None if gain_tp is None else {"gain_tp": gain_tp, **costs, "gain_tn": gain_tn}
+    decision_curve = chosen.decision_curve
     if decision_curve and skip is not None:
         notes.append(f"No decision curve: {skip}")
     decided = report_decisions.compute(
@@ -288,7 +225,7 @@ def compute(
         "gains_bins": gains_bins,
         "calibration_bins": calibration_bins,
         "calibration_skipped": skip,
-        "fpr_scale": fpr_scale,
+        "fpr_scale": chosen.fpr_scale,
         **policies,
         **({"amounts": amounts, "capacity": capacity} if amounts else {}),
     }
@@ -306,6 +243,7 @@ def compute(
         calibration=calibrated,
         band=band,
         decisions=decided,
+        options=chosen,
     )
 
 
@@ -344,7 +282,7 @@ def _auc_table(
     score: str,
     label: str,
     common: dict[str, Any],
-    ci: Literal["delong", "bootstrap"] | None,
+    ci: ReportCI | None,
     level: float,
     notes: list[str],
 ) -> pl.DataFrame:
@@ -446,10 +384,10 @@ class _Figure:
 def render(
     data: ReportData,
     *,
-    title: str = "ROC report",
+    options: ReportOptions | None = None,
     source: str | None = None,
-    js: JsMode = "auto",
     progress: Progress | None = None,
+    **settings: Any,
 ) -> str:
     """
     One self-contained HTML page from computed report data.
@@ -458,16 +396,18 @@ def render(
     ----------
     data
         What :func:`compute` returned.
-    title
-        The page's title and heading.
+    options
+        The page's settings (:class:`~polars_roc.report.ReportOptions`: its `title` and
+        `js`); default: the options `data` was computed with.
     source
         Where the data came from (e.g. a file name), shown in the header.
-    js
-        How the page gets Vega: ``"inline"`` embeds it (needs ``vl-convert-python``),
-        ``"cdn"`` links jsDelivr, ``"auto"`` embeds it when it can.
     progress
         Called with a one-line warning for each chart that could not be drawn (the page
         shows the same note).
+    **settings
+        Settings of :class:`~polars_roc.report.ReportOptions` by name, e.g. ``title=`` (the
+        page's title and heading) and ``js=`` (``"inline"`` embeds Vega, which needs
+        ``vl-convert-python``; ``"cdn"`` links jsDelivr; ``"auto"`` embeds it when it can).
 
     Returns
     -------
@@ -482,9 +422,8 @@ def render(
     >>> "<title>Scorecards</title>" in page and "cdn.jsdelivr.net" in page
     True
     """
-    if js not in ("auto", "inline", "cdn"):
-        msg = f"js must be 'auto', 'inline' or 'cdn', got {js!r}\n\nHint: js='auto'."
-        raise ValueError(msg)
+    chosen = ReportOptions.of(options or data.options, **settings)
+    title, js = chosen.title, chosen.js
     say = progress or _quiet
     if js != "cdn":
         say("embedding Vega, Vega-Lite and vega-embed in the page")
@@ -519,25 +458,10 @@ def to_html(
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
-    ci: Literal["delong", "bootstrap"] | None = "delong",
-    level: float = 0.95,
-    fpr: tuple[float, float] | None = (0.0, 0.2),
-    tpr: tuple[float, float] | None = None,
-    method: Literal["youden", "closest_topleft", "cost"] = "youden",
-    cost_fp: float = 1.0,
-    cost_fn: float = 1.0,
-    prevalence: float | None = None,
-    n_boot: int = 2000,
-    seed: int | None = 0,
-    gains_bins: int = report_business.GAINS_BINS,
-    calibration_bins: int | None = report_business.CALIBRATION_BINS,
-    fpr_scale: Literal["linear", "log"] = "linear",
-    title: str = "ROC report",
+    options: ReportOptions | None = None,
     source: str | None = None,
-    js: JsMode = "auto",
     progress: Progress | None = None,
-    direction: Direction = "higher",
-    nan_policy: NanPolicy = "propagate",
+    **settings: Any,
 ) -> str:
     """
     The HTML report of scored rows: :func:`compute`, then :func:`render`.
@@ -551,13 +475,13 @@ def to_html(
     ----------
     lf
         Scored rows, e.g. ``pl.scan_csv(path)``.
-    score, label, by, weight, pos_label, ci, level, fpr, tpr, method, progress
+    score, label, by, weight, pos_label, progress
         As in :func:`compute`.
-    cost_fp, cost_fn, prevalence, n_boot, seed, gains_bins, calibration_bins, fpr_scale
-        As in :func:`compute`.
-    direction, nan_policy
-        As in :func:`compute`.
-    title, source, js
+    options, **settings
+        The report's settings (:class:`~polars_roc.report.ReportOptions`), and any of them
+        by name (``ci=None``, ``title="Scorecards"``, ``direction="lower"``,
+        ``nan_policy="omit"``, ...), which override `options`.
+    source
         As in :func:`render`.
 
     Returns
@@ -574,31 +498,10 @@ def to_html(
     >>> page.count('<div class="chart"')
     9
     """
-    data = compute(
-        lf,
-        score,
-        label,
-        by=by,
-        weight=weight,
-        pos_label=pos_label,
-        ci=ci,
-        level=level,
-        fpr=fpr,
-        tpr=tpr,
-        method=method,
-        cost_fp=cost_fp,
-        cost_fn=cost_fn,
-        prevalence=prevalence,
-        n_boot=n_boot,
-        seed=seed,
-        gains_bins=gains_bins,
-        calibration_bins=calibration_bins,
-        fpr_scale=fpr_scale,
-        progress=progress,
-        direction=direction,
-        nan_policy=nan_policy,
-    )
-    return render(data, title=title, source=source, js=js, progress=progress)
+    chosen = ReportOptions.of(options, **settings)
+    roles = {"by": by, "weight": weight, "pos_label": pos_label}
+    data = compute(lf, score, label, **roles, options=chosen, progress=progress)
+    return render(data, source=source, progress=progress)
 
 
 def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]:

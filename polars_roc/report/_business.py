@@ -43,9 +43,6 @@ from polars_roc.report._figures import COLUMNS, panel_size
 MAX_SEGMENTS = 6
 #: Most segments (grid columns) of the KS chart.
 KS_SEGMENTS = 4
-#: Default bins of the gains table (deciles) and of the calibration curve.
-GAINS_BINS = 10
-CALIBRATION_BINS = 10
 
 HEADINGS = {
     "gains": "Gains and lift",

@@ -17,6 +17,8 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.report.options import ReportOptions
+
 #: Receives one-line progress messages (e.g. a function printing to stderr).
 Progress = Callable[[str], None]
 #: Interval methods as the page names them.
@@ -61,6 +63,9 @@ class ReportData:
     band
         The bootstrap band of the ROC panels (``tpr_at_fpr(..., ci="bootstrap")`` at a grid
         of FPRs), or None without bootstrap intervals.
+    options
+        The settings the data was computed with; :func:`polars_roc.report.render` draws the
+        page with them (its title, how it gets Vega) unless told otherwise.
     """
 
     auc: pl.DataFrame
@@ -77,3 +82,4 @@ class ReportData:
     band: pl.DataFrame | None = None
     #: value and decisions (issue 32): ``value``, ``value_best``, ``decision`` frames.
     decisions: dict[str, pl.DataFrame] = field(default_factory=dict)
+    options: ReportOptions | None = None

@@ -24,7 +24,7 @@ import json
 import math
 import re
 from importlib import import_module
-from typing import Any, Literal
+from typing import Any
 
 import polars as pl
 
@@ -34,8 +34,7 @@ from polars_roc.report import _business as report_business
 from polars_roc.report import _decisions as report_decisions
 from polars_roc.report._data import CI_NAMES, ReportData
 from polars_roc.report._figures import ZOOM_ABOVE, fpr_zoom, merge_groups
-
-JsMode = Literal["auto", "inline", "cdn"]
+from polars_roc.report.options import JsMode, ReportOptions
 
 CDN = "https://cdn.jsdelivr.net/npm"
 
@@ -347,7 +346,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         out.append((key, heading, html_))
     business = report_business.sections(
         table=None if data.gains is None else merge_groups(data.gains, names),
-        gains_bins=roles.get("gains_bins", report_business.GAINS_BINS),
+        gains_bins=roles.get("gains_bins", ReportOptions.gains_bins),
         calibration_bins=roles.get("calibration_bins"),
         skip=roles.get("calibration_skipped"),
         names=names[:2],
