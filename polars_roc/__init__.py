@@ -7,7 +7,8 @@ The folders are the layers, from the top (imports only go down; ``tests/test_lay
 holds the map): ``cli`` and ``report/``; ``charts/``; ``namespace``; ``inference/`` and
 ``engines/``; the analyses (``areas``, ``operating``, ``thresholds``, ``precision_recall``,
 ``metrics``, ``gains``, ``calibration``, ``crossval``, ``multiclass/``, ``geometry/``); the
-public core (``curves``, ``exprs/``); and the private floor ``_core/``.
+public core (``curves``, ``exprs/``) and the argument types (``typing``); and the private
+floor ``_core/``.
 
 Examples
 --------
@@ -40,6 +41,7 @@ from polars_roc import (
     precision_recall,
     report,
     thresholds,
+    typing,
 )
 from polars_roc._core.schemes import linspace
 from polars_roc._core.version import __version__ as __version__
@@ -103,4 +105,5 @@ __all__ = [
     "stratified_folds",
     "tally",
     "thresholds",
+    "typing",
 ]

@@ -23,7 +23,7 @@ class, pass that class as `pos_label`.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -37,10 +37,9 @@ from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group
 from polars_roc._core.kernels import rows
 from polars_roc._core.validate import By
+from polars_roc.typing import Strategy
 
 __all__ = ["Strategy", "calibration", "expected_calibration_error"]
-
-Strategy = Literal["uniform", "quantile"]
 
 
 def _check_arguments(bins: Any, strategy: Any) -> None:

@@ -18,6 +18,7 @@ from polars._typing import IntoExprColumn
 from polars.exceptions import SchemaError
 
 from polars_roc._core import checks, labels, validate
+from polars_roc._core.aliases import renamed
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, summarize
@@ -48,9 +49,10 @@ def _weighted_mean(values: pl.Expr, weight: pl.Expr | None) -> pl.Expr:
     return pl.when(total > 0).then((values * weight).sum() / total)
 
 
+@renamed(truth="label", pred="prediction")
 def accuracy(
-    truth: IntoExprColumn,
-    pred: IntoExprColumn,
+    label: IntoExprColumn,
+    prediction: IntoExprColumn,
     *,
     weight: IntoExprColumn | None = None,
 ) -> pl.Expr:
@@ -62,9 +64,9 @@ def accuracy(
 
     Parameters
     ----------
-    truth
+    label
         True class column (name or expression).
-    pred
+    prediction
         Predicted class column, of the same type.
     weight
         Optional non-negative case weights.
@@ -84,7 +86,7 @@ def accuracy(
     >>> df.select(1 - pr.accuracy("y", "yhat")).item()
     0.25
     """
-    t, p = labels.into_expr(truth), labels.into_expr(pred)
+    t, p = labels.into_expr(label), labels.into_expr(prediction)
     w = None if weight is None else labels.weight(weight)
     keep = t.is_not_null() & p.is_not_null()
     if w is not None:
@@ -298,8 +300,8 @@ def _class_columns(
     schema: pl.Schema, truth: str, pred: str, by: list[str]
 ) -> pl.DataType | type[pl.DataType]:
     """Check the truth / predicted class columns and return the dtype they share."""
-    truth_dtype = validate.column(schema, truth, "truth")
-    pred_dtype = validate.column(schema, pred, "pred")
+    truth_dtype = validate.column(schema, truth, "label")
+    pred_dtype = validate.column(schema, pred, "prediction")
     for name in by:
         validate.column(schema, name, "by")
     clash = {truth, pred, "truth", "pred", "n", "mean_cost"} & set(by)
@@ -313,7 +315,8 @@ def _class_columns(
         if not validate.is_label_dtype(dtype):
             msg = (
                 f"class column {name!r} has dtype {dtype}, expected Boolean, integer, string "
-                f"or categorical classes\n\nHint: pass truth=<class column>, pred=<class column>."
+                f"or categorical classes\n\nHint: pass label=<class column>, "
+                f"prediction=<class column>."
             )
             raise SchemaError(msg)
     if truth_dtype == pred_dtype:
@@ -324,7 +327,8 @@ def _class_columns(
     if isinstance(truth_dtype, textual) and isinstance(pred_dtype, textual):
         return pl.String
     msg = (
-        f"truth column {truth!r} ({truth_dtype}) and pred column {pred!r} ({pred_dtype}) do "
+        f"label column {truth!r} ({truth_dtype}) and prediction column {pred!r} ({pred_dtype}) "
+        f"do "
         f"not hold the same kind of class\n\nHint: cast one to the other's type."
     )
     raise SchemaError(msg)
@@ -342,11 +346,12 @@ def _check_weight(schema: pl.Schema, weight: str | None) -> None:
         raise SchemaError(msg)
 
 
+@renamed(truth="label", pred="prediction")
 @same_kind
 def confusion_matrix(
     lf: pl.LazyFrame,
-    truth: str,
-    pred: str,
+    label: str,
+    prediction: str,
     *,
     by: By = None,
     weight: str | None = None,
@@ -362,10 +367,10 @@ def confusion_matrix(
     ----------
     lf
         Rows with a true and a predicted class.
-    truth
+    label
         True class column.
-    pred
-        Predicted class column (same kind of values as `truth`).
+    prediction
+        Predicted class column (same kind of values as `label`).
     by
         Column name(s) to group by: one matrix per group.
     weight
@@ -398,16 +403,16 @@ def confusion_matrix(
     """
     names = validate.as_names(by)
     schema = lf.collect_schema()
-    dtype = _class_columns(schema, truth, pred, names)
+    dtype = _class_columns(schema, label, prediction, names)
     _check_weight(schema, weight)
     w = None if weight is None else labels.weight(weight)
-    keep = pl.col(truth).is_not_null() & pl.col(pred).is_not_null()
+    keep = pl.col(label).is_not_null() & pl.col(prediction).is_not_null()
     if w is not None:
         keep = keep & w.is_not_null() & (w > 0)
     cases = lf.filter(keep).select(
         *names,
-        truth=pl.col(truth).cast(dtype),
-        pred=pl.col(pred).cast(dtype),
+        truth=pl.col(label).cast(dtype),
+        pred=pl.col(prediction).cast(dtype),
         n=pl.lit(1, dtype=pl.Int64) if w is None else w,
     )
     cells = cases.group_by(*names, "truth", "pred").agg(pl.col("n").sum())
@@ -506,11 +511,12 @@ def _priced(cells: pl.DataFrame) -> pl.Series:
     return cells["cost"].fill_null(0.0)
 
 
+@renamed(truth="label", pred="prediction")
 @same_kind
 def mean_cost(
     lf: pl.LazyFrame,
-    truth: str,
-    pred: str,
+    label: str,
+    prediction: str,
     costs: pl.DataFrame | Mapping[tuple[Any, Any], float],
     *,
     by: By = None,
@@ -528,7 +534,7 @@ def mean_cost(
     ----------
     lf
         Rows with a true and a predicted class.
-    truth, pred
+    label, prediction
         True and predicted class columns.
     costs
         The cost matrix: a DataFrame with columns ``truth, pred, cost``, or a mapping
@@ -561,9 +567,9 @@ def mean_cost(
     └───────────┘
     """
     names = validate.as_names(by)
-    dtype = _class_columns(lf.collect_schema(), truth, pred, names)
+    dtype = _class_columns(lf.collect_schema(), label, prediction, names)
     matrix = _cost_frame(costs, dtype)
-    cells = confusion_matrix(lf, truth, pred, by=names, weight=weight)
+    cells = confusion_matrix(lf, label, prediction, by=names, weight=weight)
     joined = cells.join(matrix, on=["truth", "pred"], how="left")
     priced = joined.with_columns(
         cost=pl.struct("truth", "pred", "cost", "n").map_batches(

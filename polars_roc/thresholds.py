@@ -94,7 +94,7 @@ def thresholds(
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
-    seed: int | None = None,
+    seed: int | None = 0,
 ) -> pl.LazyFrame:
     """
     Confusion counts and every standard measure, per group and threshold.
@@ -262,7 +262,7 @@ def best_threshold(
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
-    seed: int | None = None,
+    seed: int | None = 0,
     where: pl.Expr | None = None,
     gain_tp: value.Amount = 1.0,
     gain_tn: value.Amount = 0.0,

@@ -168,7 +168,7 @@ def builders(good: pl.DataFrame) -> dict[str, Any]:
         "average": average_curve_chart(
             good.roc.average_curve(by="model", fold="fold"), color="model"
         ),
-        "hull": hull_chart(good.roc.hull(across="model"), across="model", curves=curve),
+        "hull": hull_chart(good.roc.hull(model="model"), model="model", curves=curve),
         "roc_log": roc_chart(curve, color="model", points="youden", fpr_scale="log"),
         "roc_log_facets": roc_chart(
             folds,

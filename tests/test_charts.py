@@ -679,9 +679,9 @@ def test_det_chart_probit_axes(scored: pl.DataFrame) -> None:
 
 
 def test_hull_chart_vertices_and_iso_lines(scored: pl.DataFrame) -> None:
-    hull = scored.roc.hull(across="model")
+    hull = scored.roc.hull(model="model")
     slopes = [0.5, 1.0, 3.0]
-    chart = hull_chart(hull, across="model", curves=scored.roc.curve(by="model"), slopes=slopes)
+    chart = hull_chart(hull, model="model", curves=scored.roc.curve(by="model"), slopes=slopes)
     spec = strict_json(chart)
     vertices = hull.select("fpr", "tpr").to_numpy()
     iso = pl.DataFrame(rows_of(spec, "iso"))
@@ -757,7 +757,7 @@ def test_lines_are_ordered_by_one_field_in_drawing_order(scored: pl.DataFrame) -
         "pauc": partial_auc_chart(curve, fpr=(0.0, 0.2), color="model"),
         "pr": pr_chart(scored.roc.pr_curve(by="model"), color="model"),
         "det": det_chart(scored.roc.det_curve(by="model"), color="model"),
-        "hull": hull_chart(scored.roc.hull(across="model"), across="model", curves=curve),
+        "hull": hull_chart(scored.roc.hull(model="model"), model="model", curves=curve),
         "explorer": threshold_explorer(curve, color="model"),
     }
     for name, chart in charts.items():

@@ -220,11 +220,11 @@ def test_crossval_argument_errors() -> None:
         frame.roc.cv_auc(by="fold")
     with pytest.raises(ValueError, match="method must be 'vertical' or 'threshold'"):
         frame.roc.average_curve(method="horizontal")
-    with pytest.raises(ValueError, match="points must be an integer >= 2"):
+    with pytest.raises(ValueError, match="points must be at least 2"):
         frame.roc.average_curve(points=1)
     with pytest.raises(ValueError, match="level must lie strictly between 0 and 1"):
         frame.roc.average_curve(level=95)
-    with pytest.raises(ValueError, match="k must be an integer >= 2"):
+    with pytest.raises(ValueError, match="k must be at least 2"):
         pr.stratified_folds("label", k=1)
     with pytest.raises(ValueError, match="seed must be a non-negative integer"):
         pr.stratified_folds("label", seed=-3)

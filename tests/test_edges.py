@@ -80,7 +80,7 @@ CALLS: dict[str, Call] = {
         by=g, points=5, method="threshold"
     ),
     "hull": lambda df, g: df.roc.hull(by=g),
-    "hull_auc": lambda df, g: df.roc.hull_auc(by=g, across="model"),
+    "hull_auc": lambda df, g: df.roc.hull_auc(by=g, model="model"),
     "crossings": lambda df, g: df.roc.crossings(by=g),
     "curve_dominance": lambda df, g: df.roc.curve_dominance(by=g),
     "optimal": lambda df, g: df.roc.optimal(by=g),

@@ -327,7 +327,7 @@ def test_bad_inputs_give_our_errors(backend: str) -> None:
         pr.auc_table(native, pos_label=7)
     with pytest.raises(ValueError, match="weight column 'w' holds negative"):
         pr.tally(native, weight="w", pos_label=1).collect()
-    with pytest.raises(ValueError, match="bins must be an integer >= 1"):
+    with pytest.raises(ValueError, match=r"bins must be (an integer|at least 1)"):
         pr.tally(native, pos_label=1, bins=0)
     with pytest.raises(ValueError, match="would collide with the output column 'label'"):
         pr.tally(native, "score", "text", by="label", pos_label="a")

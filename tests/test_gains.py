@@ -226,7 +226,7 @@ def test_lazy_stays_lazy_and_errors_are_clear() -> None:
     assert isinstance(lf.roc.gains_table(), pl.LazyFrame)
     assert isinstance(lf.roc.gain_curve(), pl.LazyFrame)
     assert isinstance(lf.roc.ks(), pl.LazyFrame)
-    with pytest.raises(ValueError, match="bins must be an integer >= 1"):
+    with pytest.raises(ValueError, match="bins must be at least 1"):
         lf.roc.gains_table(bins=0)
     with pytest.raises(ValueError, match="collide"):
         lf.with_columns(depth=pl.lit(1)).roc.gain_curve(by="depth")

@@ -83,7 +83,7 @@ def test_worked_example_rates_dominance_and_hull() -> None:
 def test_worked_example_from_scored_rows_and_point() -> None:
     rows = worked_rows()
     # hard 0/1 predictions scored as scores: each classifier's curve is its one point
-    hull = rows.roc.hull("pred", "label", across="model")
+    hull = rows.roc.hull("pred", "label", model="model")
     assert hull.select("model", "fpr", "tpr").rows() == [
         ("c1", 0.0, 0.0),  # every curve starts at (0, 0): the first name owns it
         ("c3", 0.2, 0.6),
@@ -119,10 +119,10 @@ def test_scored_rows_mixed_with_hard_label_points() -> None:
     rows = worked_rows().filter(pl.col("model") != "c3").rename({"pred": "score"})
     rows = rows.with_columns(pl.col("score").cast(pl.Float64))
     extra = worked_points().filter(pl.col("model") == "c3")
-    hull = rows.roc.hull(across="model", points=extra)
+    hull = rows.roc.hull(model="model", points=extra)
     assert hull.select("model", "fpr", "tpr").rows()[1:3] == [("c3", 0.2, 0.6), ("c2", 0.5, 0.8)]
     assert hull["threshold"][1] is None  # a given point has no threshold
-    area = rows.roc.hull_auc(across="model", points=extra)["hull_auc"].item()
+    area = rows.roc.hull_auc(model="model", points=extra)["hull_auc"].item()
     assert area == pytest.approx(0.72, abs=1e-15)
 
 
@@ -139,7 +139,7 @@ def test_hull_of_points_matches_scipy_on_grid_clouds(xy: list[tuple[float, float
     above = cloud[:, 1] - cloud[:, 0]
     assume(np.ptp(above) > 0 or above[0] != 0)  # scipy needs a 2-d hull
     frame = pl.DataFrame({"fpr": cloud[:, 0], "tpr": cloud[:, 1]})
-    got = pr.hull_of_points(frame, name=None)
+    got = pr.hull_of_points(frame, model=None)
     assert got.columns == ["fpr", "tpr"]
     assert set(got.rows()) == upper_hull_oracle(cloud)
     assert len(set(got.rows())) == got.height
@@ -176,7 +176,7 @@ def test_hull_of_points_that_thin_one_point_per_pass_matches_scipy() -> None:
             "tpr": np.concatenate([chain[:, 1], easy[:, 1]]),
         }
     )
-    got = pr.hull_of_points(frame, name=None, by="g")
+    got = pr.hull_of_points(frame, model=None, by="g")
     for group, cloud in (("chain", chain), ("easy", easy)):
         vertices = got.filter(pl.col("g") == group).select("fpr", "tpr").rows()
         assert set(vertices) == upper_hull_oracle(cloud)
@@ -260,7 +260,7 @@ def test_hull_lazy_grouped_and_weighted_agree(frame: pl.DataFrame) -> None:
 
 def test_hull_across_is_hull_of_all_curves() -> None:
     df = pr.datasets.simulate(3000, seed=3)
-    across = df.roc.hull(by="segment", across="model")
+    across = df.roc.hull(by="segment", model="model")
     assert across.columns == ["segment", "model", "fpr", "tpr", "threshold"]
     curves = df.roc.curve(by=["segment", "model"])
     for (segment,), part in curves.partition_by("segment", as_dict=True).items():
@@ -271,7 +271,7 @@ def test_hull_across_is_hull_of_all_curves() -> None:
         for _, model, x, y, t in got.rows():
             point = part.filter((pl.col("model") == model) & (pl.col("threshold") == t))
             assert point.select("fpr", "tpr").row(0) == (x, y)
-    areas = df.roc.hull_auc(by="segment", across="model")
+    areas = df.roc.hull_auc(by="segment", model="model")
     single = df.roc.auc(by=["segment", "model"])
     for segment, area in areas.rows():
         best = single.filter(pl.col("segment") == segment)["auc"].max()
@@ -329,7 +329,7 @@ def test_dominance_is_brute_force(xy: list[tuple[float, float]], groups: int) ->
             "t": [p[1] for p in xy],
         }
     )
-    got = pr.dominance(points, fpr="f", tpr="t", name="name", by="g")
+    got = pr.dominance(points, fpr="f", tpr="t", model="name", by="g")
     assert got.columns == ["g", "a", "b", "dominates"]
     want = {}
     for (fa, ta, ga, na), (fb, tb, gb, nb) in itertools.permutations(
@@ -361,7 +361,7 @@ def test_crossings_and_curve_dominance_against_segments(a: pl.DataFrame, b: list
             a.with_columns(model=pl.lit("b"), score=pl.Series(b[: a.height])),
         ]
     )
-    table = rows.roc.crossings(across="model")
+    table = rows.roc.crossings(model="model")
     assert table.columns == ["a", "b", "fpr_from", "fpr_to", "higher"]
     assert table["fpr_from"][0] == 0.0
     assert table["fpr_to"][-1] == 1.0
@@ -385,7 +385,7 @@ def test_crossings_and_curve_dominance_against_segments(a: pl.DataFrame, b: list
                 at = float(x)
                 inside = table.filter((pl.col("fpr_from") <= at) & (pl.col("fpr_to") >= at))
                 assert ("a" if d > 0 else "b") in inside["higher"].to_list()
-    dominance = {(x, y): d for x, y, d in rows.roc.curve_dominance(across="model").rows()}
+    dominance = {(x, y): d for x, y, d in rows.roc.curve_dominance(model="model").rows()}
     assert dominance[("a", "b")] == (sign == {"a"})
     assert dominance[("b", "a")] == (sign == {"b"})
 
@@ -417,7 +417,7 @@ def test_bad_input_raises_clear_errors() -> None:
     with pytest.raises(ValueError, match="more than once"):
         pr.dominance(twice)
     rows = worked_rows()
-    with pytest.raises(ValueError, match="across"):
+    with pytest.raises(ValueError, match="model="):
         rows.roc.hull("pred", "label", points=worked_points())
-    with pytest.raises(ValueError, match="across"):
-        rows.roc.crossings("pred", "label", across="label")
+    with pytest.raises(ValueError, match="model="):
+        rows.roc.crossings("pred", "label", model="label")

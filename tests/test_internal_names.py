@@ -112,15 +112,15 @@ def test_compare_errors_name_the_users_columns() -> None:
 # --- d), e), f) the `across` column of the hull and iso functions -----------------------------
 
 ACROSS: dict[str, Call] = {
-    "hull": lambda df, a: df.roc.hull(across=a),
-    "hull_auc": lambda df, a: df.roc.hull_auc(across=a),
-    "optimal": lambda df, a: df.roc.optimal(across=a),
-    "operating_ranges": lambda df, a: df.roc.operating_ranges(across=a),
-    "hybrid": lambda df, a: df.roc.hybrid(fpr=[0.1, 0.5], across=a),
-    "crossings": lambda df, a: df.roc.crossings(across=a),
-    "curve_dominance": lambda df, a: df.roc.curve_dominance(across=a),
-    "hull:by": lambda df, a: df.with_columns(g=pl.lit("x")).roc.hull(by="g", across=a),
-    "hybrid:by": lambda df, a: df.with_columns(g=pl.lit("x")).roc.hybrid(fpr=0.3, by="g", across=a),
+    "hull": lambda df, a: df.roc.hull(model=a),
+    "hull_auc": lambda df, a: df.roc.hull_auc(model=a),
+    "optimal": lambda df, a: df.roc.optimal(model=a),
+    "operating_ranges": lambda df, a: df.roc.operating_ranges(model=a),
+    "hybrid": lambda df, a: df.roc.hybrid(fpr=[0.1, 0.5], model=a),
+    "crossings": lambda df, a: df.roc.crossings(model=a),
+    "curve_dominance": lambda df, a: df.roc.curve_dominance(model=a),
+    "hull:by": lambda df, a: df.with_columns(g=pl.lit("x")).roc.hull(by="g", model=a),
+    "hybrid:by": lambda df, a: df.with_columns(g=pl.lit("x")).roc.hybrid(fpr=0.3, by="g", model=a),
 }
 
 
@@ -135,35 +135,35 @@ def test_an_across_column_named_like_an_internal_one_gives_the_neutral_result(
 def test_an_across_column_named_like_an_output_column_says_so() -> None:
     frame = _rows().rename({"model": "fpr"})
     with pytest.raises(ValueError, match="output column 'fpr' of hull"):
-        frame.roc.hull(across="fpr")
+        frame.roc.hull(model="fpr")
 
 
 def test_hull_of_scores_and_points_with_internal_names() -> None:
     frame, points = _rows(), _points().with_columns(model=pl.lit("p"))
     for name in ("_name", "_x", "tp", "threshold"):
-        want = frame.roc.hull_auc(across="model", points=points)
+        want = frame.roc.hull_auc(model="model", points=points)
         got = frame.rename({"model": name}).roc.hull_auc(
-            across=name, points=points.rename({"model": name})
+            model=name, points=points.rename({"model": name})
         )
         assert_frame_equal(got, want)
         if name == "threshold":  # optimal's output has a threshold column of its own
             continue
-        want = frame.roc.optimal(across="model", points=points, prevalence=0.3)
+        want = frame.roc.optimal(model="model", points=points, prevalence=0.3)
         got = frame.rename({"model": name}).roc.optimal(
-            across=name, points=points.rename({"model": name}), prevalence=0.3
+            model=name, points=points.rename({"model": name}), prevalence=0.3
         )
         assert_frame_equal(got, want.rename({"model": name}))
 
 
 def test_points_without_the_across_column_name_it() -> None:
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="'_x'"):
-        _rows().rename({"model": "_x"}).roc.hull(across="_x", points=_points().drop("model"))
+        _rows().rename({"model": "_x"}).roc.hull(model="_x", points=_points().drop("model"))
 
 
 def test_lazy_frames_with_internal_names_give_the_neutral_result() -> None:
     frame = _rows().rename({"model": "_n_pos", "case": "_d"}).lazy()
-    got = frame.roc.optimal(across="_n_pos").collect()
-    want = _rows().roc.optimal(across="model").rename({"model": "_n_pos"})
+    got = frame.roc.optimal(model="_n_pos").collect()
+    want = _rows().roc.optimal(model="model").rename({"model": "_n_pos"})
     assert_frame_equal(got, want)
     got = frame.roc.compare(model="_n_pos", case="_d").collect()
     assert_frame_equal(got, _rows().roc.compare(case="case"))
@@ -172,13 +172,13 @@ def test_lazy_frames_with_internal_names_give_the_neutral_result() -> None:
 # --- g) the `name` column of the points functions ---------------------------------------------
 
 POINTS: dict[str, Call] = {
-    "hull_of_points": lambda df, n: pr.hull_of_points(df, name=n),
-    "dominance": lambda df, n: pr.dominance(df, name=n),
-    "optimal_of_points": lambda df, n: pr.optimal_of_points(df, name=n, prevalence=0.4),
-    "operating_ranges_of_points": lambda df, n: pr.operating_ranges_of_points(df, name=n),
-    "hybrid_of_points": lambda df, n: pr.hybrid_of_points(df, name=n, target=[0.1, 0.3]),
+    "hull_of_points": lambda df, n: pr.hull_of_points(df, model=n),
+    "dominance": lambda df, n: pr.dominance(df, model=n),
+    "optimal_of_points": lambda df, n: pr.optimal_of_points(df, model=n, prevalence=0.4),
+    "operating_ranges_of_points": lambda df, n: pr.operating_ranges_of_points(df, model=n),
+    "hybrid_of_points": lambda df, n: pr.hybrid_of_points(df, model=n, target=[0.1, 0.3]),
     "hull_of_points:by": lambda df, n: pr.hull_of_points(
-        df.with_columns(g=pl.lit(1)), name=n, by="g"
+        df.with_columns(g=pl.lit(1)), model=n, by="g"
     ),
 }
 
@@ -193,9 +193,9 @@ def test_a_name_column_named_like_an_internal_one_gives_the_neutral_result(metho
 
 def test_a_name_column_called_threshold_is_not_read_as_thresholds() -> None:
     points = _points().rename({"model": "threshold"})
-    got = pr.hull_of_points(points, name="threshold")
+    got = pr.hull_of_points(points, model="threshold")
     assert got.columns == ["threshold", "fpr", "tpr"]
     assert_frame_equal(got, pr.hull_of_points(_points()).rename({"model": "threshold"}))
-    got = pr.hybrid_of_points(points.lazy(), name="threshold", target=0.3).collect()
+    got = pr.hybrid_of_points(points.lazy(), model="threshold", target=0.3).collect()
     want = pr.hybrid_of_points(_points(), target=0.3)
     assert_frame_equal(got, want.rename({"model_a": "threshold_a", "model_b": "threshold_b"}))

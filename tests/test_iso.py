@@ -103,7 +103,7 @@ def test_optimal_ties_pick_the_smaller_fpr() -> None:
 
 def test_optimal_default_prevalence_is_the_groups_own() -> None:
     df = pr.datasets.simulate(2000, seed=2)
-    got = df.roc.optimal(by="segment", across="model", cost_fn=4.0)
+    got = df.roc.optimal(by="segment", model="model", cost_fn=4.0)
     assert got.columns == [
         "segment",
         "model",

@@ -20,9 +20,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "polars_roc"
 LAYERS: dict[str, int] = {
     # the private floor: kernels, numpy twins, the bootstrap engine, the column registry
     "_core": 0,
-    # the counts core's public face and every scalar expression
+    # the counts core's public face and every scalar expression; the argument types
     "curves": 1,
     "exprs": 1,
+    "typing": 1,
     # analyses: one public module (or package) per question
     **dict.fromkeys(
         [

@@ -51,7 +51,7 @@ def test_options_are_frozen_and_checked_when_made() -> None:
         options.level = 0.9  # type: ignore[misc]
     with pytest.raises(ValueError, match="level must lie strictly between 0 and 1"):
         ReportOptions(level=1.5)
-    with pytest.raises(ValueError, match="n_boot must be an integer of at least 2"):
+    with pytest.raises(ValueError, match="n_boot must be at least 2"):
         options.replace(n_boot=1)
     with pytest.raises(ValueError, match="gains_bins must be at least 1, got 0"):
         ReportOptions(gains_bins=0)

@@ -272,9 +272,9 @@ def test_operating_point_bands() -> None:
 @pytest.mark.parametrize("n_boot", [0, 1, -5, 1.5, True, "100"])
 def test_n_boot_must_be_an_integer_of_at_least_2(n_boot: object) -> None:
     frame = binormal(5, 5, 1.0, seed=0)
-    with pytest.raises(ValueError, match="n_boot must be an integer >= 2"):
+    with pytest.raises(ValueError, match=r"n_boot must be (an integer|at least 2)"):
         frame.roc.auc(ci="bootstrap", n_boot=n_boot)
-    with pytest.raises(ValueError, match="n_boot must be an integer >= 2"):
+    with pytest.raises(ValueError, match=r"n_boot must be (an integer|at least 2)"):
         frame.roc.partial_auc(fpr=(0, 0.5), ci="bootstrap", n_boot=n_boot)
 
 

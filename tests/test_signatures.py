@@ -198,3 +198,136 @@ def test_expression_nan_policy(name: str) -> None:
         FRAME.select(function("score", "label", nan_policy="raise"))
     with pytest.raises(ValueError, match="nan_policy must be"):
         function("score", "label", nan_policy="ignore")
+
+
+# --- one vocabulary (issue 27, item 5) ---------------------------------------------------------
+
+#: Frame methods whose function still carries the `_table` suffix of an expression's frame
+#: twin: renamed by the exprs helper (then `df.roc.X is module.X` holds for them too).
+RENAMED_LATER = {
+    "average_precision": "average_precision_table",
+    "pr_auc": "pr_auc_table",
+    "multiclass_auc": "multiclass_auc_table",
+}
+#: Names no public function takes: the classifier column is `model`, hard labels are
+#: `label, prediction` (the old names live on one release as warned aliases).
+RETIRED = {"across", "name", "truth", "pred"}
+#: `name` here is the name of the method being registered, not a column.
+NOT_A_COLUMN = {"polars_roc.namespace.register", "polars_roc.namespace.register_expr"}
+#: The role keywords' defaults where a function gives them one.
+CONTRACT_DEFAULTS: dict[str, tuple[Any, ...]] = {
+    "score": ("score",),
+    "label": ("label",),
+    "by": (None,),
+    "weight": (None,),
+    "pos_label": (None,),
+    "model": ("model", None),
+    "seed": (0,),
+    "direction": ("higher",),
+    "nan_policy": ("propagate",),
+}
+PUBLIC = _public_functions()
+
+
+@pytest.mark.parametrize("name", sorted(FRAME_METHODS))
+def test_a_frame_method_is_the_function_of_its_name(name: str) -> None:
+    function = FRAME_METHODS[name]
+    module = importlib.import_module(function.__module__)
+    expected = RENAMED_LATER.get(name, name)
+    assert function.__name__ == expected, f"df.roc.{name} is {_key(function)}"
+    assert getattr(module, expected) is function
+    public_module = module.__name__.rsplit("._", 1)[0]  # a private module's package
+    assert getattr(importlib.import_module(public_module), expected) is function
+
+
+def test_the_renamed_later_list_names_real_methods() -> None:
+    assert set(RENAMED_LATER) <= set(FRAME_METHODS)
+
+
+@pytest.mark.parametrize("key", sorted(PUBLIC))
+def test_one_vocabulary(key: str) -> None:
+    function = PUBLIC[key]
+    parameters = inspect.signature(function).parameters
+    if key not in NOT_A_COLUMN:
+        retired = RETIRED & set(parameters)
+        assert not retired, f"{key} takes {sorted(retired)}: use model= / label, prediction"
+    for name, allowed in CONTRACT_DEFAULTS.items():
+        parameter = parameters.get(name)
+        if parameter is None or parameter.default is inspect.Parameter.empty:
+            continue
+        if name == "label" and "score" not in parameters:
+            continue  # a chart's `label`: the column of row labels, not the classes
+        assert parameter.default in allowed, f"{key}: {name}={parameter.default!r}"
+    aliases: dict[str, str] = getattr(function, "__deprecated_aliases__", {})
+    for old, new in aliases.items():
+        assert old in RETIRED, f"{key}: alias {old}= is not a retired name"
+        assert new in parameters, f"{key}: alias {old}= points at {new}=, not a parameter"
+
+
+def test_the_vocabulary_scan_sees_seeds_and_models() -> None:
+    # A guard on the guard: the scan reaches functions with each role.
+    seeded = [k for k, f in PUBLIC.items() if "seed" in inspect.signature(f).parameters]
+    assert {"polars_roc.inference.comparison.compare", "polars_roc.thresholds.thresholds"} <= (
+        set(seeded)
+    )
+    modelled = [k for k, f in PUBLIC.items() if "model" in inspect.signature(f).parameters]
+    assert len(modelled) >= 12
+    assert "polars_roc.charts._geometry.hull_chart" in modelled
+
+
+POINTS = pl.DataFrame({"model": ["c1", "c2", "c3"], "fpr": [0.3, 0.5, 0.2], "tpr": [0.4, 0.8, 0.6]})
+CLASSES = pl.DataFrame({"y": ["a", "b", "a"], "yhat": ["a", "a", "a"]})
+OLD_CALLS: dict[str, tuple[Callable[[], Any], Callable[[], Any], str]] = {
+    "hull_of_points": (
+        lambda: pr.hull_of_points(POINTS, name="model"),  # type: ignore[call-arg]
+        lambda: pr.hull_of_points(POINTS, model="model"),
+        "name=",
+    ),
+    "df.roc.hull": (
+        lambda: pr.datasets.simulate(200, seed=1).roc.hull(across="model"),
+        lambda: pr.datasets.simulate(200, seed=1).roc.hull(model="model"),
+        "across=",
+    ),
+    "crossings": (
+        lambda: pr.datasets.simulate(200, seed=1).roc.crossings(across="model"),
+        lambda: pr.datasets.simulate(200, seed=1).roc.crossings(),
+        "across=",
+    ),
+    "confusion_matrix": (
+        lambda: CLASSES.roc.confusion_matrix(truth="y", pred="yhat"),
+        lambda: CLASSES.roc.confusion_matrix(label="y", prediction="yhat"),
+        "truth=",
+    ),
+    "accuracy": (
+        lambda: CLASSES.select(pr.accuracy(truth="y", pred="yhat")),  # type: ignore[call-arg]
+        lambda: CLASSES.select(pr.accuracy("y", "yhat")),
+        "truth=",
+    ),
+}
+
+
+@pytest.mark.parametrize("call", sorted(OLD_CALLS))
+def test_an_old_keyword_still_works_and_warns_naming_the_new_one(call: str) -> None:
+    old, new, keyword = OLD_CALLS[call]
+    new_name = {"name=": "model=", "across=": "model=", "truth=": "label="}[keyword]
+    message = rf"{keyword}\.\.\.\) is deprecated: use {new_name}"
+    with pytest.warns(DeprecationWarning, match="is deprecated: use") as caught:
+        got = old()
+    assert any(re.search(message, str(w.message)) for w in caught), [str(w.message) for w in caught]
+    assert got.equals(new())
+
+
+def test_an_old_and_a_new_keyword_together_are_refused() -> None:
+    with pytest.raises(TypeError, match="both name= and model="):
+        pr.hull_of_points(POINTS, name="model", model="model")  # type: ignore[call-arg]
+
+
+def test_every_seed_defaults_to_the_same_fixed_value() -> None:
+    # seed=0 everywhere: a re-run gives the same intervals; seed=None still draws afresh.
+    df = pr.datasets.simulate(300, seed=3)
+    first = df.roc.compare(method="bootstrap", n_boot=50)
+    assert first.equals(df.roc.compare(method="bootstrap", n_boot=50))
+    assert first.equals(df.roc.compare(method="bootstrap", n_boot=50, seed=0))
+    metrics = {"auc": pr.auc("score", "label")}
+    boot = df.roc.bootstrap(metrics, by="model", n_boot=50)
+    assert boot.equals(df.roc.bootstrap(metrics, by="model", n_boot=50, seed=0))

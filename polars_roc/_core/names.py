@@ -43,8 +43,12 @@ ROLES = (
     "name",
 )
 
-#: Roles naming the classifier column, a key of the result like the `by` groups.
-KEYS = ("across", "name")
+#: Roles naming the classifier column, a key of the result like the `by` groups (`model`;
+#: `across` and `name` are its names before round 3, kept while their aliases last).
+KEYS = ("across", "name", "model")
+#: Functions with these parameters pair the models themselves (``compare``: `model` with a
+#: `case` column) and name the user's model column in their own messages.
+SELF_KEYED = ("case",)
 
 
 def reserved(names: list[str], taken: list[str]) -> list[str]:
@@ -122,7 +126,10 @@ def _keys(bound: inspect.BoundArguments, names: list[str], schema: pl.Schema) ->
             validate.column(schema, name, "by")
         _check_roles(bound, names)
     used = [value for role in ROLES if isinstance(value := bound.arguments.get(role), str)]
+    own = any(role in bound.signature.parameters for role in SELF_KEYED)
     for role in KEYS:
+        if own and role == "model":
+            continue
         column = bound.arguments.get(role)
         if not isinstance(column, str) or column not in schema or column.startswith(PREFIX):
             continue  # none, missing (the function says so) or already private

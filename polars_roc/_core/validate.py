@@ -297,9 +297,13 @@ def whole(value: Any, name: str, *, minimum: int = 1, hint: str = "") -> int:
     >>> whole(5, "k", minimum=2)
     5
     """
-    if not is_integer(value) or value < minimum:
-        msg = f"{name} must be an integer >= {minimum}, got {value!r}"
-        raise ValueError(msg + f"\n\nHint: {hint or f'{name}={max(minimum, 10)}'}.")
+    fix = f"\n\nHint: {hint or f'{name}={max(minimum, 10)}'}."
+    if not is_integer(value):
+        msg = f"{name} must be an integer, got {value!r}"
+        raise ValueError(msg + fix)
+    if value < minimum:
+        msg = f"{name} must be at least {minimum}, got {value!r}"
+        raise ValueError(msg + fix)
     return int(value)
 
 

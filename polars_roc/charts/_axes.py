@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import polars as pl
 
 from polars_roc._core import validate
 from polars_roc.charts._altair import FPR_TITLE, TPR_TITLE, per_panel, quantitative
 from polars_roc.charts._layout import Plot
+from polars_roc.typing import FprScale
 
-FprScale = Literal["linear", "log"]
 #: Lowest floor of a log FPR axis.
 LOG_FLOOR = 1e-6
 #: Floor of a log FPR axis when no drawn FPR is above 0.

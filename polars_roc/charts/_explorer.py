@@ -29,10 +29,11 @@ from polars_roc.charts._altair import (
     row_order,
     tooltips,
 )
-from polars_roc.charts._axes import FprScale, fpr_axis
+from polars_roc.charts._axes import fpr_axis
 from polars_roc.charts._direction import predicted, runs_lower
 from polars_roc.charts._roc import chance_rows, ordered_curve, thinned_curve
 from polars_roc.charts.style import COUNT_FORMAT, RATE_FORMAT, THRESHOLD_DIGITS, THRESHOLD_FORMAT
+from polars_roc.typing import FprScale
 
 if TYPE_CHECKING:
     import altair as alt

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from polars_roc._core.aliases import renamed
 from polars_roc._core.columns import CURVE, HULL
 from polars_roc.charts._altair import (
     Panels,
@@ -71,10 +72,11 @@ def iso_lines(hull: pl.DataFrame, by: list[str], slopes: Sequence[float]) -> pl.
     return pl.concat(pieces, how="vertical_relaxed")
 
 
+@renamed(across="model")
 def hull_chart(
     hull: pl.DataFrame,
     *,
-    across: str | None = None,
+    model: str | None = None,
     curves: pl.DataFrame | None = None,
     slopes: Sequence[float] = (0.5, 1.0, 2.0),
     color: str | None = None,
@@ -90,7 +92,7 @@ def hull_chart(
 
     Draws each group's hull as a line through its vertices, each vertex as a point (a
     classifier: a threshold of a model, or a hard-label classifier; coloured by the model
-    that owns it when `across` is given), and for each slope ``m`` in `slopes` the
+    that owns it when `model` is given), and for each slope ``m`` in `slopes` the
     iso-performance line touching the hull: all classifiers on it have equal expected cost
     when ``m = cost_fp · N / (cost_fn · P)``, and its touching vertex is the optimal one
     (see :mod:`polars_roc.geometry.iso`). Give the models' `curves` to draw them underneath.
@@ -98,10 +100,10 @@ def hull_chart(
     Parameters
     ----------
     hull
-        The frame ``df.roc.hull(...)`` (or ``hull_of_points``) returns: ``*by, [across],
+        The frame ``df.roc.hull(...)`` (or ``hull_of_points``) returns: ``*by, [model],
         fpr, tpr, threshold``.
-    across
-        The classifier column of a hull taken across classifiers (the `across` argument
+    model
+        The classifier column of a hull taken across classifiers (the `model` argument
         of ``df.roc.hull``): it colours the vertices and the curves; it is not a group.
     curves
         Optional ROC curves drawn faintly underneath, e.g. ``df.roc.curve(by=[*by,
@@ -109,7 +111,7 @@ def hull_chart(
     slopes
         Slopes of the iso-performance lines; empty for none.
     color
-        Group column colouring the hulls when `across` is not given.
+        Group column colouring the hulls when `model` is not given.
     facet, row, column, columns, size, max_points
         As in :func:`polars_roc.charts.roc_chart`.
 
@@ -129,22 +131,22 @@ def hull_chart(
     ...         "tpr": [0.0, 0.6, 0.8, 1.0],
     ...     }
     ... )
-    >>> spec = hull_chart(hull, across="model", slopes=[1.0]).to_dict()
+    >>> spec = hull_chart(hull, model="model", slopes=[1.0]).to_dict()
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
     ['line', 'line', 'line', 'point', 'text', 'text']
     """
     alt_ = altair()
-    hint = "pass the frame df.roc.hull(...) returns (columns *by, [across], fpr, tpr, threshold)"
+    hint = "pass the frame df.roc.hull(...) returns (columns *by, [model], fpr, tpr, threshold)"
     require(hull, ["fpr", "tpr"], "the hull", hint)
-    if across is not None:
-        require(hull, [across], "the hull", "pass across= the classifier column of the hull")
-    by = [name for name in groups(hull, HULL) if name != across]
+    if model is not None:
+        require(hull, [model], "the hull", "pass model= the classifier column of the hull")
+    by = [name for name in groups(hull, HULL) if name != model]
     panels = Panels(facet, row, column, columns)
-    check_roles(by, "hull", color=None if across else color, facet=facet, row=row, column=column)
+    check_roles(by, "hull", color=None if model else color, facet=facet, row=row, column=column)
     ordered = hull.sort([*by, "fpr", "tpr"], nulls_last=True)
     underneath = None
     if curves is not None:
-        require(curves, ["fpr", "tpr"], "the curves", "pass df.roc.curve(by=[..., across])")
+        require(curves, ["fpr", "tpr"], "the curves", "pass df.roc.curve(by=[..., model])")
         curve_by = groups(curves, CURVE)
         n_panels = hull.select(by).n_unique() if by else 1  # (no columns: Polars 1.x raises)
         extra = hull.height * 3 + 2 + 2 * len(slopes) * max(1, n_panels)
@@ -178,19 +180,17 @@ def hull_chart(
         label=labels.rows,
     )
     x, y = unit_axes(alt_)
-    owner = across if across is not None else color
+    owner = model if model is not None else color
     source = hull
     if owner is not None and curves is not None and owner in curves.columns:
         source = pl.concat([hull.select(owner), curves.select(owner)], how="vertical_relaxed")
     hue = color_channel(alt_, owner, None, source)
-    hull_hue = {} if across is not None else hue
+    hull_hue = {} if model is not None else hue
     lines_apart = apart(alt_, by, color, panels)
     vertices = alt_.Chart().transform_filter(is_mark("hull"))
     iso = alt_.Chart().transform_filter(is_mark("iso"))
     iso_detail = detail(alt_, [*by, "_slope"])
-    tips = tooltips(
-        alt_, ordered, [*by, *([across] if across else [])], ["threshold", "fpr", "tpr"]
-    )
+    tips = tooltips(alt_, ordered, [*by, *([model] if model else [])], ["threshold", "fpr", "tpr"])
     layers = [
         chance_line(alt_, x, y),
     ]

@@ -35,12 +35,13 @@ from polars_roc.charts._altair import (
     row_order,
     tooltips,
 )
-from polars_roc.charts._axes import FprAxis, FprScale, fpr_axis
+from polars_roc.charts._axes import FprAxis, fpr_axis
 from polars_roc.charts._direction import runs_lower
 from polars_roc.charts._layout import PAD
 from polars_roc.charts._thin import budget, drawing_order, thin
 from polars_roc.charts.style import threshold_text
 from polars_roc.multiclass import AVERAGED
+from polars_roc.typing import FprScale
 
 if TYPE_CHECKING:
     import altair as alt

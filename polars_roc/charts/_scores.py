@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import polars as pl
@@ -27,11 +27,11 @@ from polars_roc.charts._altair import (
     quantitative,
 )
 from polars_roc.charts.style import COUNT_FORMAT, THRESHOLD_FORMAT
+from polars_roc.typing import ScoreChartKind as Kind
 
 if TYPE_CHECKING:
     import altair as alt
 
-Kind = Literal["histogram", "density", "sorted", "strip"]
 KINDS = ("histogram", "density", "sorted", "strip")
 #: Class names shown in the legend, and their colours: grey and purple, colours no group
 #: takes (groups take the palette of :mod:`polars_roc.charts.style`).

@@ -1,6 +1,6 @@
 """Where ROC curves cross: which of two models is higher over which FPR range.
 
-``crossings`` lists, per pair of curves (models `across` a column), the FPR intervals where
+``crossings`` lists, per pair of curves (the models of a `model` column), the FPR intervals where
 each curve lies above the other; ``curve_dominance`` says whether one curve is never below
 the other. Curves come from :func:`polars_roc.curves.curve`. LazyFrame in, LazyFrame out.
 """
@@ -13,6 +13,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc._core import convex, validate
+from polars_roc._core.aliases import renamed
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.compat import opaque
 from polars_roc._core.direction import Direction, directed
@@ -130,20 +131,21 @@ def _scored_curves(
     label: str,
     *,
     by: list[str],
-    across: str,
+    model: str,
     weight: str | None,
     pos_label: Any,
 ) -> pl.LazyFrame:
-    if not isinstance(across, str) or across in by or across in (score, label):
+    if not isinstance(model, str) or model in by or model in (score, label):
         msg = (
-            f"across={across!r} must name the classifier column, apart from score, label "
-            f"and `by`\n\nHint: across='model'."
+            f"model={model!r} must name the classifier column, apart from score, label "
+            f"and `by`\n\nHint: model='model'."
         )
         raise ValueError(msg)
-    curves = curve(lf, score, label, by=[*by, across], weight=weight, pos_label=pos_label)
-    return curves.select(*by, _name=across, fpr="fpr", tpr="tpr")
+    curves = curve(lf, score, label, by=[*by, model], weight=weight, pos_label=pos_label)
+    return curves.select(*by, _name=model, fpr="fpr", tpr="tpr")
 
 
+@renamed(across="model")
 @same_kind
 @directed
 def crossings(
@@ -151,7 +153,7 @@ def crossings(
     score: str = "score",
     label: str = "label",
     *,
-    across: str = "model",
+    model: str = "model",
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
@@ -172,7 +174,7 @@ def crossings(
         Scored rows in long format: one score per case and classifier.
     score, label, by, weight, pos_label, direction, nan_policy
         Column roles, direction and NaN policy, as in :func:`polars_roc.curves.curve`.
-    across
+    model
         Classifier name column: one curve per classifier (and `by` group).
 
     Returns
@@ -207,7 +209,7 @@ def crossings(
     """
     names = validate.as_names(by)
     curves = _scored_curves(
-        lf, score, label, by=names, across=across, weight=weight, pos_label=pos_label
+        lf, score, label, by=names, model=model, weight=weight, pos_label=pos_label
     )
     schema = _crossings_schema(curves.collect_schema(), names)
     return opaque(curves, lambda df: _crossings_batch(df, names), schema=schema).sort(
@@ -215,6 +217,7 @@ def crossings(
     )
 
 
+@renamed(across="model")
 @same_kind
 @directed
 def curve_dominance(
@@ -222,7 +225,7 @@ def curve_dominance(
     score: str = "score",
     label: str = "label",
     *,
-    across: str = "model",
+    model: str = "model",
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
@@ -237,7 +240,7 @@ def curve_dominance(
 
     Parameters
     ----------
-    lf, score, label, across, by, weight, pos_label, direction, nan_policy
+    lf, score, label, model, by, weight, pos_label, direction, nan_policy
         As in :func:`polars_roc.geometry.hull.crossings`.
 
     Returns
@@ -269,7 +272,7 @@ def curve_dominance(
     └─────┴─────┴───────────┘
     """
     names = validate.as_names(by)
-    table = crossings(lf, score, label, across=across, by=names, weight=weight, pos_label=pos_label)
+    table = crossings(lf, score, label, model=model, by=names, weight=weight, pos_label=pos_label)
     flipped = table.rename({"a": "b", "b": "a"})
     both = pl.concat([table, flipped.select(table.collect_schema().names())])
     higher = pl.col("higher")

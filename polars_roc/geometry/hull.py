@@ -19,6 +19,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import convex, validate
+from polars_roc._core.aliases import renamed
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.compat import opaque
 from polars_roc._core.convex import Frame
@@ -32,12 +33,12 @@ __all__ = ["dominance", "hull", "hull_auc", "hull_auc_of_points", "hull_of_point
 
 
 def _shown(
-    vertices: pl.LazyFrame, by: list[str], name: str | None, *, threshold: bool
+    vertices: pl.LazyFrame, by: list[str], model: str | None, *, threshold: bool
 ) -> pl.LazyFrame:
     """The internal vertex frame with the public column names."""
     columns: list[str | pl.Expr] = [*by]
-    if name is not None:
-        columns.append(pl.col("_name").alias(name))
+    if model is not None:
+        columns.append(pl.col("_name").alias(model))
     columns += ["fpr", "tpr"] + (["threshold"] if threshold else [])
     return vertices.select(columns)
 
@@ -45,6 +46,7 @@ def _shown(
 # --- hull ------------------------------------------------------------------------------------
 
 
+@renamed(across="model")
 @same_kind
 @directed
 def hull(
@@ -53,7 +55,7 @@ def hull(
     label: str = "label",
     *,
     by: By = None,
-    across: str | None = None,
+    model: str | None = None,
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
@@ -63,8 +65,8 @@ def hull(
     """
     Vertices of the ROC convex hull per group, from (0, 0) to (1, 1).
 
-    The hull of one curve per group, or with `across` of several classifiers' curves
-    together (e.g. ``across="model"`` on long-format scores), plus any hard-label `points`.
+    The hull of one curve per group, or with `model` of several classifiers' curves
+    together (e.g. ``model="model"`` on long-format scores), plus any hard-label `points`.
     A hard-label classifier scored 0/1 is its own ROC point; so is a `points` row. Points on
     a hull edge between two vertices (collinear) are not vertices. Each curve is hulled in
     its own counts, exactly when they are integers (no weights); the hull across curves
@@ -78,19 +80,19 @@ def hull(
     score, label, by, weight, pos_label, direction, nan_policy
         Column roles, direction and NaN policy, as in :func:`polars_roc.curves.curve`; one
         hull per `by` group.
-    across
+    model
         Classifier name column: the hull is taken over all its classifiers' curves in a
         group, and each vertex names its owner. When several classifiers reach the same
         point, the first in sort order owns it.
     points
-        Extra ROC points (e.g. from ``df.roc.point(...)``): ``*by, <across>, fpr, tpr``
-        columns; needs `across`. Their vertices have a null threshold.
+        Extra ROC points (e.g. from ``df.roc.point(...)``): ``*by, <model>, fpr, tpr``
+        columns; needs `model`. Their vertices have a null threshold.
 
     Returns
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
-        ``*by, [across], fpr, tpr, threshold``, per group by FPR ascending (and TPR, where
+        ``*by, [model], fpr, tpr, threshold``, per group by FPR ascending (and TPR, where
         the hull rises vertically at FPR 0). A group without a defined curve (no positives
         or no negatives) gives one row of nulls.
 
@@ -120,20 +122,21 @@ def hull(
         score,
         label,
         by=names,
-        across=across,
+        model=model,
         points=points,
         weight=weight,
         pos_label=pos_label,
     )
-    return _shown(vertices, names, across, threshold=True)
+    return _shown(vertices, names, model, threshold=True)
 
 
+@renamed(name="model")
 @same_kind
 def hull_of_points(
     points: Frame,
     fpr: str = "fpr",
     tpr: str = "tpr",
-    name: str | None = "model",
+    model: str | None = "model",
     *,
     by: By = None,
 ) -> pl.LazyFrame:
@@ -153,7 +156,7 @@ def hull_of_points(
     fpr, tpr
         Rate columns, in [0, 1] (checked when the query runs). Points with a null rate are
         skipped.
-    name
+    model
         Classifier name column (the owner of each vertex), or None. When several points
         coincide, the first name in sort order owns the vertex.
     by
@@ -163,7 +166,7 @@ def hull_of_points(
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
-        ``*by, [name], fpr, tpr, [threshold]``, per group by FPR ascending. A group whose
+        ``*by, [model], fpr, tpr, [threshold]``, per group by FPR ascending. A group whose
         points all have null rates gives one row of nulls.
 
     Raises
@@ -195,9 +198,9 @@ def hull_of_points(
     └───────┴─────┴─────┘
     """
     names = validate.as_names(by)
-    vertices = convex.points_vertices(points, fpr, tpr, name, names)
-    threshold = convex.has_threshold(points, fpr, tpr, name, names)
-    return _shown(vertices, names, name, threshold=threshold)
+    vertices = convex.points_vertices(points, fpr, tpr, model, names)
+    threshold = convex.has_threshold(points, fpr, tpr, model, names)
+    return _shown(vertices, names, model, threshold=threshold)
 
 
 def _area(vertices: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
@@ -211,6 +214,7 @@ def _area(vertices: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     return with_steps.group_by(by).agg(hull_auc=area).sort(by, nulls_last=True)
 
 
+@renamed(across="model")
 @same_kind
 @directed
 def hull_auc(
@@ -219,7 +223,7 @@ def hull_auc(
     label: str = "label",
     *,
     by: By = None,
-    across: str | None = None,
+    model: str | None = None,
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
@@ -235,7 +239,7 @@ def hull_auc(
 
     Parameters
     ----------
-    lf, score, label, by, across, points, weight, pos_label
+    lf, score, label, by, model, points, weight, pos_label
         Scored rows and column roles, as in :func:`polars_roc.geometry.hull.hull`.
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
@@ -268,7 +272,7 @@ def hull_auc(
         score,
         label,
         by=names,
-        across=across,
+        model=model,
         points=points,
         weight=weight,
         pos_label=pos_label,
@@ -327,12 +331,13 @@ def _check_unique_names(frame: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     return frame
 
 
+@renamed(name="model")
 @same_kind
 def dominance(
     points: Frame,
     fpr: str = "fpr",
     tpr: str = "tpr",
-    name: str = "model",
+    model: str = "model",
     *,
     by: By = None,
 ) -> pl.LazyFrame:
@@ -349,7 +354,7 @@ def dominance(
         One ROC point per classifier (and group), eager or lazy.
     fpr, tpr
         Rate columns, in [0, 1].
-    name
+    model
         Classifier name column; names must be unique within a group.
     by
         Column name(s) to group by: pairs are formed within each group.
@@ -381,7 +386,7 @@ def dominance(
     if {"a", "b", "dominates"} & set(names):
         msg = f"`by` columns {names} clash with the output columns a, b, dominates"
         raise ValueError(msg)
-    standard = convex.standard_points(points, fpr, tpr, name, names).select(
+    standard = convex.standard_points(points, fpr, tpr, model, names).select(
         *names, "_name", "fpr", "tpr"
     )
     checked = opaque(

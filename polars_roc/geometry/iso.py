@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import validate
+from polars_roc._core.aliases import renamed
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.convex import Frame, has_threshold, points_vertices
 from polars_roc._core.direction import Direction, directed
@@ -75,17 +76,17 @@ def _with_ranges(vertices: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     )
 
 
-def _visible(by: list[str], name: str | None, *, threshold: bool) -> list[pl.Expr | str]:
+def _visible(by: list[str], model: str | None, *, threshold: bool) -> list[pl.Expr | str]:
     shown: list[pl.Expr | str] = [*by]
-    if name is not None:
-        shown.append(pl.col("_name").alias(name))
+    if model is not None:
+        shown.append(pl.col("_name").alias(model))
     return [*shown, "fpr", "tpr", *(["threshold"] if threshold else [])]
 
 
 def _ranges_table(
     vertices: pl.LazyFrame,
     by: list[str],
-    name: str | None,
+    model: str | None,
     *,
     threshold: bool,
     prevalence: float | None,
@@ -94,7 +95,7 @@ def _ranges_table(
     table = _with_ranges(_with_prevalence(vertices, by, prevalence, balance), by)
     odds = pl.col("_prevalence") / (1 - pl.col("_prevalence"))
     return table.select(
-        *_visible(by, name, threshold=threshold),
+        *_visible(by, model, threshold=threshold),
         "slope_lo",
         "slope_hi",
         prevalence_lo=1 / (1 + pl.col("slope_hi")),
@@ -107,7 +108,7 @@ def _ranges_table(
 def _optimal_table(
     vertices: pl.LazyFrame,
     by: list[str],
-    name: str | None,
+    model: str | None,
     *,
     threshold: bool,
     prevalence: float | None,
@@ -130,13 +131,13 @@ def _optimal_table(
     first = pl.col("_tied") & (per_group(pl.col("_tied").cast(pl.UInt32).cum_sum(), by) == 1)
     chosen = scored.filter(first | fpr.is_null() | p.is_null())
     chosen = chosen.unique(subset=by, keep="first", maintain_order=True) if by else chosen.head(1)
-    return chosen.select(*_visible(by, name, threshold=threshold), "expected_cost", "accuracy")
+    return chosen.select(*_visible(by, model, threshold=threshold), "expected_cost", "accuracy")
 
 
 def _hybrid_table(
     vertices: pl.LazyFrame,
     by: list[str],
-    name: str | None,
+    model: str | None,
     *,
     threshold: bool,
     targets: list[float],
@@ -173,8 +174,8 @@ def _hybrid_table(
     tpr = pl.col("tpr_a") + pl.col("p_b") * (pl.col("tpr_b") - pl.col("tpr_a"))
     shown: list[pl.Expr | str] = [*by, pl.col("_target").alias("fpr"), tpr.alias("tpr")]
     for end in ("a", "b"):
-        if name is not None:
-            shown.append(pl.col(f"_name_{end}").alias(f"{name}_{end}"))
+        if model is not None:
+            shown.append(pl.col(f"_name_{end}").alias(f"{model}_{end}"))
         shown += [f"fpr_{end}", f"tpr_{end}"]
         if threshold:
             shown.append(f"threshold_{end}")
@@ -184,6 +185,7 @@ def _hybrid_table(
 # --- on scored rows --------------------------------------------------------------------------
 
 
+@renamed(across="model")
 @same_kind
 @directed
 def optimal(
@@ -192,7 +194,7 @@ def optimal(
     label: str = "label",
     *,
     by: By = None,
-    across: str | None = None,
+    model: str | None = None,
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
@@ -232,7 +234,7 @@ def optimal(
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
-        ``*by, [across], fpr, tpr, threshold, expected_cost, accuracy``, one row per group:
+        ``*by, [model], fpr, tpr, threshold, expected_cost, accuracy``, one row per group:
         the expected cost per case ``π · cost_fn · (1 - tpr) + (1 - π) · cost_fp · fpr`` and
         the accuracy ``π · tpr + (1 - π) · (1 - fpr)`` at that prevalence.
 
@@ -264,7 +266,7 @@ def optimal(
         score,
         label,
         by=names,
-        across=across,
+        model=model,
         points=points,
         weight=weight,
         pos_label=pos_label,
@@ -272,7 +274,7 @@ def optimal(
     return _optimal_table(
         vertices,
         names,
-        across,
+        model,
         threshold=True,
         prevalence=prevalence,
         balance=balance,
@@ -281,6 +283,7 @@ def optimal(
     )
 
 
+@renamed(across="model")
 @same_kind
 @directed
 def operating_ranges(
@@ -289,7 +292,7 @@ def operating_ranges(
     label: str = "label",
     *,
     by: By = None,
-    across: str | None = None,
+    model: str | None = None,
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
@@ -327,7 +330,7 @@ def operating_ranges(
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
-        ``*by, [across], fpr, tpr, threshold, slope_lo, slope_hi, prevalence_lo,
+        ``*by, [model], fpr, tpr, threshold, slope_lo, slope_hi, prevalence_lo,
         prevalence_hi, cost_ratio_lo, cost_ratio_hi``, per group by FPR ascending.
 
     Examples
@@ -357,16 +360,17 @@ def operating_ranges(
         score,
         label,
         by=names,
-        across=across,
+        model=model,
         points=points,
         weight=weight,
         pos_label=pos_label,
     )
     return _ranges_table(
-        vertices, names, across, threshold=True, prevalence=prevalence, balance=balance
+        vertices, names, model, threshold=True, prevalence=prevalence, balance=balance
     )
 
 
+@renamed(across="model")
 @same_kind
 @directed
 def hybrid(
@@ -376,7 +380,7 @@ def hybrid(
     *,
     fpr: float | Sequence[float],
     by: By = None,
-    across: str | None = None,
+    model: str | None = None,
     points: Frame | None = None,
     weight: str | None = None,
     pos_label: Any = None,
@@ -435,30 +439,31 @@ def hybrid(
         score,
         label,
         by=names,
-        across=across,
+        model=model,
         points=points,
         weight=weight,
         pos_label=pos_label,
     )
-    return _hybrid_table(vertices, names, across, threshold=True, targets=targets)
+    return _hybrid_table(vertices, names, model, threshold=True, targets=targets)
 
 
 # --- on ROC points ---------------------------------------------------------------------------
 
 
 def _point_vertices(
-    points: Frame, fpr: str, tpr: str, name: str | None, by: list[str]
+    points: Frame, fpr: str, tpr: str, model: str | None, by: list[str]
 ) -> tuple[pl.LazyFrame, bool]:
-    vertices = points_vertices(points, fpr, tpr, name, by)
-    return vertices, has_threshold(points, fpr, tpr, name, by)
+    vertices = points_vertices(points, fpr, tpr, model, by)
+    return vertices, has_threshold(points, fpr, tpr, model, by)
 
 
+@renamed(name="model")
 @same_kind
 def optimal_of_points(
     points: Frame,
     fpr: str = "fpr",
     tpr: str = "tpr",
-    name: str | None = "model",
+    model: str | None = "model",
     *,
     by: By = None,
     prevalence: float,
@@ -475,7 +480,7 @@ def optimal_of_points(
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
-        ``*by, [name], fpr, tpr, [threshold], expected_cost, accuracy``.
+        ``*by, [model], fpr, tpr, [threshold], expected_cost, accuracy``.
 
     Examples
     --------
@@ -501,11 +506,11 @@ def optimal_of_points(
     validate.cost(cost_fp, "cost_fp")
     validate.cost(cost_fn, "cost_fn")
     names = validate.as_names(by)
-    vertices, threshold = _point_vertices(points, fpr, tpr, name, names)
+    vertices, threshold = _point_vertices(points, fpr, tpr, model, names)
     return _optimal_table(
         vertices,
         names,
-        name,
+        model,
         threshold=threshold,
         prevalence=prevalence,
         balance=None,
@@ -514,12 +519,13 @@ def optimal_of_points(
     )
 
 
+@renamed(name="model")
 @same_kind
 def operating_ranges_of_points(
     points: Frame,
     fpr: str = "fpr",
     tpr: str = "tpr",
-    name: str | None = "model",
+    model: str | None = "model",
     *,
     by: By = None,
     prevalence: float | None = None,
@@ -534,7 +540,7 @@ def operating_ranges_of_points(
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
-        ``*by, [name], fpr, tpr, [threshold], slope_lo, slope_hi, prevalence_lo,
+        ``*by, [model], fpr, tpr, [threshold], slope_lo, slope_hi, prevalence_lo,
         prevalence_hi, cost_ratio_lo, cost_ratio_hi``.
 
     Examples
@@ -564,18 +570,19 @@ def operating_ranges_of_points(
     """
     validate.prevalence(prevalence)
     names = validate.as_names(by)
-    vertices, threshold = _point_vertices(points, fpr, tpr, name, names)
+    vertices, threshold = _point_vertices(points, fpr, tpr, model, names)
     return _ranges_table(
-        vertices, names, name, threshold=threshold, prevalence=prevalence, balance=None
+        vertices, names, model, threshold=threshold, prevalence=prevalence, balance=None
     )
 
 
+@renamed(name="model")
 @same_kind
 def hybrid_of_points(
     points: Frame,
     fpr: str = "fpr",
     tpr: str = "tpr",
-    name: str | None = "model",
+    model: str | None = "model",
     *,
     by: By = None,
     target: float | Sequence[float],
@@ -614,5 +621,5 @@ def hybrid_of_points(
     """
     targets = validate.rates(target, "target")
     names = validate.as_names(by)
-    vertices, threshold = _point_vertices(points, fpr, tpr, name, names)
-    return _hybrid_table(vertices, names, name, threshold=threshold, targets=targets)
+    vertices, threshold = _point_vertices(points, fpr, tpr, model, names)
+    return _hybrid_table(vertices, names, model, threshold=threshold, targets=targets)

@@ -407,7 +407,7 @@ def bootstrap(
     by: By = None,
     label: str = "label",
     n_boot: int = 2000,
-    seed: int | None = None,
+    seed: int | None = 0,
     level: float = 0.95,
 ) -> pl.LazyFrame:
     """
@@ -437,7 +437,8 @@ def bootstrap(
     n_boot
         Number of replicates.
     seed
-        Random seed; None draws a fresh, unreproducible one.
+        Random seed (default 0: a re-run gives the same numbers); None draws a fresh,
+        unreproducible one.
     level
         Confidence level of the percentile interval.
 

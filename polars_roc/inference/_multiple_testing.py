@@ -8,13 +8,14 @@ tests) stay null and do not count among the tests.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-Adjust = Literal["holm", "bonferroni", "bh"]
+from polars_roc.typing import Adjust
+
 ADJUSTMENTS = ("holm", "bonferroni", "bh")
 
 

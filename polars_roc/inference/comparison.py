@@ -50,11 +50,11 @@ from polars_roc._core.groups import join_groups
 from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
 from polars_roc.inference import _bootstrap_tests as bootstrap_tests
-from polars_roc.inference._multiple_testing import Adjust, check_adjust, with_adjusted
+from polars_roc.inference._multiple_testing import check_adjust, with_adjusted
+from polars_roc.typing import Adjust, Alternative
 
 __all__ = ["Alternative", "compare"]
 
-Alternative = Literal["two-sided", "greater", "less"]
 _ALTERNATIVES = ("two-sided", "greater", "less")
 
 
@@ -132,7 +132,7 @@ def compare(
     fpr: tuple[float, float] | None = None,
     tpr: tuple[float, float] | None = None,
     n_boot: int = 2000,
-    seed: int | None = None,
+    seed: int | None = 0,
     adjust: Adjust | None = None,
 ) -> pl.LazyFrame:
     """

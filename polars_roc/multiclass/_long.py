@@ -10,11 +10,9 @@ from polars.exceptions import SchemaError
 
 from polars_roc._core import labels, validate
 from polars_roc._core.names import fresh
+from polars_roc.typing import MulticlassDirection as Direction
 
 Scores = Mapping[Any, str] | Sequence[str] | str
-Method = Literal["ovr", "ovo"]
-Average = Literal["macro", "weighted", "micro"] | None
-Direction = Literal["higher", "lower", "auto"]
 
 METHODS = ("ovr", "ovo")
 AVERAGES = ("macro", "weighted", "micro", None)

@@ -16,9 +16,6 @@ from polars_roc.multiclass._long import (
     AVERAGES,
     DIRECTIONS,
     METHODS,
-    Average,
-    Direction,
-    Method,
     Names,
     Scores,
     anchored,
@@ -33,6 +30,9 @@ from polars_roc.multiclass._long import (
     per_class_scores,
 )
 from polars_roc.multiclass._wide import per_class_auc, per_pair_auc
+from polars_roc.typing import Average
+from polars_roc.typing import MulticlassDirection as Direction
+from polars_roc.typing import MulticlassMethod as Method
 
 __all__ = ["multiclass_auc_table"]
 

@@ -14,12 +14,12 @@ from polars_roc._core.checks import NanPolicy
 from polars_roc.multiclass._long import (
     DIRECTIONS,
     METHODS,
-    Direction,
-    Method,
     coder,
     per_class_scores,
     weighted_median,
 )
+from polars_roc.typing import MulticlassDirection as Direction
+from polars_roc.typing import MulticlassMethod as Method
 
 __all__ = ["multiclass_auc"]
 

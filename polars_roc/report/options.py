@@ -34,15 +34,12 @@ from polars_roc._core import checks, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, flips
 from polars_roc._core.value import check_amounts, check_capacity
+from polars_roc.typing import CI, CutpointMethod, FprScale
 
 __all__ = ["CutpointMethod", "FprScale", "JsMode", "ReportCI", "ReportOptions"]
 
 #: Interval methods of the report's AUC table.
-ReportCI = Literal["delong", "bootstrap"]
-#: How the report's best cutpoint is chosen.
-CutpointMethod = Literal["youden", "closest_topleft", "cost"]
-#: The ROC panels' FPR axis.
-FprScale = Literal["linear", "log"]
+ReportCI = CI
 #: How the page gets Vega: embedded, linked from a CDN, or embedded when possible.
 JsMode = Literal["auto", "inline", "cdn"]
 
@@ -146,20 +143,12 @@ class ReportOptions:
         validate.prevalence(self.prevalence)
         flips(self.direction)
         checks.nan_policy(self.nan_policy)
-        n_boot = self.n_boot
-        if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 2:
-            msg = f"n_boot must be an integer of at least 2, got {n_boot!r}\n\nHint: n_boot=2000."
-            raise ValueError(msg)
+        validate.n_boot(self.n_boot)
         validate.seed(self.seed)
-        _bins(self.gains_bins, "gains_bins")
+        validate.whole(self.gains_bins, "gains_bins")
         if self.calibration_bins is not None:
-            _bins(self.calibration_bins, "calibration_bins")
-        if self.fpr_scale not in ("linear", "log"):
-            msg = (
-                f"fpr_scale must be 'linear' or 'log', got {self.fpr_scale!r}"
-                "\n\nHint: fpr_scale='log'."
-            )
-            raise ValueError(msg)
+            validate.whole(self.calibration_bins, "calibration_bins")
+        validate.choice(self.fpr_scale, ("linear", "log"), "fpr_scale")
         for name in ("fpr", "tpr"):
             bounds = getattr(self, name)
             if bounds is not None:
@@ -235,12 +224,3 @@ class ReportOptions:
             msg = f"options must be a ReportOptions, got {type(base).__name__}"
             raise TypeError(msg)
         return base.replace(**settings) if settings else base
-
-
-def _bins(value: Any, name: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        msg = f"{name} must be an integer, got {value!r}\n\nHint: {name}=10."
-        raise ValueError(msg)
-    if value < 1:
-        msg = f"{name} must be at least 1, got {value!r}\n\nHint: {name}=10."
-        raise ValueError(msg)
