@@ -15,7 +15,7 @@ from polars_roc._core.kernels import rows
 __all__ = ["check_probability_thresholds", "net_benefit"]
 
 
-def check_probability_thresholds(values: Any, name: str = "thresholds") -> list[float]:
+def check_probability_thresholds(values: Any, argument: str = "thresholds") -> list[float]:
     """
     Check threshold probabilities lie strictly between 0 and 1; return them as floats.
 
@@ -35,9 +35,9 @@ def check_probability_thresholds(values: Any, name: str = "thresholds") -> list[
         or not all(math.isfinite(v) and 0 < v < 1 for v in floats)
     ):
         msg = (
-            f"{name} must be threshold probabilities strictly between 0 and 1, got "
+            f"{argument} must be threshold probabilities strictly between 0 and 1, got "
             f"{values!r}\n\nHint: the odds t / (1 - t) weigh a false positive against a "
-            f"true one, so t = 0 and t = 1 are undefined; e.g. {name}=[0.05, 0.1, 0.2]."
+            f"true one, so t = 0 and t = 1 are undefined; e.g. {argument}=[0.05, 0.1, 0.2]."
         )
         raise ValueError(msg)
     return floats
