@@ -32,6 +32,7 @@ from polars_roc import (
     thresholds,
 )
 from polars_roc._core.frames import trimmed
+from polars_roc.decisions import decision_curve, value_curve  # value and decisions (issue 32)
 from polars_roc.geometry import crossings, hull, iso
 from polars_roc.inference.disparity import disparity  # segments (issue 30)
 
@@ -108,6 +109,9 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "disparity": disparity,
     "cross_auc": segments.cross_auc,
     "bias_auc": segments.bias_auc,
+    # value and decisions (issue 32)
+    "value_curve": value_curve,
+    "decision_curve": decision_curve,
 }
 
 
@@ -192,6 +196,8 @@ EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     # over time (issue 31)
     "psi": exprs.psi,
     "estimated_auc": exprs.estimated_auc,
+    # value and decisions (issue 32)
+    "net_benefit": exprs.net_benefit,
 }
 
 

@@ -23,8 +23,9 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import polars as pl
+import polars.selectors as cs
 
-from polars_roc._core import labels, objectives, schemes, validate
+from polars_roc._core import labels, objectives, schemes, validate, value
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import BEST_THRESHOLD, THRESHOLDS
 from polars_roc._core.direction import Direction, directed
@@ -34,6 +35,7 @@ from polars_roc._core.replicates import best_statistic, with_best_intervals, wit
 from polars_roc._core.schemes import Thresholds, at_thresholds
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
+from polars_roc.decisions import folds
 
 __all__ = ["best_threshold", "measures", "point", "thresholds"]
 
@@ -244,7 +246,8 @@ def _table(
 def _measured(points: pl.LazyFrame, names: list[str], scheme: Thresholds) -> pl.LazyFrame:
     """The threshold table of curves (:func:`polars_roc.curves.curve`) at a scheme."""
     table = at_thresholds(points, names, scheme, ends=False)
-    return table.with_columns(measures()).select(*names, *THRESHOLDS)
+    extra = cs.by_name(*value.EXTRA, require_all=False)  # with method="value"
+    return table.with_columns(measures()).select(*names, *THRESHOLDS, extra)
 
 
 @same_kind
@@ -260,8 +263,8 @@ def best_threshold(
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
     method: str = "youden",
-    cost_fp: float = 1.0,
-    cost_fn: float = 1.0,
+    cost_fp: value.Amount | None = None,
+    cost_fn: value.Amount | None = None,
     prevalence: float | None = None,
     fpr: tuple[float, float] | None = None,
     tpr: tuple[float, float] | None = None,
@@ -271,6 +274,10 @@ def best_threshold(
     n_boot: int = 2000,
     seed: int | None = 0,
     where: pl.Expr | None = None,
+    gain_tp: value.Amount = 1.0,
+    gain_tn: value.Amount = 0.0,
+    capacity: value.Capacity = None,
+    fold: str | None = None,
 ) -> pl.LazyFrame:
     """
     The optimal threshold per group: its row of the :func:`thresholds` table.
@@ -286,6 +293,8 @@ def best_threshold(
       (= ``cost_fn * fn + cost_fp * fp``), with P, N the class counts (or weight sums) of the
       group, or ``prevalence`` and ``1 - prevalence`` when `prevalence` is given (the
       iso-performance line of slope ``cost_fp * (1 - prevalence) / (cost_fn * prevalence)``).
+    * ``"value"``: maximize :func:`polars_roc.decisions.value_curve` (+ ``depth, value,
+      value_per_case``); `capacity`, `fold`: every method, see :mod:`polars_roc.decisions`.
 
     `where` restricts the candidates to the rows where a condition over the table's
     columns holds, e.g. the best recall at a precision of at least 0.9:
@@ -308,8 +317,8 @@ def best_threshold(
         Scored rows and column roles, as in :func:`thresholds`.
     method
         ``"youden"``, ``"closest_topleft"`` or ``"cost"``.
-    cost_fp, cost_fn
-        Cost of a false positive and of a false negative (``"cost"`` only); both > 0.
+    cost_fp, cost_fn, gain_tp, gain_tn, capacity, fold
+        Costs (``"cost"``: > 0, default 1) and amounts (``"value"``): see :mod:`~.decisions`.
     prevalence
         Share of positives to assume, in (0, 1) (``"cost"`` only); default: the data's.
     fpr, tpr
@@ -399,9 +408,10 @@ def best_threshold(
     True
     """
     named = objectives.METHODS
-    if not isinstance(method, str) or (method not in named and method not in THRESHOLDS):
+    valued = method == "value"
+    if not isinstance(method, str) or method not in (*named, "value", *THRESHOLDS):
         msg = (
-            f"method must be 'youden', 'closest_topleft', 'cost' or a column of the "
+            f"method must be 'youden', 'closest_topleft', 'cost', 'value' or a column of the "
             f"thresholds table {list(THRESHOLDS[1:])}, got {method!r}\n\nHint: method='youden', "
             f"or e.g. method='tpr', where=pl.col('ppv') >= 0.9."
         )
@@ -413,15 +423,17 @@ def best_threshold(
         )
         raise TypeError(msg)
     if where is not None:
-        unknown = sorted(set(where.meta.root_names()) - set(THRESHOLDS))
+        unknown = sorted(set(where.meta.root_names()) - set(THRESHOLDS) - {"value", "depth"})
         if unknown:
             msg = (
                 f"where refers to {unknown}, which are not thresholds columns "
                 f"{list(THRESHOLDS)}\n\nHint: e.g. where=pl.col('ppv') >= 0.9."
             )
             raise pl.exceptions.ColumnNotFoundError(msg)
-    cost_fp = validate.cost(cost_fp, "cost_fp")
-    cost_fn = validate.cost(cost_fn, "cost_fn")
+    amounts = {"gain_tp": gain_tp, "cost_fp": cost_fp, "cost_fn": cost_fn, "gain_tn": gain_tn}
+    kept = value.check_amounts(lf.collect_schema(), amounts) if valued else None
+    cost_fp = validate.cost(1.0 if cost_fp is None or valued else cost_fp, "cost_fp")
+    cost_fn = validate.cost(1.0 if cost_fn is None or valued else cost_fn, "cost_fn")
     validate.prevalence(prevalence)
     names = validate.as_names(by)
     closed_form = ci in PROPORTION_METHODS
@@ -434,23 +446,33 @@ def best_threshold(
             "\n\nHint: leave thresholds=None."
         )
         raise ValueError(msg)
-    if interval and (method not in named or where is not None):
+    if interval and (method not in named or where is not None or capacity or fold):
         msg = (
-            f"ci='bootstrap' supports the named methods {list(named)} without `where`, got "
-            f"method={method!r}, where={where!r}\n\nHint: drop ci=, or use a named method."
+            f"ci='bootstrap' supports the named methods {list(named)} without `where`, "
+            f"`capacity` or `fold`, got method={method!r}\n\nHint: drop ci=, or those."
         )
         raise ValueError(msg)
     schemes.scheme(thresholds)  # fail at call time
+    if fold is not None:  # the same rule, chosen on the other folds (decisions/folds.py)
+        rule: dict[str, Any] = {"method": method, "prevalence": prevalence, "fpr": fpr}
+        rule |= {"tpr": tpr, "thresholds": thresholds, "where": where, "capacity": capacity}
+        rule |= kept or {"cost_fp": cost_fp, "cost_fn": cost_fn}
+        roles = {"score": score, "label": label, "weight": weight, "pos_label": pos_label}
+        return folds.cutpoints(lf, best_threshold, _measured, roles, rule, fold, names, kept)
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    if kept:  # the value columns beside the counts (_core/value.py)
+        points = value.value_points(lf, score, label, names, weight, pos_label, kept)
     table = _measured(points, names, thresholds)
     weighted = weight is not None
     costs: dict[str, Any] = {"cost_fp": cost_fp, "cost_fn": cost_fn, "prevalence": prevalence}
-    if method in named:
+    if valued:
+        objective = pl.col("value")
+    elif method in named:
         objective = objectives.objective(method, **costs, weighted=weighted)
     else:
         objective = pl.col(method).cast(pl.Float64)
         objective = pl.when(objective.is_not_nan()).then(objective)
-    allowed = pl.lit(True)
+    allowed = value.fits(value.check_capacity(capacity))
     if where is not None:
         allowed = allowed & where.fill_null(value=False)
     for bounds, rate in ((fpr, "fpr"), (tpr, "tpr")):
@@ -458,7 +480,8 @@ def best_threshold(
             lo, hi = validate.unit_range(bounds, rate)
             allowed = allowed & pl.col(rate).is_between(lo, hi)
     tie = objectives.tolerance(method, **costs, weighted=weighted)
-    columns = list(THRESHOLDS)
+    tie = value.value_tolerance(kept, names or ["_g"]) if kept else tie
+    columns = [*THRESHOLDS, *value.EXTRA] if kept else list(THRESHOLDS)
     best = objectives.best_rows(table, names, objective, columns=columns, allowed=allowed, tie=tie)
     keys = names or ["_g"]
     if not names:  # one group: a constant key, so the group is kept when it has no candidate
@@ -468,7 +491,7 @@ def best_threshold(
     # group without a defined table (as auc's n_pos, n_neg).
     totals = points.group_by(keys).agg(n_pos=pl.col("tp").max(), n_neg=pl.col("fp").max())
     out = totals.join(best, on=keys, how="left", nulls_equal=True)
-    out = out.sort(keys, nulls_last=True).select(*names, *BEST_THRESHOLD)
+    out = out.sort(keys, nulls_last=True).select(*names, *columns, *BEST_THRESHOLD[-2:])
     if closed_form:
         return out.with_columns(rate_intervals(ci, level))  # type: ignore[arg-type]
     if not interval:

@@ -35,6 +35,9 @@ NO_DIRECTION = {
     "polars_roc.exprs.recalibration.calibration_slope",
     "polars_roc.exprs.stability.estimated_auc",  # over time (issue 31)
     "polars_roc.monitoring.estimated_auc",
+    # value and decisions (issue 32): net benefit at threshold probabilities
+    "polars_roc.decisions.decision_curve.decision_curve",
+    "polars_roc.exprs.decisions.net_benefit",
 }
 #: Not an analysis of a score: reshapes a counts table into weighted rows, wide class
 #: scores into one-vs-rest rows for the report (which takes both arguments), or reads a

@@ -138,3 +138,10 @@ def groups(columns: Sequence[str], outputs: Iterable[str]) -> list[str]:
     """
     outs = known(outputs)
     return [name for name in columns if name not in outs and not name.startswith("_")]
+
+
+# value and decisions (issue 32)
+#: ``value_curve``: the value of flagging the rows at or above each threshold.
+VALUE_CURVE = ("threshold", "depth", "tp", "fp", "value", "value_per_case")
+#: ``decision_curve`` (+ ``net_benefit_lower, net_benefit_upper`` with ``ci``).
+DECISION_CURVE = ("threshold", "net_benefit", "treat_all", "treat_none", "interventions_avoided")

@@ -31,9 +31,12 @@ def coded(
     pos_label: Any,
     label_dtype: pl.DataType | None = None,
     masked: bool = False,
+    extra: Sequence[str] = (),
 ) -> pl.LazyFrame:
     """
     The rows that count, as ``*names, threshold, tp, fp``: one positive or negative each.
+
+    `extra` columns (per-row amounts) ride along after `fp`, unchanged.
 
     `tp` / `fp` are 1/0 Int64 counts, or the row's Float64 weight when weighted. Rows with a
     null score, label or weight, or a zero weight, are dropped; with `masked` they are kept
@@ -65,13 +68,15 @@ def coded(
         pos_label=pos_label,
         label_dtype=label_dtype,
         masked=masked,
+        extra=extra,
     )
     y = pl.col("_y")
     if weight is None:
         tp, fp = y.cast(pl.Int64), (~y).cast(pl.Int64)
     else:
         tp, fp = pl.col("_w") * y, pl.col("_w") * ~y
-    return rows.select(*names, threshold=pl.col("_s"), tp=tp, fp=fp)
+    counts = [pl.col("_s").alias("threshold"), tp.alias("tp"), fp.alias("fp")]
+    return rows.select(*names, *counts, *extra)
 
 
 def threshold_order(frame: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:
@@ -92,7 +97,12 @@ def threshold_order(frame: pl.LazyFrame, names: Sequence[str]) -> pl.LazyFrame:
 
 
 def tally(
-    rows: pl.LazyFrame, names: Sequence[str], *, ordered: bool = False, deferred: bool = False
+    rows: pl.LazyFrame,
+    names: Sequence[str],
+    *,
+    ordered: bool = False,
+    deferred: bool = False,
+    amounts: Sequence[str] = (),
 ) -> pl.LazyFrame:
     """
     Positives and negatives per group and distinct threshold: ``*names, threshold, tp, fp``.
@@ -109,6 +119,9 @@ def tally(
     groups, the deferred rows come from each class's sorted scores, merged (no frame sort).
     Float weight sums keep the group-by: per-threshold sums first, so that every weighted
     table gives the same bits as a tally computed elsewhere (:func:`polars_roc.from_counts`).
+
+    `amounts` names further per-row columns (e.g. a loss avoided per positive) summed beside
+    `tp` and `fp`, so that :func:`accumulate` carries their running sums too.
 
     Examples
     --------
@@ -131,14 +144,14 @@ def tally(
     if deferred and not ordered:
         msg = "a deferred tally needs ordered=True"
         raise ValueError(msg)
-    if deferred and not names:
+    if deferred and not names and not amounts:
         return _merged(rows)
     if ordered:
         rows = threshold_order(rows, names)
     if deferred:
         return rows
     keys = [*names, "threshold"]
-    return rows.group_by(keys, maintain_order=True).agg(pl.col("tp").sum(), pl.col("fp").sum())
+    return rows.group_by(keys, maintain_order=True).agg(pl.col("tp", "fp", *amounts).sum())
 
 
 def _merged(rows: pl.LazyFrame) -> pl.LazyFrame:
@@ -173,7 +186,12 @@ def _merged(rows: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def accumulate(
-    table: pl.LazyFrame, names: Sequence[str], *, in_order: bool = False, tied: bool = False
+    table: pl.LazyFrame,
+    names: Sequence[str],
+    *,
+    in_order: bool = False,
+    tied: bool = False,
+    amounts: Sequence[str] = (),
 ) -> pl.LazyFrame:
     """
     Cumulative counts per group from a tally, highest threshold first, from (0, 0).
@@ -184,7 +202,8 @@ def accumulate(
     says the table is a deferred tally (tied rows not yet collapsed): each tie block then
     keeps its last running sum, the same table as from a collapsed tally (the filter is
     left out otherwise: inside a grouped aggregation it costs 1.1x). A first row per group
-    at ``threshold=+inf`` holds (0, 0), before a real +inf score.
+    at ``threshold=+inf`` holds (0, 0), before a real +inf score. `amounts` (columns of the
+    tally beside `tp` and `fp`) get running sums in the same pass, from 0.
 
     Examples
     --------
@@ -217,19 +236,19 @@ def accumulate(
         "threshold": pl.concat([pl.lit(INF, dtype=pl.Float64), ends(threshold).cast(pl.Float64)]),
         **{
             c: pl.concat([pl.lit(0, dtype=schema[c]), ends(pl.col(c).cum_sum())])
-            for c in ("tp", "fp")
+            for c in ("tp", "fp", *amounts)
         },
     }
     if not names:
         return ordered.select(**columns)
-    if schema["tp"].is_integer() and schema["fp"].is_integer():
+    if schema["tp"].is_integer() and schema["fp"].is_integer() and not amounts:
         return _flat(ordered, list(names), tied=tied)
     # Float sums: each group's running sum is its own, for the same bits as elsewhere. A
     # null threshold (masked rows: nothing counted) sorts last and leaves only the start row.
     return (
         ordered.group_by(list(names), maintain_order=True)
         .agg(**columns)
-        .explode("threshold", "tp", "fp")
+        .explode("threshold", "tp", "fp", *amounts)
         .filter(threshold.is_not_null())
     )
 

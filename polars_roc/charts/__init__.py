@@ -22,6 +22,7 @@ Examples
 """
 
 from polars_roc.charts._calibration import calibration_chart
+from polars_roc.charts._decisions import decision_curve_chart, value_chart  # issue 32
 from polars_roc.charts._explorer import threshold_explorer
 from polars_roc.charts._gains import gain_chart
 from polars_roc.charts._geometry import hull_chart
@@ -40,6 +41,7 @@ __all__ = [
     "average_curve_chart",
     "calibration_chart",
     "cross_auc_chart",  # segments (issue 30)
+    "decision_curve_chart",
     "det_chart",
     "disparity_chart",  # segments (issue 30)
     "gain_chart",
@@ -54,4 +56,5 @@ __all__ = [
     "threshold_chart",
     "threshold_explorer",
     "time_auc_chart",
+    "value_chart",
 ]

@@ -154,6 +154,7 @@ def _parser() -> argparse.ArgumentParser:
         help="random seed of the bootstrap (and of the demo's simulated data) (default: 0)",
     )
     _panel_flags(options)
+    _value_flags(options)
     options.add_argument("--title", help="page title")
     options.add_argument(
         "--js",
@@ -255,6 +256,38 @@ def _panel_flags(options: argparse.ArgumentParser) -> None:
         help="FPR axis of the ROC and partial-AUC panels: log shows small FPRs, from the "
         "power of ten at or below the smallest non-zero FPR (default: %(default)s)",
     )
+
+
+def _value_flags(options: argparse.ArgumentParser) -> None:
+    """The flags of the value panel (value and decisions, issue 32)."""
+    options.add_argument(
+        "--gain-tp",
+        type=_amount,
+        metavar="COL|X",
+        help="value panel: what a flagged positive earns, a column of per-row amounts or a "
+        "number; --cost-fp / --cost-fn are then the value's costs (default 0)",
+    )
+    options.add_argument(
+        "--gain-tn", type=_amount, metavar="COL|X", help="value panel: a passed negative's gain"
+    )
+    options.add_argument(
+        "--capacity",
+        type=float,
+        metavar="SHARE",
+        help="value panel: the share of rows that may be flagged (e.g. 0.02), or a row count",
+    )
+    options.add_argument(
+        "--decision-curve",
+        action="store_true",
+        help="add a decision-curve panel (net benefit, as dcurves), for probabilities",
+    )
+
+
+def _amount(text: str) -> str | float:
+    try:
+        return float(text)
+    except ValueError:
+        return text
 
 
 def _range(text: str) -> tuple[float, float]:
@@ -561,6 +594,16 @@ def _options(args: argparse.Namespace) -> report.ReportOptions:
     """The report's options from the flags; a flag for a method not chosen is an error."""
     costs = {"--cost-fp": args.cost_fp, "--cost-fn": args.cost_fn, "--prevalence": args.prevalence}
     given = [flag for flag, value in costs.items() if value is not None]
+    valued = args.gain_tp is not None
+    extra = [f for f, v in (("--gain-tn", args.gain_tn), ("--capacity", args.capacity)) if v]
+    if extra and not valued:
+        verb = "applies" if len(extra) == 1 else "apply"
+        msg = f"{', '.join(extra)} only {verb} with --gain-tp (the value panel)"
+        raise UsageError(msg)
+    if valued and args.method == "cost":
+        msg = "--gain-tp takes --cost-fp/--cost-fn as the value's costs: not with --method cost"
+        raise UsageError(msg)
+    given = [flag for flag in given if flag == "--prevalence"] if valued else given
     if given and args.method != "cost":
         verb = "applies" if len(given) == 1 else "apply"
         msg = f"{', '.join(given)} only {verb} with --method cost (got --method {args.method})"
@@ -574,8 +617,8 @@ def _options(args: argparse.Namespace) -> report.ReportOptions:
         "fpr": None if args.tpr else args.fpr,
         "tpr": args.tpr,
         "method": args.method,
-        "cost_fp": args.cost_fp,
-        "cost_fn": args.cost_fn,
+        "cost_fp": 0.0 if valued and args.cost_fp is None else args.cost_fp,
+        "cost_fn": 0.0 if valued and args.cost_fn is None else args.cost_fn,
         "prevalence": args.prevalence,
         "n_boot": args.n_boot,
         "seed": args.seed,
@@ -585,6 +628,9 @@ def _options(args: argparse.Namespace) -> report.ReportOptions:
         "direction": args.direction,
         "nan_policy": args.nan_policy,
         "js": args.js,
+        **({} if not valued else {"gain_tp": args.gain_tp, "capacity": args.capacity}),
+        **({} if args.gain_tn is None else {"gain_tn": args.gain_tn}),
+        "decision_curve": args.decision_curve,
     }
     unset = ("cost_fp", "cost_fn", "n_boot")  # not given: the options' defaults
     try:  # the values are checked once, by ReportOptions; its message names the flags

@@ -7,6 +7,7 @@ they hold: :mod:`~polars_roc.exprs.ranking` (AUC and its kin), :mod:`~polars_roc
 :mod:`~polars_roc.exprs.probability` (probability scores), :mod:`~polars_roc.exprs.hard_labels`.
 """
 
+from polars_roc.exprs.decisions import net_benefit
 from polars_roc.exprs.hard_labels import accuracy
 from polars_roc.exprs.operating import fpr_at_tpr, ks, tpr_at_fpr
 from polars_roc.exprs.precision import average_precision, pr_auc
@@ -29,6 +30,7 @@ __all__ = [
     "gini",
     "ks",
     "log_loss",
+    "net_benefit",
     "partial_auc",
     "pr_auc",
     "psi",

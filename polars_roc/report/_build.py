@@ -43,6 +43,7 @@ from polars_roc._core.direction import flips
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
 from polars_roc.report import _business as report_business
+from polars_roc.report import _decisions as report_decisions
 from polars_roc.report import _figures as report_figures
 from polars_roc.report import _over_time as report_over_time
 from polars_roc.report import _page as report_page
@@ -209,6 +210,15 @@ def compute(
         skip=skip,
     )  # fmt: skip
     many = report_business.segments_note(gains_table, names[1] if len(names) > 1 else None)
+    gain_tp, gain_tn, capacity = chosen.gain_tp, chosen.gain_tn, chosen.capacity
+    amounts = None if gain_tp is None else {"gain_tp": gain_tp, **costs, "gain_tn": gain_tn}
+    decision_curve = chosen.decision_curve
+    if decision_curve and skip is not None:
+        notes.append(f"No decision curve: {skip}")
+    decided = report_decisions.compute(
+        lf, score, label, common, amounts=amounts, capacity=capacity,
+        probabilities=decision_curve and skip is None,
+    )  # fmt: skip
     if many is not None:
         notes.append(many)
     band = None
@@ -233,6 +243,7 @@ def compute(
         "calibration_skipped": skip,
         "fpr_scale": chosen.fpr_scale,
         **policies,
+        **({"amounts": amounts, "capacity": capacity} if amounts else {}),
     }
     return ReportData(
         auc=auc,
@@ -247,6 +258,7 @@ def compute(
         gains=gains_table,
         calibration=calibrated,
         band=band,
+        decisions=decided,
         options=chosen,
         segments=segmented,
     )
@@ -551,6 +563,10 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
         )
     )
     builders.update(report_segments.builders(data.segments, names))  # segments (issue 30)
+    merge = lambda frame: merge_groups(frame, names)  # noqa: E731
+    builders.update(
+        report_decisions.builders(data.decisions, names[:2], data.roles.get("capacity"), merge)
+    )
     figures = []
     for key in HEADINGS:  # in page order
         if key == "scores" and data.score_chart is not None:

@@ -83,6 +83,8 @@ class ReportData:
     gains: pl.DataFrame | None = None
     calibration: pl.DataFrame | None = None
     band: pl.DataFrame | None = None
+    #: value and decisions (issue 32): ``value``, ``value_best``, ``decision`` frames.
+    decisions: dict[str, pl.DataFrame] = field(default_factory=dict)
     options: ReportOptions | None = None
     # segments (issue 30): a ``report._segments.SegmentData`` with ``compute(segment=...)``
     segments: Any = None

@@ -31,6 +31,7 @@ import polars as pl
 from polars_roc._core.columns import CURVE, interval
 from polars_roc.charts.style import rate_text, threshold_text
 from polars_roc.report import _business as report_business
+from polars_roc.report import _decisions as report_decisions
 from polars_roc.report import _segments as report_segments
 from polars_roc.report._data import CI_NAMES, ReportData
 from polars_roc.report._figures import ZOOM_ABOVE, fpr_zoom, merge_groups
@@ -193,6 +194,7 @@ HEADINGS = {
     "pauc": "Partial AUC",
     "thresholds": "Best cutpoints",
     **report_business.HEADINGS,
+    **report_decisions.HEADINGS,  # value and decisions (issue 32)
     "scores": "Score distributions",
     "explorer": "Threshold explorer",
 }
@@ -378,6 +380,10 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
     )
     at = next(i for i, (key, _, _) in enumerate(out) if key == "scores")
     out[at:at] = business
+    decided = report_decisions.sections(  # value and decisions (issue 32)
+        data.decisions, names[:2], roles, lambda key: _chart(key, drawn)
+    )
+    out[at + len(business) : at + len(business)] = decided
     if data.segments is not None:  # segments (issue 30): after "AUC by group"
         body_ = report_segments.section(
             data.segments, names, _table, lambda key: _chart(key, drawn)

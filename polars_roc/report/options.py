@@ -28,9 +28,12 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import polars as pl
+
 from polars_roc._core import checks, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, flips
+from polars_roc._core.value import check_amounts, check_capacity
 from polars_roc.typing import CI, CutpointMethod, FprScale
 
 __all__ = ["CutpointMethod", "FprScale", "JsMode", "ReportCI", "ReportOptions"]
@@ -84,6 +87,12 @@ class ReportOptions:
     js
         How the page gets Vega: ``"inline"`` embeds it (needs ``vl-convert-python``),
         ``"cdn"`` links jsDelivr, ``"auto"`` embeds it when it can.
+    gain_tp, gain_tn, capacity
+        The value panel (value and decisions): what a flagged positive / passed negative
+        earns (a column of per-row amounts or a number); with `gain_tp`, `cost_fp` and
+        `cost_fn` are the value's costs (>= 0); `capacity` a share of rows or a row count.
+    decision_curve
+        Add a decision-curve panel (net benefit), for probabilities.
 
     Examples
     --------
@@ -109,6 +118,11 @@ class ReportOptions:
     nan_policy: NanPolicy = "propagate"
     title: str = "ROC report"
     js: JsMode = "auto"
+    # value and decisions (issue 32)
+    gain_tp: str | float | None = None
+    gain_tn: str | float = 0.0
+    capacity: float | None = None
+    decision_curve: bool = False
 
     def __post_init__(self) -> None:
         validate.level(self.level)
@@ -119,8 +133,13 @@ class ReportOptions:
                 "\n\nHint: method='youden'."
             )
             raise ValueError(msg)
-        object.__setattr__(self, "cost_fp", validate.cost(self.cost_fp, "cost_fp"))
-        object.__setattr__(self, "cost_fn", validate.cost(self.cost_fn, "cost_fn"))
+        if self.gain_tp is None:
+            object.__setattr__(self, "cost_fp", validate.cost(self.cost_fp, "cost_fp"))
+            object.__setattr__(self, "cost_fn", validate.cost(self.cost_fn, "cost_fn"))
+        else:  # value and decisions (issue 32): amounts >= 0 (columns: checked on the schema)
+            costs = {"cost_fp": self.cost_fp, "cost_fn": self.cost_fn}
+            check_amounts(pl.Schema(), {k: v for k, v in costs.items() if not isinstance(v, str)})
+            check_capacity(self.capacity)
         validate.prevalence(self.prevalence)
         flips(self.direction)
         checks.nan_policy(self.nan_policy)
