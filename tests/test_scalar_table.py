@@ -117,8 +117,28 @@ TABLE: list[Scalar] = [
         "auc",
         rel=1e-12,
     ),
-    # Other issues of this round add their rows here (net_benefit, psi, estimated_auc,
-    # calibration_slope, calibration_intercept), and a line to the README table.
+    # Other issues of this round add their rows here, and a line to the README table.
+    Scalar(
+        "calibration_slope",
+        _w(pr.calibration_slope),
+        lambda lf, by: lf.roc.calibration_fit(by=by),
+        "slope",
+        rel=1e-9,
+    ),
+    Scalar(
+        "calibration_intercept",
+        _w(pr.calibration_intercept),
+        lambda lf, by: lf.roc.calibration_fit(by=by),
+        "intercept",
+        rel=1e-9,
+    ),
+    Scalar(
+        "net_benefit",
+        lambda weight=None: pr.net_benefit("score", "label", 0.3, weight=weight),
+        lambda lf, by: lf.roc.decision_curve(by=by, thresholds=[0.3]),
+        "net_benefit",
+        rel=1e-12,
+    ),
 ]
 BY_NAME = {row.name: row for row in TABLE}
 
@@ -253,6 +273,11 @@ def test_weighted_expression_is_the_weighted_frame_method(name: str) -> None:
         "fpr_at_tpr": lambda lf, by: lf.roc.fpr_at_tpr(0.5, by=by, weight="weight"),
         "average_precision": lambda lf, by: lf.roc.average_precision(by=by, weight="weight"),
         "pr_auc": lambda lf, by: lf.roc.pr_auc(by=by, weight="weight"),
+        "calibration_slope": lambda lf, by: lf.roc.calibration_fit(by=by, weight="weight"),
+        "calibration_intercept": lambda lf, by: lf.roc.calibration_fit(by=by, weight="weight"),
+        "net_benefit": lambda lf, by: lf.roc.decision_curve(
+            by=by, weight="weight", thresholds=[0.3]
+        ),
     }[name]
     want = weighted(df.lazy(), ["g"]).collect().sort("g")[row.column]
     assert all(same(a, b, 1e-12) for a, b in zip(got, want, strict=True))
