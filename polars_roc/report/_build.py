@@ -41,6 +41,7 @@ from polars_roc._core import validate
 from polars_roc._core.direction import flips
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
+from polars_roc.inference import detectable_auc
 from polars_roc.report import _business as report_business
 from polars_roc.report import _figures as report_figures
 from polars_roc.report import _page as report_page
@@ -49,6 +50,10 @@ from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles
 from polars_roc.report._page import HEADINGS
 from polars_roc.report.options import ReportCI, ReportOptions
 
+#: Power of the AUC table's "detectable AUC" column.
+DETECT_POWER = 0.8
+#: Groups whose detectable AUC is above this (or undefined) are greyed in the AUC table.
+DETECT_ABOVE = 0.9
 #: Above this many distinct (group, score) pairs, curves are drawn from quantile thresholds.
 MAX_CURVE_POINTS = 200_000
 #: Thresholds per group (quantiles of the negative scores) for the curves of large data.
@@ -160,6 +165,8 @@ def compute(
     begin("AUC by group" + (f" with {CI_NAMES[ci]} intervals" if ci else ""))
     resampling = {"n_boot": n_boot, "seed": seed} if ci == "bootstrap" else {}
     auc = _auc_table(lf, score, label, {**common, **resampling}, ci, level, notes)
+    # The smallest AUC each group's class counts could tell from 0.5 at 80% power.
+    auc = auc.with_columns(detectable_auc("n_pos", "n_neg", power=DETECT_POWER))
 
     begin("ROC curves and threshold table")
     curve = curves.curve(lf, score, label, thresholds=resolution, **common).collect()
@@ -179,7 +186,11 @@ def compute(
 
     begin(f"best cutpoints ({method})")
     weighed: dict[str, Any] = {**costs, "prevalence": prevalence} if method == "cost" else {}
-    best = cutpoints.best_threshold(lf, score, label, method=method, **weighed, **common).collect()
+    # Wilson intervals of the chosen row's rates: closed form from its counts, so they run
+    # on an engine's tally too (weights read as frequencies).
+    best = cutpoints.best_threshold(
+        lf, score, label, method=method, ci="wilson", level=level, **weighed, **common
+    ).collect()
 
     begin("score distributions")
     chart = _score_chart(lf, score, label, names, weight, pos_label, notes, n_segments)
