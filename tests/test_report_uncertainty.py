@@ -3,6 +3,7 @@ of each group (greyed when too small), the calibration panel's bin intervals and
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import numpy as np
 import polars as pl
 import pytest
 from statsmodels.stats.proportion import proportion_confint
-from test_report import tables
+from test_report import specs, tables
 
 import polars_roc as pr
 from polars_roc import report
@@ -112,3 +113,46 @@ def test_nothing_greyed_without_small_groups() -> None:
     page = report.to_html(frame.lazy(), by="segment", ci=None, js="cdn")
     assert 'class="dim"' not in page
     assert 'class="explain"' not in page
+
+
+def test_calibration_bins_carry_wilson_intervals_and_error_bars(page: str) -> None:
+    frame = scored()
+    data = report.compute(frame.lazy(), by="segment", ci=None, calibration_bins=5)
+    bins = data.calibration
+    assert bins is not None
+    assert {"fraction_lower", "fraction_upper"} <= set(bins.columns)
+    for row in bins.iter_rows(named=True):
+        k = round(row["fraction_positive"] * row["n"])
+        lo, hi = proportion_confint(k, row["n"], alpha=0.05, method="wilson")
+        assert (row["fraction_lower"], row["fraction_upper"]) == pytest.approx((lo, hi), abs=1e-9)
+    spec = specs(page)["calibration"]
+    text = json.dumps(spec)
+    assert '"rule"' in text
+    assert '"y2": {"field": "fraction_upper"}' in text
+    assert "each bin's 95% Wilson interval" in page.replace("&#x27;", "'")
+
+
+def test_calibration_fit_table_as_statsmodels_glm(page: str) -> None:
+    sm = pytest.importorskip("statsmodels.api")
+    frame = scored()
+    rows = {row["segment"]: row for row in tables(page)["calibration-fit"]}
+    assert sorted(rows) == ["big", "tiny"]
+    for segment, row in rows.items():
+        part = frame.filter(pl.col("segment") == segment)
+        p = np.clip(part["score"].to_numpy(), 2.2e-16, 1 - 2.2e-16)
+        y = part["label"].to_numpy().astype(float)
+        logit = np.log(p / (1 - p))
+        slope = sm.GLM(y, sm.add_constant(logit), family=sm.families.Binomial()).fit()
+        large = sm.GLM(y, np.ones_like(y), family=sm.families.Binomial(), offset=logit).fit()
+        for column, fit, i in (("slope (ideal 1)", slope, 1), ("intercept (ideal 0)", large, 0)):
+            match = re.match(r"^(\S+) \((\S+) to (\S+)\)$", row[column].replace("−", "-"))
+            assert match, row[column]
+            value, lower, upper = (float(g) for g in match.groups())
+            lo, hi = fit.conf_int(alpha=0.05)[i]
+            assert (value, lower, upper) == pytest.approx((fit.params[i], lo, hi), abs=5e-4)
+
+
+def test_auc_chart_ignores_the_detectable_column(page: str) -> None:
+    text = json.dumps(specs(page)["auc"])
+    assert "detectable" not in text
+    assert "fpr_lower" not in json.dumps(specs(page)["roc"])

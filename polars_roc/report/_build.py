@@ -54,6 +54,12 @@ from polars_roc.report.options import ReportCI, ReportOptions
 DETECT_POWER = 0.8
 #: Groups whose detectable AUC is above this (or undefined) are greyed in the AUC table.
 DETECT_ABOVE = 0.9
+#: The Wilson bound columns of the best-cutpoint table (shown in the table, not the charts).
+WILSON_BOUNDS = [
+    f"{rate}_{side}"
+    for rate in ("tpr", "fpr", "ppv", "npv", "lr_pos", "lr_neg")
+    for side in ("lower", "upper")
+]
 #: Above this many distinct (group, score) pairs, curves are drawn from quantile thresholds.
 MAX_CURVE_POINTS = 200_000
 #: Thresholds per group (quantiles of the negative scores) for the curves of large data.
@@ -198,9 +204,9 @@ def compute(
         say(f"warning: {notes[-1]}")
 
     begin(f"gains tables ({gains_bins} bins)" + ("" if skip else " and calibration"))
-    gains_table, calibrated = report_business.compute(
+    gains_table, calibrated, fit = report_business.compute(
         lf, score, label, common, gains_bins=gains_bins, calibration_bins=calibration_bins,
-        skip=skip,
+        skip=skip, level=level,
     )  # fmt: skip
     many = report_business.segments_note(gains_table, names[1] if len(names) > 1 else None)
     if many is not None:
@@ -240,6 +246,7 @@ def compute(
         notes=notes,
         gains=gains_table,
         calibration=calibrated,
+        calibration_fit=fit,
         band=band,
         options=chosen,
     )
@@ -507,7 +514,15 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
     names = data.roles["by"]
     auc, curve, pauc, best, table = (
         merge_groups(frame, names)
-        for frame in (data.auc, data.curve, data.partial_auc, data.best_threshold, data.thresholds)
+        for frame in (
+            # the charts read the columns they do not know as groups: keep the table's own
+            data.auc.drop("detectable_auc", strict=False),
+            data.curve,
+            data.partial_auc,
+            # the cutpoints' Wilson bounds are for the table only
+            data.best_threshold.drop(WILSON_BOUNDS, strict=False),
+            data.thresholds,
+        )
     )
     band = None if data.band is None else merge_groups(data.band, names)
     builders = report_figures.builders(

@@ -443,6 +443,8 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         names=names[:2],
         chart=lambda key: _chart(key, drawn),
         lower=_lower(roles),
+        fit=None if data.calibration_fit is None else merge_groups(data.calibration_fit, names),
+        level=level,
     )
     at = next(i for i, (key, _, _) in enumerate(out) if key == "scores")
     out[at:at] = business
