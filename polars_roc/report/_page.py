@@ -240,18 +240,18 @@ def _cell(value: Any, column: str, why: str | None = None) -> str:
     return f'<td class="num">{text}</td>'
 
 
-def interval_text(value: Any, lower: Any, upper: Any) -> str:
+def interval_text(lower: Any, upper: Any) -> str:
     """
-    A rate with its interval as the page prints it, e.g. ``"0.810 (0.742–0.868)"``.
+    An interval as the page prints it, e.g. ``"0.742–0.868"`` (a dash when undefined).
 
     Examples
     --------
-    >>> interval_text(0.81, 0.7421, 0.868), interval_text(0.5, None, None)
-    ('0.810 (0.742–0.868)', '0.500')
+    >>> interval_text(0.7421, 0.868), interval_text(None, None)
+    ('0.742–0.868', '—')
     """
     if lower is None or upper is None:
-        return rate_text(value)
-    return f"{rate_text(value)} ({rate_text(lower)}–{rate_text(upper)})"
+        return "—"
+    return f"{rate_text(lower)}–{rate_text(upper)}"
 
 
 def _table(
@@ -260,34 +260,44 @@ def _table(
     names: dict[str, str] | None = None,
     *,
     intervals: tuple[str, ...] = (),
+    level: str = "95%",
     dim: pl.Series | None = None,
 ) -> str:
     """
     A frame as an HTML table; nulls show as a dash (undefined).
 
-    Each column of `intervals` with ``<column>_lower, <column>_upper`` in `frame` prints
-    as a rate with its interval in one cell (the bound columns are not shown); rows where
-    `dim` is true get the class ``dim`` (greyed).
+    Each column of `intervals` with ``<column>_lower, <column>_upper`` in `frame` is
+    followed by a column ``<header> <level> CI`` printing its bounds (the bound columns
+    are not shown); the cells of rows where `dim` is true get the class ``dim`` (greyed).
     """
     headers = {**_COLUMN_NAMES, **(names or {})}
     paired = {c for c in intervals if f"{c}_lower" in frame.columns and f"{c}_upper" in frame}
     hidden = {f"{c}_{side}" for c in paired for side in ("lower", "upper")}
     shown = [c for c in frame.columns if c not in hidden]
-    head = "".join(f"<th>{html.escape(headers.get(c, c))}</th>" for c in shown)
+    heads = []
+    for c in shown:
+        heads.append(headers.get(c, c))
+        if c in paired:
+            heads.append(f"{headers.get(c, c)} {level} CI")
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
     flags = [False] * frame.height if dim is None else dim.fill_null(True).to_list()
     rows = []
     for row, flag in zip(frame.iter_rows(named=True), flags, strict=True):
         why = why_blank(row)
         cells = []
         for c in shown:
-            value = row[c]
-            if c in paired and value is not None:
-                text = interval_text(value, row[f"{c}_lower"], row[f"{c}_upper"])
-                cells.append(f'<td class="num">{text}</td>')
-            else:
-                cells.append(_cell(value, c, why if c in _EXPLAINED else None))
-        opening = '<tr class="dim">' if flag else "<tr>"
-        rows.append(opening + "".join(cells) + "</tr>")
+            cells.append(_cell(row[c], c, why if c in _EXPLAINED else None))
+            if c in paired:
+                text = interval_text(row[f"{c}_lower"], row[f"{c}_upper"])
+                cells.append(f'<td class="num ci">{text}</td>')
+        if flag:  # on the cells, so a row stays a plain <tr>
+            cells = [
+                cell.replace('<td class="', '<td class="dim ', 1)
+                if cell.startswith('<td class="')
+                else cell.replace("<td", '<td class="dim"', 1)
+                for cell in cells
+            ]
+        rows.append("<tr>" + "".join(cells) + "</tr>")
     body = "".join(rows)
     return f'<table id="{key}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
@@ -345,7 +355,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         if f"{c}_{side}" in data.best_threshold.columns
     ]
     wilson = (
-        f" Rates show their {level} Wilson interval in brackets (from the cutpoint's counts; "
+        f" Each rate is followed by its {level} Wilson interval (from the cutpoint's counts; "
         "weights read as frequencies)."
         if bounds
         else ""
@@ -409,6 +419,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
                 data.best_threshold.select(*names, *marked, *bounds),
                 "cutpoint-table",
                 intervals=_RATES,
+                level=level,
             ),
             _chart("thresholds", drawn),
         ),
@@ -470,7 +481,8 @@ th, td { padding: 3px 10px; border-bottom: 1px solid #eee; text-align: left; }
 th { background: #f5f5f5; font-weight: 600; }
 td.num { text-align: right; }
 td.null { color: #999; text-align: center; }
-tr.dim td { color: #aaa; }
+td.dim { color: #aaa; }
+td.ci { color: #555; }
 .explain { color: #777; font-size: 13px; margin: -8px 0 12px; }
 details { margin: 4px 0; }
 summary { cursor: pointer; color: #1f5fa8; }
