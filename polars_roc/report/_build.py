@@ -116,7 +116,7 @@ def compute(
     >>> lf = pr.datasets.simulate(400, seed=2).lazy()
     >>> data = pr.report.compute(lf, by="model", ci=None)
     >>> data.auc.columns, data.n_rows
-    (['model', 'auc', 'n_pos', 'n_neg'], 1200)
+    (['model', 'auc', 'n_pos', 'n_neg', 'detectable_auc'], 1200)
     >>> data.best_threshold["model"].to_list()
     ['baseline', 'gbm', 'logit']
     >>> same = pr.report.compute(lf, by="model", options=pr.report.ReportOptions(ci=None))

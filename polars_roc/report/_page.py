@@ -218,6 +218,11 @@ def why_blank(row: dict[str, Any]) -> str | None:
 
 
 def _cell(value: Any, column: str, why: str | None = None) -> str:
+    if value is None and column == "detectable_auc":
+        return (
+            '<td class="null" title="no AUC below 1 is detectable at 80% power from these '
+            'class counts">none</td>'
+        )
     if value is None or (isinstance(value, float) and math.isnan(value)):
         if why is not None:
             reason = html.escape(why)
