@@ -50,8 +50,6 @@ from polars_roc._core.validate import By
 
 __all__ = ["Strategy", "calibration", "calibration_fit"]
 
-#: The calibration table's columns, in order, after the `by` columns.
-_CALIBRATION_COLUMNS = ("bin", "mean_score", "fraction_positive", "n")
 
 
 @same_kind

@@ -212,7 +212,7 @@ def test_curve_and_threshold_table_are_those_of_the_frame_methods(scored: pl.Dat
     data = report.compute(scored.lazy(), by=BY, ci=None)
     assert_frame_equal(data.curve, scored.roc.curve(by=BY))
     assert_frame_equal(data.thresholds, scored.roc.thresholds(by=BY))
-    assert_frame_equal(data.best_threshold, scored.roc.best_threshold(by=BY))
+    assert_frame_equal(data.best_threshold, scored.roc.best_threshold(by=BY, ci="wilson"))
 
 
 def test_large_curves_are_drawn_from_quantile_thresholds(monkeypatch: pytest.MonkeyPatch) -> None:

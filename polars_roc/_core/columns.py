@@ -71,6 +71,8 @@ GAINS_TABLE = (
 )
 #: ``calibration``.
 CALIBRATION = ("bin", "mean_score", "fraction_positive", "n")
+#: ``calibration(ci=...)``: the interval of ``fraction_positive``.
+CALIBRATION_INTERVAL = ("fraction_lower", "fraction_upper")
 #: ``ks``.
 KS = ("ks", "threshold")
 #: ``auc`` (+ ``auc_se, auc_lower, auc_upper``).

@@ -67,8 +67,11 @@ def recalibrate(group: IntArray, p: FloatArray, y: FloatArray, w: FloatArray, n:
     >>> round(float(fit.slope[0]), 4), round(float(fit.intercept[0]), 4)
     (1.1866, 0.28)
     """
-    x = logit(p)
+    with np.errstate(all="ignore"):  # a diverging group turns NaN and is reported as such
+        return _recalibrate(group, logit(p), y, w, n)
 
+
+def _recalibrate(group: IntArray, x: FloatArray, y: FloatArray, w: FloatArray, n: int) -> Fit:
     def total(values: FloatArray) -> FloatArray:
         return np.bincount(group, weights=values, minlength=n).astype(np.float64)
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
-from polars_roc._core.columns import CALIBRATION
+from polars_roc._core.columns import CALIBRATION, CALIBRATION_INTERVAL
 from polars_roc.charts._altair import (
     altair,
     check_roles,
@@ -53,7 +53,8 @@ def calibration_chart(
     ----------
     calibration
         The frame ``df.roc.calibration(...)`` returns: ``*by, bin, mean_score,
-        fraction_positive, n``.
+        fraction_positive, n``; with ``fraction_lower, fraction_upper`` (``ci=``) each
+        bin gets an error bar over its interval.
     color
         Group column told apart by colour, each group in its colour of every chart (the
         colour scale's domain is the sorted group values); other group columns get one line
@@ -93,7 +94,7 @@ def calibration_chart(
     """
     alt_ = altair()
     require(calibration, ["mean_score", "fraction_positive", "n"], "the calibration frame", HINT)
-    by = groups(calibration, CALIBRATION)
+    by = groups(calibration, (*CALIBRATION, *CALIBRATION_INTERVAL))
     check_roles(by, "calibration", color=color, facet=facet)
     scale = alt_.Undefined if color is None else color_scale(alt_, calibration, color)
     if facet is None:
@@ -137,15 +138,26 @@ def _panel(
         alt_.Tooltip(field="fraction_positive", type="quantitative", format=".4f"),
         alt_.Tooltip(field="n", type="quantitative", format=",.4~g"),
     ]
+    bars = "fraction_lower" in bins.columns and "fraction_upper" in bins.columns
+    if bars:
+        tips += [
+            alt_.Tooltip(field="fraction_lower", type="quantitative", format=".4f"),
+            alt_.Tooltip(field="fraction_upper", type="quantitative", format=".4f"),
+        ]
     reference = alt_.Chart().transform_filter(is_mark("diagonal"))
     curve = alt_.Chart().transform_filter(is_mark("bins"))
-    diagram = alt_.layer(
+    layers = [
         reference.mark_line(color="gray", strokeDash=[4, 4], strokeWidth=1).encode(x, y),
         curve.mark_line(point=True, strokeWidth=2).encode(
             x, y, order, tooltip=tips, **hue, **apart
         ),
-        data=data,
-    ).properties(width=size, height=size)
+    ]
+    if bars:  # the bins' intervals as error bars, under the curve's points
+        low = quantitative(alt_, "Y", "fraction_lower", scale=unit)
+        high = alt_.Y2(field="fraction_upper")
+        rule = curve.mark_rule(strokeWidth=1.5, opacity=0.6)
+        layers.insert(1, rule.encode(x, low, high, tooltip=tips, **hue, **apart))
+    diagram = alt_.layer(*layers, data=data).properties(width=size, height=size)
     diagram = named_nulls(diagram, color, calibration)
     if not histogram:
         return cast("alt.LayerChart", diagram)

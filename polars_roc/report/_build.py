@@ -42,6 +42,7 @@ from polars_roc._core.columns import THRESHOLDS
 from polars_roc._core.direction import flips
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
+from polars_roc.inference import detectable_auc
 from polars_roc.report import _business as report_business
 from polars_roc.report import _decisions as report_decisions
 from polars_roc.report import _figures as report_figures
@@ -53,6 +54,16 @@ from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles
 from polars_roc.report._page import HEADINGS
 from polars_roc.report.options import ReportCI, ReportOptions
 
+#: Power of the AUC table's "detectable AUC" column.
+DETECT_POWER = 0.8
+#: Groups whose detectable AUC is above this (or undefined) are greyed in the AUC table.
+DETECT_ABOVE = 0.9
+#: The Wilson bound columns of the best-cutpoint table (shown in the table, not the charts).
+WILSON_BOUNDS = [
+    f"{rate}_{side}"
+    for rate in ("tpr", "fpr", "ppv", "npv", "lr_pos", "lr_neg")
+    for side in ("lower", "upper")
+]
 #: Above this many distinct (group, score) pairs, curves are drawn from quantile thresholds.
 MAX_CURVE_POINTS = 200_000
 #: Thresholds per group (quantiles of the negative scores) for the curves of large data.
@@ -113,7 +124,7 @@ def compute(
     >>> lf = pr.datasets.simulate(400, seed=2).lazy()
     >>> data = pr.report.compute(lf, by="model", ci=None)
     >>> data.auc.columns, data.n_rows
-    (['model', 'auc', 'n_pos', 'n_neg'], 1200)
+    (['model', 'auc', 'n_pos', 'n_neg', 'detectable_auc'], 1200)
     >>> data.best_threshold["model"].to_list()
     ['baseline', 'gbm', 'logit']
     >>> same = pr.report.compute(lf, by="model", options=pr.report.ReportOptions(ci=None))
@@ -173,6 +184,8 @@ def compute(
     begin("AUC by group" + (f" with {CI_NAMES[ci]} intervals" if ci else ""))
     resampling = {"n_boot": n_boot, "seed": seed} if ci == "bootstrap" else {}
     auc = _auc_table(lf, score, label, {**common, **resampling}, ci, level, notes)
+    # The smallest AUC each group's class counts could tell from 0.5 at 80% power.
+    auc = auc.with_columns(detectable_auc("n_pos", "n_neg", power=DETECT_POWER))
 
     segmented = None
     if segment is not None:
@@ -197,7 +210,11 @@ def compute(
 
     begin(f"best cutpoints ({method})")
     weighed: dict[str, Any] = {**costs, "prevalence": prevalence} if method == "cost" else {}
-    best = cutpoints.best_threshold(lf, score, label, method=method, **weighed, **common).collect()
+    # Wilson intervals of the chosen row's rates: closed form from its counts, so they run
+    # on an engine's tally too (weights read as frequencies).
+    best = cutpoints.best_threshold(
+        lf, score, label, method=method, ci="wilson", level=level, **weighed, **common
+    ).collect()
 
     begin("score distributions")
     chart = _score_chart(lf, score, label, names, weight, pos_label, notes, n_segments)
@@ -205,9 +222,9 @@ def compute(
         say(f"warning: {notes[-1]}")
 
     begin(f"gains tables ({gains_bins} bins)" + ("" if skip else " and calibration"))
-    gains_table, calibrated = report_business.compute(
+    gains_table, calibrated, fit = report_business.compute(
         lf, score, label, common, gains_bins=gains_bins, calibration_bins=calibration_bins,
-        skip=skip,
+        skip=skip, level=level,
     )  # fmt: skip
     many = report_business.segments_note(gains_table, names[1] if len(names) > 1 else None)
     gain_tp, gain_tn, capacity = chosen.gain_tp, chosen.gain_tn, chosen.capacity
@@ -257,6 +274,7 @@ def compute(
         notes=notes,
         gains=gains_table,
         calibration=calibrated,
+        calibration_fit=fit,
         band=band,
         decisions=decided,
         options=chosen,
@@ -550,7 +568,15 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
     names = data.roles["by"]
     auc, curve, pauc, best, table = (
         merge_groups(frame, names)
-        for frame in (data.auc, data.curve, data.partial_auc, data.best_threshold, data.thresholds)
+        for frame in (
+            # the charts read the columns they do not know as groups: keep the table's own
+            data.auc.drop("detectable_auc", strict=False),
+            data.curve,
+            data.partial_auc,
+            # the cutpoints' Wilson bounds are for the table only
+            data.best_threshold.drop(WILSON_BOUNDS, strict=False),
+            data.thresholds,
+        )
     )
     band = None if data.band is None else merge_groups(data.band, names)
     builders = report_figures.builders(

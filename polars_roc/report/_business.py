@@ -126,19 +126,78 @@ def compute(
     gains_bins: int,
     calibration_bins: int | None,
     skip: str | None,
-) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    level: float = 0.95,
+) -> tuple[pl.DataFrame, pl.DataFrame | None, pl.DataFrame | None]:
     """
-    The gains table and the calibration curve (None when skipped), each collected once.
+    The gains table, the calibration curve and its logistic fit (None when skipped).
 
     The calibration takes `common` less `direction` (it reads probabilities of the positive
-    class, and is skipped under ``"lower"``).
+    class, and is skipped under ``"lower"``); its bins carry Wilson intervals at `level`
+    (closed form from the bins' counts, so they run on a tally), and the fit is
+    :func:`polars_roc.calibration.calibration_fit` (slope and intercept, Wald intervals).
     """
     table = gains.gains_table(lf, score, label, bins=gains_bins, **common).collect()
     if skip is not None or calibration_bins is None:
-        return table, None
+        return table, None, None
     probabilities = {k: v for k, v in common.items() if k != "direction"}
-    curve = calibrating.calibration(lf, score, label, bins=calibration_bins, **probabilities)
-    return table, curve.collect()
+    curve = calibrating.calibration(
+        lf, score, label, bins=calibration_bins, ci="wilson", level=level, **probabilities
+    )
+    fit = calibrating.calibration_fit(lf, score, label, level=level, **probabilities)
+    return table, curve.collect(), fit.collect()
+
+
+#: Columns of the calibration fit table, printed with their intervals.
+_FIT_COLUMNS = {"intercept": "intercept (ideal 0)", "slope": "slope (ideal 1)"}
+
+
+def fit_table(fit: pl.DataFrame, names: Sequence[str], level: str) -> str:
+    """
+    The calibration slope and intercept per group, each with its interval, as an HTML table.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> fit = pl.DataFrame({"intercept": [0.1], "intercept_lower": [-0.2],
+    ...     "intercept_upper": [0.4], "slope": [0.9], "slope_lower": [0.7],
+    ...     "slope_upper": [1.1], "citl": [0.01], "n_pos": [30], "n_neg": [70]})
+    >>> "0.100 (−0.200 to 0.400)" in fit_table(fit, [], "95%")
+    True
+    """
+    heads = [*names, *_FIT_COLUMNS.values(), "mean outcome − mean score"]
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
+    rows = []
+    for row in fit.iter_rows(named=True):
+        cells = [f"<td>{html.escape(str(row[name]))}</td>" for name in names]
+        for column in _FIT_COLUMNS:
+            value, low, high = (row[column], row[f"{column}_lower"], row[f"{column}_upper"])
+            if value is None:
+                cells.append('<td class="null" title="undefined: the fit diverged">—</td>')
+                continue
+            text = _signed(value)
+            if low is not None and high is not None:
+                text += f" ({_signed(low)} to {_signed(high)})"
+            cells.append(f'<td class="num">{text}</td>')
+        citl = row["citl"]
+        cells.append(
+            '<td class="null">—</td>' if citl is None else f'<td class="num">{_signed(citl)}</td>'
+        )
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    caption = (
+        f"Logistic recalibration, logit P(y = 1) = a + b · logit(score), {level} Wald "
+        "intervals: the slope b (below 1 the scores are too extreme, above 1 too timid) and "
+        "the intercept a with the slope fixed at 1 (above 0 the scores are too low)."
+    )
+    return (
+        _caption(caption)
+        + f'<table id="calibration-fit"><thead><tr>{head}</tr></thead>'
+        + f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def _signed(value: float) -> str:
+    """A coefficient as text with 3 decimals and a true minus sign."""
+    return rate_text(value).replace("-", "−")
 
 
 def shown(frame: pl.DataFrame, segment: str | None, most: int) -> pl.DataFrame:
@@ -279,6 +338,8 @@ def sections(
     names: Sequence[str],
     chart: Callable[[str], str],
     lower: bool = False,
+    fit: pl.DataFrame | None = None,
+    level: str = "95%",
 ) -> list[tuple[str, str, str]]:
     """
     (key, heading, HTML) of the gains, KS and calibration sections, in page order.
@@ -319,8 +380,16 @@ def sections(
                 f"Observed share of positives against the mean score in {calibration_bins} "
                 "equal-width bins: a well-calibrated probability lies on the dashed diagonal "
                 "(above it the score under-predicts, below it over-predicts). The bars "
-                "beneath count the rows in each bin: sparse bins are noisy."
+                "beneath count the rows in each bin: sparse bins are noisy"
+                + (
+                    f"; the vertical bars are each bin's {level} Wilson interval."
+                    if fit is not None
+                    else "."
+                )
             ) + chart("calibration")
+            if fit is not None:
+                segment = names[1] if len(names) > 1 else None
+                body += fit_table(shown(fit, segment, MAX_SEGMENTS), names, level)
         out.append(("calibration", body))
     return [
         (

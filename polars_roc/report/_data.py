@@ -60,6 +60,9 @@ class ReportData:
         The calibration curve per group (``calibration`` columns), or None when the scores
         are not probabilities in [0, 1] (``roles["calibration_skipped"]`` says why) or the
         panel was not asked for.
+    calibration_fit
+        The calibration slope and intercept per group (``calibration_fit`` columns), or None
+        when the calibration panel is not drawn.
     band
         The bootstrap band of the ROC panels (``tpr_at_fpr(..., ci="bootstrap")`` at a grid
         of FPRs), or None without bootstrap intervals.
@@ -88,3 +91,4 @@ class ReportData:
     options: ReportOptions | None = None
     # segments (issue 30): a ``report._segments.SegmentData`` with ``compute(segment=...)``
     segments: Any = None
+    calibration_fit: pl.DataFrame | None = None

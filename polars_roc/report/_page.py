@@ -181,10 +181,17 @@ _COLUMN_NAMES = {
     "f1": "F1",
     "youden": "Youden J",
     "accuracy": "accuracy",
+    "detectable_auc": "detectable AUC (80% power)",
 }
+
+#: Groups whose detectable AUC is above this (or undefined) are greyed in the AUC table.
+DETECT_ABOVE = 0.9
 
 #: Columns of the best-cutpoint table shown on the page (of the threshold table's).
 _CUTPOINT_COLUMNS = (*CURVE, "ppv", "npv", "accuracy", "f1", "youden")
+
+#: Rates of the cutpoint table printed with their interval when it has one.
+_RATES = ("tpr", "fpr", "ppv", "npv")
 
 #: Every section's heading, in page order.
 HEADINGS = {
@@ -226,6 +233,11 @@ def why_blank(row: dict[str, Any]) -> str | None:
 
 
 def _cell(value: Any, column: str, why: str | None = None) -> str:
+    if value is None and column == "detectable_auc":
+        return (
+            '<td class="null" title="no AUC below 1 is detectable at 80% power from these '
+            'class counts">none</td>'
+        )
     if value is None or (isinstance(value, float) and math.isnan(value)):
         if why is not None:
             reason = html.escape(why)
@@ -248,17 +260,83 @@ def _cell(value: Any, column: str, why: str | None = None) -> str:
     return f'<td class="num">{text}</td>'
 
 
-def _table(frame: pl.DataFrame, key: str, names: dict[str, str] | None = None) -> str:
-    """A frame as an HTML table; nulls show as a dash (undefined)."""
+def interval_text(lower: Any, upper: Any) -> str:
+    """
+    An interval as the page prints it, e.g. ``"0.742–0.868"`` (a dash when undefined).
+
+    Examples
+    --------
+    >>> interval_text(0.7421, 0.868), interval_text(None, None)
+    ('0.742–0.868', '—')
+    """
+    if lower is None or upper is None:
+        return "—"
+    return f"{rate_text(lower)}–{rate_text(upper)}"
+
+
+def _table(
+    frame: pl.DataFrame,
+    key: str,
+    names: dict[str, str] | None = None,
+    *,
+    intervals: tuple[str, ...] = (),
+    level: str = "95%",
+    dim: pl.Series | None = None,
+) -> str:
+    """
+    A frame as an HTML table; nulls show as a dash (undefined).
+
+    Each column of `intervals` with ``<column>_lower, <column>_upper`` in `frame` is
+    followed by a column ``<header> <level> CI`` printing its bounds (the bound columns
+    are not shown); the cells of rows where `dim` is true get the class ``dim`` (greyed).
+    """
     headers = {**_COLUMN_NAMES, **(names or {})}
-    head = "".join(f"<th>{html.escape(headers.get(c, c))}</th>" for c in frame.columns)
+    paired = {c for c in intervals if f"{c}_lower" in frame.columns and f"{c}_upper" in frame}
+    hidden = {f"{c}_{side}" for c in paired for side in ("lower", "upper")}
+    shown = [c for c in frame.columns if c not in hidden]
+    heads = []
+    for c in shown:
+        heads.append(headers.get(c, c))
+        if c in paired:
+            heads.append(f"{headers.get(c, c)} {level} CI")
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
+    flags = [False] * frame.height if dim is None else dim.fill_null(True).to_list()
     rows = []
-    for row in frame.iter_rows(named=True):
+    for row, flag in zip(frame.iter_rows(named=True), flags, strict=True):
         why = why_blank(row)
-        cells = (_cell(v, c, why if c in _EXPLAINED else None) for c, v in row.items())
+        cells = []
+        for c in shown:
+            cells.append(_cell(row[c], c, why if c in _EXPLAINED else None))
+            if c in paired:
+                text = interval_text(row[f"{c}_lower"], row[f"{c}_upper"])
+                cells.append(f'<td class="num ci">{text}</td>')
+        if flag:  # on the cells, so a row stays a plain <tr>
+            cells = [
+                cell.replace('<td class="', '<td class="dim ', 1)
+                if cell.startswith('<td class="')
+                else cell.replace("<td", '<td class="dim"', 1)
+                for cell in cells
+            ]
         rows.append("<tr>" + "".join(cells) + "</tr>")
     body = "".join(rows)
     return f'<table id="{key}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _too_small(auc: pl.DataFrame) -> tuple[pl.Series | None, str]:
+    """Which AUC rows are greyed (too few cases to detect an AUC below 0.9), and why."""
+    if "detectable_auc" not in auc.columns:
+        return None, ""
+    detectable = auc["detectable_auc"]
+    small = detectable.is_null() | (detectable > DETECT_ABOVE)
+    if not small.any():
+        return small, ""
+    text = (
+        f"Greyed: {small.sum():,} group(s) too small to tell an AUC below {DETECT_ABOVE:g} "
+        "from chance (0.5) with 80% power at the 5% level; read their AUC with care. The "
+        "detectable AUC is the smallest AUC the group's positives and negatives would show "
+        "as better than chance (Obuchowski–McClish binormal variance, as pROC power.roc.test)."
+    )
+    return small, f'<p class="explain">{html.escape(text)}</p>'
 
 
 def _chart(key: str, drawn: set[str]) -> str:
@@ -288,7 +366,20 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
     lines = f"one line per {color}" + (
         f", one panel per {', '.join(names[1:])}" if names[1:] else ""
     )
+    small, small_note = _too_small(data.auc)
     marked = [c for c in _CUTPOINT_COLUMNS if c in data.best_threshold.columns]
+    bounds = [
+        f"{c}_{side}"
+        for c in _RATES
+        for side in ("lower", "upper")
+        if f"{c}_{side}" in data.best_threshold.columns
+    ]
+    wilson = (
+        f" Each rate is followed by its {level} Wilson interval (from the cutpoint's counts; "
+        "weights read as frequencies)."
+        if bounds
+        else ""
+    )
     zoom = fpr_zoom(data.auc)
     zoomed = (
         f" Every AUC is above {ZOOM_ABOVE:g}: the FPR axis shows {zoom[0]:g} to {zoom[1]:g} "
@@ -315,7 +406,8 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
                 "holding a NaN score; the cell says which. "
                 "weighted data show weight sums as class counts."
             ),
-            _table(data.auc, "auc-table", auc_names),
+            _table(data.auc, "auc-table", auc_names, dim=small),
+            small_note,
             _chart("auc", drawn),
         ),
         (
@@ -341,9 +433,14 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
             _caption(
                 f"The best cutpoint of each group ({roles['method']}), predicting positive "
                 f"when score {'≤' if _lower(roles) else '≥'} threshold; the chart shows the "
-                "measures against the threshold."
+                f"measures against the threshold.{wilson}"
             ),
-            _table(data.best_threshold.select(*names, *marked), "cutpoint-table"),
+            _table(
+                data.best_threshold.select(*names, *marked, *bounds),
+                "cutpoint-table",
+                intervals=_RATES,
+                level=level,
+            ),
             _chart("thresholds", drawn),
         ),
         (
@@ -377,6 +474,8 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         names=names[:2],
         chart=lambda key: _chart(key, drawn),
         lower=_lower(roles),
+        fit=None if data.calibration_fit is None else merge_groups(data.calibration_fit, names),
+        level=level,
     )
     at = next(i for i, (key, _, _) in enumerate(out) if key == "scores")
     out[at:at] = business
@@ -412,6 +511,9 @@ th, td { padding: 3px 10px; border-bottom: 1px solid #eee; text-align: left; }
 th { background: #f5f5f5; font-weight: 600; }
 td.num { text-align: right; }
 td.null { color: #999; text-align: center; }
+td.dim { color: #aaa; }
+td.ci { color: #555; }
+.explain { color: #777; font-size: 13px; margin: -8px 0 12px; }
 details { margin: 4px 0; }
 summary { cursor: pointer; color: #1f5fa8; }
 table.gains { margin: 4px 0 10px; }
