@@ -13,6 +13,8 @@ import polars_roc as pr
 from polars_roc import namespace
 
 ROOT = Path(__file__).resolve().parents[1]
+#: Building the site runs every example (about a minute): with the slow checks.
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
