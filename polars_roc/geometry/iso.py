@@ -216,7 +216,7 @@ def optimal(
 
     Parameters
     ----------
-    lf, score, label, by, across, points, weight, pos_label
+    lf, score, label, by, model, points, weight, pos_label
         As in :func:`polars_roc.geometry.hull.hull`.
     prevalence
         Share of positives ``π`` in (0, 1) where the classifier will be used; default the
@@ -315,7 +315,7 @@ def operating_ranges(
 
     Parameters
     ----------
-    lf, score, label, by, across, points, weight, pos_label
+    lf, score, label, by, model, points, weight, pos_label
         As in :func:`polars_roc.geometry.hull.hull`.
     prevalence
         Share of positives for the cost-ratio columns; default the group's own.
@@ -397,7 +397,7 @@ def hybrid(
 
     Parameters
     ----------
-    lf, score, label, by, across, points, weight, pos_label
+    lf, score, label, by, model, points, weight, pos_label
         As in :func:`polars_roc.geometry.hull.hull`.
     fpr
         Target false positive rate(s) in [0, 1].
@@ -412,7 +412,7 @@ def hybrid(
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
-        ``*by, fpr, tpr, [across_a], fpr_a, tpr_a, threshold_a, [across_b], fpr_b, tpr_b,
+        ``*by, fpr, tpr, [model_a], fpr_a, tpr_a, threshold_a, [model_b], fpr_b, tpr_b,
         threshold_b, p_b``: one row per group and target.
 
     Examples
