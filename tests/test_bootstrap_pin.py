@@ -16,6 +16,7 @@ correctness is checked against independent oracles in ``tests/test_uncertainty*.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +148,18 @@ def as_text(frame: pl.DataFrame) -> list[list[str]]:
 @pytest.mark.parametrize(("name", "seed"), CASES)
 def test_metric_bootstrap_numbers_are_pinned(name: str, seed: int) -> None:
     expected = json.loads(PIN.read_text())[f"{name}-{seed}"]
-    assert as_text(case(name, seed)) == expected
+    got = as_text(case(name, seed))
+    assert len(got) == len(expected)
+    for row, pinned in zip(got, expected, strict=True):
+        # Pinned bit for bit, but for average precision: its expression's kernel was shared
+        # with the frame method (issue 29) after the pin was made, which moves the estimate
+        # and the replicates that run the expression in their last bits, never more.
+        if "'ap'" in row and row != pinned:
+            assert row[:2] == pinned[:2]
+            for value, want in zip(row[2:], pinned[2:], strict=True):
+                assert math.isclose(float(value), float(want), rel_tol=1e-13)
+        else:
+            assert row == pinned
 
 
 if __name__ == "__main__":  # writes the pin: run ONCE on the code the pin freezes
