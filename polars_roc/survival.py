@@ -160,12 +160,17 @@ def _prepared(
         pl.col(score),
         _checked_time(time, schema[time]).alias(own["t"]),
         _checked_event(event, schema[event]).alias(own["e"]),
-    ).filter(pl.col(score).is_not_null() & t.is_not_null() & e.is_not_null())
+    )
     keys = names or [own["g"]]
     if not names:
         rows = rows.with_columns(pl.lit(True).alias(own["g"]))
+    # Rows that do not count (a null score, time or event) stay, with a null time, so that
+    # a group in which no row counts keeps its rows (null AUCs, zero counts).
+    counts = pl.col(score).is_not_null() & t.is_not_null() & e.is_not_null()
+    rows = rows.with_columns(pl.when(counts).then(t).alias(own["t"]))
+    live = rows.filter(t.is_not_null())
     # Kaplan–Meier of the censoring times (events first at a tied time) and of the events.
-    at = rows.group_by(*keys, own["t"]).agg(_d=e.sum(), _c=(~e).sum(), _n=pl.len())
+    at = live.group_by(*keys, own["t"]).agg(_d=e.sum(), _c=(~e).sum(), _n=pl.len())
     at_risk = pl.col("_n").cum_sum(reverse=True).over(keys, order_by=own["t"])
     at = at.with_columns(_r=at_risk).with_columns(
         _G=pl.when(pl.col("_r") > pl.col("_d"))
@@ -175,24 +180,37 @@ def _prepared(
         .over(keys, order_by=own["t"]),
         _S=(1 - pl.col("_d") / pl.col("_r")).cum_prod().over(keys, order_by=own["t"]),
     )
-    weighted = rows.join(at.select(*keys, own["t"], "_G"), on=[*keys, own["t"]], nulls_equal=True)
+    weighted = rows.join(at.select(*keys, own["t"], "_G"), on=[*keys, own["t"]], how="left")
     grid = pl.lit(pl.Series(horizons, dtype=pl.Float64))
     weighted = weighted.with_columns(
         pl.when(e).then(1 / pl.col("_G")).otherwise(1.0).alias(own["w"]),
-        grid.search_sorted(t, side="left").cast(pl.Int64).alias(own["k"]),
+        pl.when(t.is_not_null())
+        .then(grid.search_sorted(t, side="left").cast(pl.Int64))
+        .alias(own["k"]),
     )
     return weighted, at.select(*keys, own["t"], "_S"), own
 
 
-def _expanded(weighted: pl.LazyFrame, horizons: list[float], own: dict[str, str]) -> pl.LazyFrame:
-    """One row per counted row and horizon where it is a case or a control (for curves)."""
+def _expanded(
+    weighted: pl.LazyFrame, score: str, horizons: list[float], own: dict[str, str]
+) -> pl.LazyFrame:
+    """
+    One row per counted row and horizon where it is a case or a control (for curves).
+
+    A row that does not count stays once per horizon with a null score, so that its group
+    keeps its start row, as the curve of a group without counted rows does.
+    """
     grid = pl.LazyFrame({own["h"]: horizons}, schema={own["h"]: pl.Float64})
     t, e, h = pl.col(own["t"]), pl.col(own["e"]), pl.col(own["h"])
     case, control = e & (t <= h), t > h
     return (
         weighted.join(grid, how="cross")
-        .filter(case | control)
-        .with_columns(case.alias(own["y"]), pl.when(case).then(pl.col(own["w"])).otherwise(1.0))
+        .filter(case | control | t.is_null())
+        .with_columns(
+            case.fill_null(value=False).alias(own["y"]),
+            pl.when(case).then(pl.col(own["w"])).otherwise(1.0),
+            pl.when(t.is_not_null()).then(pl.col(score)).alias(score),
+        )
     )
 
 
@@ -208,7 +226,9 @@ def _auc_table(
 
     def table(df: pl.DataFrame) -> pl.DataFrame:
         ids = df.select(keys).unique().sort(keys, nulls_last=True).with_row_index("_gid")
-        df = df.join(ids, on=keys, how="left", nulls_equal=True)
+        df = df.join(ids, on=keys, how="left", nulls_equal=True).filter(
+            pl.col(own["k"]).is_not_null()  # the rows that count (a time, hence a bucket)
+        )
         group = df["_gid"].to_numpy().astype(np.int64)
         scores = df[score]
         values = scores.to_numpy()
@@ -380,7 +400,7 @@ def time_curve(
     points = _horizons(horizons)
     names = validate.as_names(by)
     weighted, _, own = _prepared(lf, score, time=time, event=event, horizons=points, names=names)
-    expanded = _expanded(weighted, points, own)
+    expanded = _expanded(weighted, score, points, own)
     per = [*names, own["h"]]
     curve = curves.curve(expanded, score, own["y"], by=per, weight=own["w"])
     horizon = pl.col(own["h"])

@@ -55,6 +55,14 @@ def _points() -> pl.DataFrame:
     )
 
 
+def _p(df: pl.DataFrame) -> pl.DataFrame:
+    return df.with_columns(p=1 / (1 + (-pl.col("score")).exp()))
+
+
+def _timed(df: pl.DataFrame) -> pl.DataFrame:
+    return df.with_columns(t=(pl.col("case") + 1).cast(pl.Float64), e=pl.col("label") == 1)
+
+
 Call = Callable[[pl.DataFrame, str], pl.DataFrame]
 COSTS = {(0, 1): 1.0, (1, 0): 3.0}
 CALLS: dict[str, Call] = {
@@ -102,6 +110,27 @@ CALLS: dict[str, Call] = {
     "multiclass_curve": lambda df, g: df.with_columns(s0=-pl.col("score")).roc.multiclass_curve(
         {0: "s0", 1: "score"}, by=g
     ),
+    # round 3
+    "calibration_fit": lambda df, g: _p(df).roc.calibration_fit("p", by=g),
+    "time_auc": lambda df, g: _timed(df).roc.time_auc(
+        time="t", event="e", horizons=[3.0, 6.0], by=g
+    ),
+    "time_curve": lambda df, g: _timed(df).roc.time_curve(
+        time="t", event="e", horizons=[6.0], by=g
+    ),
+    "over_time": lambda df, g: df.roc.over_time(time="case", every="4i", by=g),
+    "score_stability": lambda df, g: df.roc.score_stability(
+        time="case", every="4i", reference=pl.col("case") < 4, by=g
+    ),
+    "estimated_auc": lambda df, g: _p(df).roc.estimated_auc("p", by=g),
+    "rollup": lambda df, g: df.roc.rollup(segment="model", by=g),
+    "disparity": lambda df, g: df.roc.disparity(segment="model", by=g),
+    "cross_auc": lambda df, g: df.roc.cross_auc(segment="model", by=g),
+    "bias_auc": lambda df, g: df.roc.bias_auc(segment="model", by=g),
+    "value_curve": lambda df, g: df.roc.value_curve(cost_fp=1.0, by=g),
+    "decision_curve": lambda df, g: _p(df).roc.decision_curve(
+        "p", by=g, thresholds=[0.2, 0.5]
+    ),
 }
 POINT_CALLS: dict[str, Call] = {
     "hull_of_points": lambda df, g: df.roc.hull_of_points(by=g),
@@ -139,6 +168,10 @@ def test_a_group_named_like_any_column_gives_the_neutral_result(method: str) -> 
 
 #: Tables of score bins: a group without a counted score has no bin, so no row.
 BINNED = {"gains_table", "calibration", "average_curve:threshold"}
+#: Tables whose rows are pairs or windows of counted rows: a group without one has none
+#: (cross_auc: no segment holds a counted positive or negative; score_stability: no window
+#: holds a counted score). Grouped == one group at a time still holds.
+BINNED |= {"cross_auc", "score_stability"}
 
 
 @pytest.mark.parametrize("method", sorted(CALLS))
