@@ -476,7 +476,7 @@ def test_level_outside_unit_interval_is_refused(level: object) -> None:
 
 def test_unknown_ci_is_refused() -> None:
     frame = pr.datasets.simulate(50, seed=1)
-    with pytest.raises(ValueError, match="ci must be 'delong' or 'bootstrap'"):
+    with pytest.raises(ValueError, match="ci must be 'delong' or 'logit' or 'bootstrap'"):
         frame.roc.auc(ci="wald")
 
 

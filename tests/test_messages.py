@@ -33,10 +33,11 @@ INTERNAL = re.compile(r"__roc|_mc_|_roc_|['\"(]_[a-z]")
 EXTRA_HERE: dict[str, dict[str, Any]] = {
     **EXTRA,
     "compare": {"model": "m"},
-    "dominance": {"name": "id"},  # one point per classifier
+    "dominance": {"model": "id"},  # one point per classifier
     "bootstrap": {"metrics": {"auc": pr.auc("score", "label")}},
     "optimal_of_points": {"prevalence": 0.3},
     "hybrid_of_points": {"target": [0.2]},
+    "estimated_auc": {"label": "label"},  # the realised AUC beside the estimate reads it
 }
 
 

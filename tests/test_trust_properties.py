@@ -201,17 +201,26 @@ EXTRA: dict[str, dict[str, Any]] = {
     "fpr_at_tpr": {"tpr": [0.5, 0.9]},
     "hybrid": {"fpr": [0.1, 0.5]},
     "point": {"prediction": "pred"},
-    "confusion_matrix": {"truth": "label", "pred": "pred"},
+    "confusion_matrix": {"label": "label", "prediction": "pred"},
     "mean_cost": {
-        "truth": "label",
-        "pred": "pred",
+        "label": "label",
+        "prediction": "pred",
         "costs": {(True, False): 1.0, (False, True): 2.0},
     },
-    "crossings": {"across": "m"},
-    "curve_dominance": {"across": "m"},
+    "crossings": {"model": "m"},
+    "curve_dominance": {"model": "m"},
     "calibration": {"strategy": "quantile"},  # uniform edges never read the weights
     "multiclass_auc": {"scores": ["a", "b", "c"], "label": "y"},
     "multiclass_curve": {"scores": ["a", "b", "c"], "label": "y"},
+    # round 3
+    "rollup": {"segment": "m"},
+    "disparity": {"segment": "m"},
+    "cross_auc": {"segment": "m"},
+    "bias_auc": {"segment": "m"},
+    "over_time": {"time": "fold", "every": "1i"},
+    "score_stability": {"time": "fold", "every": "1i", "reference": pl.col("fold") == 0},
+    "time_auc": {"time": "fold", "event": "pred", "horizons": [0.5, 1.5]},
+    "time_curve": {"time": "fold", "event": "pred", "horizons": [1.5]},
 }
 
 

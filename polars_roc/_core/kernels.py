@@ -84,7 +84,9 @@ def checked_rows(score: pl.Expr, label: IntoExprColumn) -> tuple[Rows, pl.Expr]:
 
     pair = pl.struct(s.alias("s"), y.alias("y"))
     nan = pair.map_batches(nan_flags, return_dtype=pl.Boolean, is_elementwise=True)
-    code = y.cast(pl.Boolean, strict=False)  # checked above: Boolean, or 0/1 codes
+    # Checked above (Boolean, or 0/1 codes); through UInt8 so that no label type makes the
+    # cast itself fail before the check can name the column (text to Boolean would).
+    code = y.cast(pl.UInt8, strict=False) == 1
     masked = Rows(pl.when(code.is_not_null()).then(s), pl.when(s.is_not_null()).then(code), None)
     return masked, nan.any()
 
