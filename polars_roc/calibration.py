@@ -310,6 +310,7 @@ def calibration_fit(
     Returns
     -------
     pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, intercept, intercept_lower, intercept_upper, slope, slope_lower,
         slope_upper, citl, n_pos, n_neg``, one row per group.
 

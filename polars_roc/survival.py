@@ -313,6 +313,7 @@ def time_auc(
     Returns
     -------
     pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, horizon, auc, n_cases, n_controls, mean_auc``: one row per group and
         horizon (ascending); `n_cases`, `n_controls` count rows; `mean_auc` repeats on each
         row of its group.
@@ -384,6 +385,7 @@ def time_curve(
     Returns
     -------
     pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, horizon, threshold, tp, fp, tn, fn, tpr, fpr``: as :func:`polars_roc.curve`
         with `tp`, `fn` the IPCW-weighted cases and `fp`, `tn` the controls.
 
