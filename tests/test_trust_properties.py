@@ -384,10 +384,10 @@ SCORED = sorted(
     for n, f in FRAME_METHODS.items()
     if "score" in inspect.signature(f).parameters or n.startswith("multiclass")
 )
-NOT_SHIFTABLE = {
-    name: "probabilities must lie in [0, 1]"
-    for name in ("calibration", "calibration_fit", "decision_curve", "estimated_auc")
-}
+NOT_SHIFTABLE = dict.fromkeys(
+    ("calibration", "calibration_fit", "decision_curve", "estimated_auc"),
+    "probabilities must lie in [0, 1]",
+)
 # PSI bins at the reference's quantiles: scores past 2**53 are Float64 levels there.
 NOT_SHIFTABLE["score_stability"] = "its bins are Float64 quantiles of the scores"
 
