@@ -663,7 +663,7 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
             level=options.level,
             direction=options.direction,
             nan_policy=options.nan_policy,
-            **roles,
+            **{role: value for role, value in roles.items() if role != "segment"},
         )
     say("drawing charts")
     page = report.render(data, source=source, progress=say, over_time=over_time)

@@ -507,7 +507,7 @@ nav a { color: #1f5fa8; text-decoration: none; }
 .note { background: #fff8e1; border-left: 4px solid #f0b400; padding: 6px 10px; margin: 6px 0; }
 .caption { color: #555; margin: 4px 0 8px; max-width: 900px; }
 table { border-collapse: collapse; margin: 8px 0 16px; font-variant-numeric: tabular-nums; }
-th, td { padding: 3px 10px; border-bottom: 1px solid #eee; text-align: left; }
+th, td { padding: 3px 6px; border-bottom: 1px solid #eee; text-align: left; font-size: 13px; }
 th { background: #f5f5f5; font-weight: 600; }
 td.num { text-align: right; }
 td.null { color: #999; text-align: center; }
