@@ -288,7 +288,10 @@ def test_lazy_eager_streaming_and_grouped_agree(method: str, weight: str | None)
     query = getattr(df.lazy().roc, method)(**kwargs)
     assert isinstance(query, pl.LazyFrame)
     # Unweighted: the same bits; weighted sums of floats may add in another order.
-    same = {"check_exact": weight is None, "rel_tol": 1e-12, "abs_tol": 1e-15}
+    # disparity's DeLong variances are Polars `var` aggregations, whose partial sums may
+    # combine in another order from run to run: equal to rounding, not always to the bit.
+    exact = weight is None and method != "disparity"
+    same = {"check_exact": exact, "rel_tol": 1e-12, "abs_tol": 1e-15}
     assert_frame_equal(query.collect(), eager, **same)
     assert_frame_equal(query.collect(engine="streaming"), eager, **same)
     for (model,), part in df.group_by("model"):
