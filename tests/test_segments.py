@@ -306,7 +306,10 @@ def test_direction_lower_is_the_negated_score() -> None:
     for method in ("rollup", "cross_auc", "bias_auc", "disparity"):
         a = getattr(df.roc, method)(segment="region", by="model", direction="lower")
         b = getattr(flipped.roc, method)(segment="region", by="model")
-        assert a.equals(b), method
+        # disparity spreads rows over segments with a join whose row order may vary from
+        # run to run: its DeLong sums equal to rounding, not always to the bit.
+        exact = method != "disparity"
+        assert_frame_equal(a, b, check_exact=exact, rel_tol=1e-12, abs_tol=1e-15)
 
 
 # -- disparity ------------------------------------------------------------------------------
