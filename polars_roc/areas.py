@@ -37,6 +37,7 @@ def auc(
     n_boot: int = 2000,
     seed: int | None = 0,
     cluster: str | None = None,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     Area under the ROC curve per group, with class counts and optional intervals.
@@ -77,6 +78,10 @@ def auc(
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -137,6 +142,7 @@ def auc(
             level=level,
             n_boot=n_boot,
             seed=seed,
+            progress=progress,
         )
     return sorted_auc.auc_table(
         lf, score, label, names=names, weight=weight, pos_label=pos_label, label_dtype=schema[label]
@@ -161,6 +167,7 @@ def partial_auc(
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = 0,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     Partial area under the ROC curve over an FPR or a TPR range, with McClish's standardization.
@@ -194,6 +201,10 @@ def partial_auc(
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -234,6 +245,7 @@ def partial_auc(
             level=level,
             n_boot=n_boot,
             seed=seed,
+            progress=progress,
         )
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     return partial_auc_of_curve(points, fpr=fpr, tpr=tpr, by=names)
@@ -308,13 +320,15 @@ def _auc_bootstrap(
     level: float,
     n_boot: int,
     seed: int | None,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """``*names, auc, n_pos, n_neg, auc_se, auc_lower, auc_upper`` from the bootstrap."""
     r = rows(score, label, weight=weight, pos_label=pos_label, checked=False)
     n_pos, n_neg = class_totals(r)
     boot = resampling.boot_expr(
-        r, names, resampling.auc_statistic, width=1, level=level, n_boot=n_boot, seed=seed
-    )
+        r, names, resampling.auc_statistic, width=1, level=level, n_boot=n_boot, seed=seed,
+        progress=progress,
+    )  # fmt: skip
     measures = [auc_of(r).alias("auc"), n_pos.alias("n_pos"), n_neg.alias("n_neg"), boot]
     table = summarize(lf, names, measures)
     return table.select(*names, *AUC, *resampling.boot_fields("auc"))
@@ -333,6 +347,7 @@ def _partial_auc_bootstrap(
     level: float,
     n_boot: int,
     seed: int | None,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """``*names, pauc, pauc_std, n_pos, n_neg, pauc_se, pauc_lower, pauc_upper``."""
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
@@ -353,6 +368,7 @@ def _partial_auc_bootstrap(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        progress=progress,
     )
     return resampling.attach(point, boot, names).select(
         *names, *PARTIAL_AUC, *resampling.boot_fields("pauc")

@@ -40,6 +40,7 @@ def _operating_points(
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = 0,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     The ROC curve read at given FPRs (``along="fpr"``) or TPRs (``along="tpr"``).
@@ -64,6 +65,7 @@ def _operating_points(
             level=level,
             n_boot=n_boot,
             seed=seed,
+            progress=progress,
         )
     names = validate.as_names(by)
     x, y = along, "tpr" if along == "fpr" else "fpr"
@@ -171,6 +173,7 @@ def tpr_at_fpr(
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = 0,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     The TPR the ROC curve reaches at given false positive rates.
@@ -201,6 +204,10 @@ def tpr_at_fpr(
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -243,6 +250,7 @@ def tpr_at_fpr(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        progress=progress,
     )
 
 
@@ -263,6 +271,7 @@ def fpr_at_tpr(
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = 0,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     The FPR the ROC curve needs to reach given true positive rates.
@@ -291,6 +300,10 @@ def fpr_at_tpr(
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -332,6 +345,7 @@ def fpr_at_tpr(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        progress=progress,
     )
 
 
@@ -348,6 +362,7 @@ def _operating_interval(
     level: float,
     n_boot: int,
     seed: int | None,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     names = validate.as_names(by)
     wanted = validate.rates(targets, along)
@@ -370,6 +385,7 @@ def _operating_interval(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        progress=progress,
     )
     fields = ["se", "lower", "upper"]
     bands = boot.select(

@@ -96,6 +96,7 @@ def thresholds(
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = 0,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     Confusion counts and every standard measure, per group and threshold.
@@ -148,6 +149,10 @@ def thresholds(
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -213,6 +218,7 @@ def thresholds(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        progress=progress,
     )
 
 
@@ -278,6 +284,7 @@ def best_threshold(
     gain_tn: value.Amount = 0.0,
     capacity: value.Capacity = None,
     fold: str | None = None,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     The optimal threshold per group: its row of the :func:`thresholds` table.
@@ -347,6 +354,10 @@ def best_threshold(
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -514,6 +525,7 @@ def best_threshold(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        progress=progress,
     )
 
 

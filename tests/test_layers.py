@@ -57,7 +57,7 @@ LAYERS: dict[str, int] = {
 }
 
 #: Optional dependencies: the only imports allowed inside a function.
-OPTIONAL = {"altair", "vl_convert", "narwhals", "duckdb", "pyspark", "sqlframe", "ibis"}
+OPTIONAL = {"altair", "vl_convert", "narwhals", "duckdb", "pyspark", "sqlframe", "ibis", "tqdm"}
 
 
 def module_name(path: Path) -> str:

@@ -116,6 +116,7 @@ def with_rate_intervals(
     level: float,
     n_boot: int,
     seed: int | None,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """The threshold table with ``tpr_lower, tpr_upper, fpr_lower, fpr_upper`` per row."""
     wanted = sorted({float(t) for t in thresholds}, reverse=True)
@@ -132,6 +133,7 @@ def with_rate_intervals(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        progress=progress,
     )
     field = pl.col("_boot").struct.field
     bounds = [*interval("tpr", se=False), *interval("fpr", se=False)]
@@ -163,6 +165,7 @@ def with_best_intervals(
     level: float,
     n_boot: int,
     seed: int | None,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     The optimum's row with ``threshold_lower, threshold_upper`` and its rates' bounds.
@@ -185,6 +188,7 @@ def with_best_intervals(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        progress=progress,
         unbounded=(0,),  # a replicate's optimum may be +inf: "always negative"
     )
     field = pl.col("_boot").struct.field

@@ -49,6 +49,7 @@ from polars_roc._core import validate
 from polars_roc._core.columns import INTERVAL, interval
 from polars_roc._core.groups import join_groups
 from polars_roc._core.kernels import Rows, rows
+from polars_roc._core.progress import OFF, Ticks, ticks
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -94,12 +95,14 @@ def replicates(
     width: int,
     n_boot: int,
     rng: np.random.Generator,
+    bar: Ticks = OFF,
 ) -> FloatArray:
     """
     A statistic over `n_boot` stratified resamples of one group: ``(n_boot, width)``.
 
     Rows are put in a canonical order first (class, score, weight), so the replicates depend
-    on the rows and the generator only, not on the order the rows came in.
+    on the rows and the generator only, not on the order the rows came in. `bar` ticks once
+    per chunk of replicates (:mod:`polars_roc._core.progress`).
     """
     keys = (scores, positive) if weights is None else (weights, scores, positive)
     order = np.lexsort(keys)
@@ -114,7 +117,7 @@ def replicates(
     n_pos, n_neg, n_levels = len(pos_levels), len(neg_levels), len(levels)
     out = np.empty((n_boot, width), dtype=np.float64)
     chunk = max(1, min(n_boot, _CHUNK_CELLS // max(n_levels, n_pos, n_neg)))
-    for start in range(0, n_boot, chunk):
+    for start in bar.over(range(0, n_boot, chunk)):  # progress (issue 35)
         n_rep = min(chunk, n_boot - start)
         pos_draws = rng.integers(0, n_pos, size=(n_rep, n_pos))
         neg_draws = rng.integers(0, n_neg, size=(n_rep, n_neg))
@@ -279,6 +282,7 @@ def bootstrap(
     n_boot: int,
     seed: int | None,
     unbounded: Sequence[int] = (),
+    progress: bool | None = None,
 ) -> pl.Expr:
     """
     Per-group stratified bootstrap as an aggregation: a struct of ``se, lower, upper`` lists.
@@ -308,7 +312,11 @@ def bootstrap(
     unbounded
         Positions (among the `width` values) where +inf is a legitimate replicate value,
         such as a chosen threshold of +inf ("always negative"): see :func:`_summary`.
+    progress
+        A bar over the replicates (:mod:`polars_roc._core.progress`): True, False or None
+        (auto). The groups' replicates add up on one bar.
     """
+    bar = ticks(progress, "bootstrap")  # progress (issue 35)
     weighted = r.weight is not None
     inputs = [r.score, r.positive, *([r.weight] if r.weight is not None else []), *key]
     nothing: list[float | None] = [None] * width
@@ -324,7 +332,7 @@ def bootstrap(
         group = [s[0] if len(s) else None for s in series[3 if weighted else 2 :]]
         rng = group_rng(seed, group)
         values = replicates(
-            scores, positive, weights, statistic, width=width, n_boot=n_boot, rng=rng
+            scores, positive, weights, statistic, width=width, n_boot=n_boot, rng=rng, bar=bar
         )
         return _summary(values, level, unbounded)
 
@@ -341,12 +349,13 @@ def boot_expr(
     n_boot: int,
     seed: int | None,
     unbounded: Sequence[int] = (),
+    progress: bool | None = None,
 ) -> pl.Expr:
     """
     The checked bootstrap aggregation ``_boot`` (a struct of lists), seeded per group.
 
-    `unbounded`: the value positions where +inf is a legitimate replicate (see
-    :func:`bootstrap`).
+    `unbounded`: the value positions where +inf is a legitimate replicate; `progress`: a bar
+    over the replicates (see :func:`bootstrap`).
     """
     validate.n_boot(n_boot)
     validate.seed(seed)
@@ -360,6 +369,7 @@ def boot_expr(
         n_boot=n_boot,
         seed=seed,
         unbounded=unbounded,
+        progress=progress,
     ).alias("_boot")
 
 
@@ -386,12 +396,13 @@ def boot_table(
     n_boot: int,
     seed: int | None,
     unbounded: Sequence[int] = (),
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     ``*names, _boot``: the bootstrap summary struct per group (unsorted).
 
-    `unbounded`: the value positions where +inf is a legitimate replicate (see
-    :func:`bootstrap`).
+    `unbounded`: the value positions where +inf is a legitimate replicate; `progress`: a bar
+    over the replicates (see :func:`bootstrap`).
     """
     r = rows(score, label, weight=weight, pos_label=pos_label, checked=False)
     boot = boot_expr(
@@ -403,6 +414,7 @@ def boot_table(
         n_boot=n_boot,
         seed=seed,
         unbounded=unbounded,
+        progress=progress,
     )
     return lf.group_by(names).agg(boot) if names else lf.select(boot)
 

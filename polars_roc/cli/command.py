@@ -31,6 +31,7 @@ from polars.exceptions import PolarsError
 
 from polars_roc import report
 from polars_roc._core import validate
+from polars_roc._core.progress import Stages, resolve  # progress (issue 35)
 from polars_roc.cli import _files as files
 from polars_roc.cli._files import UsageError
 from polars_roc.datasets import simulate
@@ -68,7 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.say = _progress(args.quiet)
     try:
-        return int(args.run(args))
+        with _stages(args) as args.say:  # progress (issue 35): a bar over the steps
+            return int(args.run(args))
     except (UsageError, PolarsError, ValueError, TypeError, ImportError, OSError) as error:
         print(f"{PROG}: error: {report.one_line(error)}", file=sys.stderr)
         return 2
@@ -164,6 +166,13 @@ def _parser() -> argparse.ArgumentParser:
         "or inline when possible (auto, the default)",
     )
     options.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    options.add_argument(  # progress (issue 35)
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar over the report's steps and bootstraps (needs tqdm: pip install "
+        "polars_roc[progress]); default: on when stderr is a terminal and not --quiet",
+    )
 
     rep = sub.add_parser(
         "report",
@@ -359,6 +368,17 @@ def _progress(quiet: bool) -> report.Progress:
             print(f"{PROG}: {message}", file=sys.stderr)
 
     return say
+
+
+def _stages(args: argparse.Namespace) -> Stages:
+    """
+    The report's steps as a bar (progress, issue 35), else as lines.
+
+    ``--progress`` draws it (an error if tqdm is missing), ``--no-progress`` never; by
+    default it is drawn when stderr is a terminal, tqdm is installed and not ``--quiet``.
+    """
+    wanted = False if args.progress is None and args.quiet else args.progress
+    return Stages(resolve(wanted), args.say)
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -90,6 +90,7 @@ def decision_curve(
     level: float = 0.95,
     n_boot: int = 500,
     seed: int | None = 0,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     Net benefit per group and threshold probability, with the treat-all and treat-none lines.
@@ -123,6 +124,10 @@ def decision_curve(
         percentile intervals (the package's bootstrap, seeded per group).
     level, n_boot, seed
         Confidence level, replicates and seed of the bootstrap (``ci="bootstrap"`` only).
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -200,6 +205,7 @@ def decision_curve(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        progress=progress,
     )
     band = boot.select(
         *names,

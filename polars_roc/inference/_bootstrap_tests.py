@@ -33,6 +33,7 @@ import polars as pl
 
 from polars_roc._core import labels, validate
 from polars_roc._core.distributions import normal_cdf, normal_quantile
+from polars_roc._core.progress import OFF, Ticks, ticks
 from polars_roc._core.resampling import (
     FloatArray,
     IntArray,
@@ -138,14 +139,15 @@ def _replicate_diffs(
     paired: bool,
     n_boot: int,
     rng: np.random.Generator,
+    bar: Ticks = OFF,
 ) -> FloatArray:
-    """``n_boot`` replicates of ``A_a - A_b``."""
+    """``n_boot`` replicates of ``A_a - A_b`` (`bar` ticks per chunk)."""
     strata_a = (np.flatnonzero(a.positive), np.flatnonzero(~a.positive))
     strata_b = (np.flatnonzero(b.positive), np.flatnonzero(~b.positive))
     width = max(len(a.level), len(b.level))
     chunk = max(1, min(n_boot, CHUNK_CELLS // width))
     out = np.empty(n_boot)
-    for start in range(0, n_boot, chunk):
+    for start in bar.over(range(0, n_boot, chunk)):  # progress (issue 35)
         n_rep = min(chunk, n_boot - start)
         drawn_a = _draws(strata_a, n_rep, rng)
         drawn_b = drawn_a if paired else _draws(strata_b, n_rep, rng)
@@ -199,6 +201,7 @@ def _pair_row(
     alternative: str,
     level: float,
     n_boot: int,
+    bar: Ticks = OFF,
 ) -> dict[str, Any]:
     """The test of one pair of models in one group."""
     matched = _same_cases(a, b) if case and paired is not False else None
@@ -225,7 +228,9 @@ def _pair_row(
     row.update(auc_a=area_a, auc_b=area_b, diff=area_a - area_b)
     if min(c.smallest_class() for c in curves) < MIN_CLASS:
         return row  # the areas are defined; their test is not (as DeLong's)
-    diffs = _replicate_diffs(curve_a, curve_b, statistic, paired=is_paired, n_boot=n_boot, rng=rng)
+    diffs = _replicate_diffs(
+        curve_a, curve_b, statistic, paired=is_paired, n_boot=n_boot, rng=rng, bar=bar
+    )
     row.update(_test(area_a - area_b, diffs, alternative=alternative, level=level))
     return row
 
@@ -246,6 +251,7 @@ def compare(
     seed: int | None,
     fpr: tuple[float, float] | None,
     tpr: tuple[float, float] | None,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     The bootstrap test for every pair of models per group, sorted like ``compare``.
@@ -254,8 +260,10 @@ def compare(
     statistic, p_value, paired, df`` (`df` null: the reference is the normal).
     ``auc_a, auc_b, diff`` are null where an area is undefined (a NaN score, a class
     without rows); the other results are null also where a class of either model has
-    fewer than 2 rows, as on the DeLong route.
+    fewer than 2 rows, as on the DeLong route. `progress`: a bar over the replicates of
+    every pair (:mod:`polars_roc._core.progress`).
     """
+    bar = ticks(progress, "compare (bootstrap)")  # progress (issue 35)
     schema = lf.collect_schema()
     statistic = area_statistic(fpr, tpr)
     rows = lf.select(
@@ -292,6 +300,7 @@ def compare(
                 alternative=alternative,
                 level=level,
                 n_boot=n_boot,
+                bar=bar,
             )
             out.append({**dict(zip(names, key, strict=True)), "model_a": a, "model_b": b, **row})
         return pl.DataFrame(out, schema=out_schema)

@@ -54,6 +54,7 @@ from polars_roc._core import validate
 from polars_roc._core.columns import BOOTSTRAP
 from polars_roc._core.frames import same_kind
 from polars_roc._core.names import fresh, public_by
+from polars_roc._core.progress import OFF, Ticks, ticks
 from polars_roc._core.resampling import (
     FloatArray,
     IntArray,
@@ -316,6 +317,7 @@ def _values(
     key: str | None = None,
     known: dict[str, Known] | None = None,
     prepared: tuple[IntArray, dict[int, Counted]] | None = None,
+    bar: Ticks = OFF,
 ) -> FloatArray:
     """
     ``(n_boot, metrics)``: each metric on each stratified resample (NaN where null).
@@ -325,7 +327,8 @@ def _values(
     (`known`) come from the row counts of each block of replicates (``bincount``); the others
     run in one query per chunk over the drawn rows, sorted by `key` within each replicate
     where an expression sorts (see the module docstring). `prepared`: the layout and every
-    metric's count arrays, computed for many groups at once (then `df` is not read).
+    metric's count arrays, computed for many groups at once (then `df` is not read). `bar`
+    ticks once per chunk (:mod:`polars_roc._core.progress`).
     """
     n = df.height
     replicate = "_replicate"
@@ -362,7 +365,7 @@ def _values(
     offsets = (np.arange(block, dtype=np.intp) * n)[:, None]
     cells = np.empty((block, n), dtype=np.intp)  # replicate * n + laid-out position
     out = np.empty((n_boot, len(exprs)), dtype=np.float64)
-    for start in range(0, n_boot, chunk):
+    for start in bar.over(range(0, n_boot, chunk)):  # progress (issue 35)
         reps = min(chunk, n_boot - start)
         draws = [rng.integers(0, len(rows), size=(reps, len(rows))) for rows in placed]
         expanded: list[npt.NDArray[np.uint32]] = []
@@ -424,6 +427,7 @@ class _Plan(NamedTuple):
     n_boot: int
     seed: int | None
     level: float
+    bar: Ticks = OFF  # progress (issue 35)
 
 
 def _rows(
@@ -452,8 +456,9 @@ def _group(plan: _Plan, df: pl.DataFrame) -> list[tuple[Any, ...]]:
     if df.height:
         rng = group_rng(plan.seed, key)
         values = _values(
-            df, exprs, groups, n_boot=plan.n_boot, rng=rng, key=plan.layout, known=plan.known
-        )
+            df, exprs, groups, n_boot=plan.n_boot, rng=rng, key=plan.layout, known=plan.known,
+            bar=plan.bar,
+        )  # fmt: skip
         summary = _summary(values, plan.level)
     else:
         summary = [(None, None, None)] * len(exprs)
@@ -530,6 +535,7 @@ def _all_groups(plan: _Plan, df: pl.DataFrame) -> pl.DataFrame | None:
         fast &= np.minimum.reduceat((ok & usable).astype(np.int8), starts).astype(np.bool_)
         arrays[j] = (known, scores.fill_null(0.0).to_numpy()[order], y[order])
     rows: list[tuple[Any, ...]] = []
+    plan.bar.expect(len(starts) * plan.n_boot)  # every group's replicates: a known total
     for g, (lo, n) in enumerate(zip(starts.tolist(), sizes.tolist(), strict=True)):
         key = list(keys[g])
         if fast is None or not fast[g]:
@@ -545,8 +551,9 @@ def _all_groups(plan: _Plan, df: pl.DataFrame) -> pl.DataFrame | None:
         groups = [rows_ for rows_ in (np.flatnonzero(~label), np.flatnonzero(label)) if len(rows_)]
         rng = group_rng(plan.seed, key)
         values = _values(
-            canon, exprs, groups, n_boot=plan.n_boot, rng=rng, prepared=(inner, counted)
-        )
+            canon, exprs, groups, n_boot=plan.n_boot, rng=rng, prepared=(inner, counted),
+            bar=plan.bar,
+        )  # fmt: skip
         rows.extend(_rows(plan, key, points[g], _summary(values, plan.level)))
     return _frame(rows, plan, df)
 
@@ -575,6 +582,7 @@ def bootstrap(
     n_boot: int = 2000,
     seed: int | None = 0,
     level: float = 0.95,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     Stratified bootstrap of scalar metrics: estimate, standard error, percentile interval.
@@ -607,6 +615,10 @@ def bootstrap(
         unreproducible one.
     level
         Confidence level of the percentile interval.
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -657,16 +669,20 @@ def bootstrap(
     out_schema = _out_schema(schema, names)
     layout = _sort_key(schema, exprs, {label, *names})
     known = {name: k for name, expr in exprs.items() if (k := recognise(expr, schema))}
-    plan = _Plan(exprs, names, label, layout, known, n_boot, seed, level)
+    bar = ticks(progress, "bootstrap")  # progress (issue 35)
+    plan = _Plan(exprs, names, label, layout, known, n_boot, seed, level, bar)
 
     def run(df: pl.DataFrame) -> pl.DataFrame:
-        if names and df.height:
-            done = _all_groups(plan, df)
-            if done is not None:
-                return done
-            parts = df.group_by(names).map_groups(lambda g: _frame(_group(plan, g), plan, g))
-            return parts.sort(names, nulls_last=True, maintain_order=True)
-        return _frame(_group(plan, df) if df.height or not names else [], plan, df)
+        try:
+            if names and df.height:
+                done = _all_groups(plan, df)
+                if done is not None:
+                    return done
+                parts = df.group_by(names).map_groups(lambda g: _frame(_group(plan, g), plan, g))
+                return parts.sort(names, nulls_last=True, maintain_order=True)
+            return _frame(_group(plan, df) if df.height or not names else [], plan, df)
+        finally:
+            bar.release()  # announced work that did not run (an error): the bar closes
 
     return lf.map_batches(
         run,

@@ -153,6 +153,7 @@ def compare(
     seed: int | None = 0,
     adjust: Adjust | None = None,
     power: float | None = None,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     DeLong's (or a bootstrap) test of two AUCs, for every pair of models, per group.
@@ -221,6 +222,10 @@ def compare(
     nan_policy
         NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
         (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -296,6 +301,7 @@ def compare(
         cols: dict[str, Any] = {"model": model, "case": case, "pos_label": pos_label}
         test: dict[str, Any] = {"paired": paired, "alternative": alternative, "level": level}
         boot: dict[str, Any] = {"n_boot": n_boot, "seed": seed, "fpr": fpr, "tpr": tpr}
+        boot["progress"] = progress  # progress (issue 35)
         tested = bootstrap_tests.compare(lf, score, label, names=names, **cols, **test, **boot)
         return with_adjusted(tested, adjust)
     # Only the columns the test reads, model and case under names not in the frame: no other

@@ -172,10 +172,18 @@ def _bootstrap_test(
     n_boot: int,
     seed: int | None,
     level: float,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """Each metric on each side with its bootstrap standard error; a normal test of the gap."""
     boot = bootstrap(
-        sides, metrics, by=[*names, tag, side], label=label, n_boot=n_boot, seed=seed, level=level
+        sides,
+        metrics,
+        by=[*names, tag, side],
+        label=label,
+        n_boot=n_boot,
+        seed=seed,
+        level=level,
+        progress=progress,
     )
     boot = boot.rename({"estimate": "value"})
     both = _paired_sides(boot, [*names, tag, "metric"], side, "value", ["se"])
@@ -239,6 +247,7 @@ def disparity(
     seed: int | None = 0,
     level: float = 0.95,
     adjust: Adjust | None = "holm",
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     Each segment's metric against a reference, with an interval, a p-value and its adjustment.
@@ -287,6 +296,10 @@ def disparity(
     adjust
         ``"holm"`` (default), ``"bonferroni"``, ``"bh"``, or None (``p_adjusted`` is then
         the p-value).
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -352,6 +365,7 @@ def disparity(
             side=side,
             n_boot=n_boot,
             seed=seed,
+            progress=progress,
             level=level,
         )
         order = list(exprs)

@@ -47,6 +47,7 @@ def auc_interval(
     seed: int | None = 0,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     AUC per group with a DeLong or a stratified bootstrap confidence interval.
@@ -87,6 +88,10 @@ def auc_interval(
     direction, nan_policy
         As in :func:`polars_roc.areas.auc`: ``"lower"`` when a lower score means positive
         (thresholds stay in score units); NaN scores propagate, are omitted or raise.
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -128,6 +133,7 @@ def auc_interval(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        progress=progress,
         direction=direction,
         nan_policy=nan_policy,
     )
@@ -149,6 +155,7 @@ def partial_auc_interval(
     seed: int | None = 0,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     Partial AUC per group with a stratified bootstrap interval of the raw partial area.
@@ -171,6 +178,10 @@ def partial_auc_interval(
     direction, nan_policy
         As in :func:`polars_roc.areas.auc`: ``"lower"`` when a lower score means positive
         (thresholds stay in score units); NaN scores propagate, are omitted or raise.
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -205,6 +216,7 @@ def partial_auc_interval(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        progress=progress,
         direction=direction,
         nan_policy=nan_policy,
     )
@@ -224,6 +236,7 @@ def tpr_at_fpr_interval(
     seed: int | None = 0,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     TPR at given FPRs with stratified bootstrap confidence bands.
@@ -247,6 +260,10 @@ def tpr_at_fpr_interval(
     direction, nan_policy
         As in :func:`polars_roc.areas.auc`: ``"lower"`` when a lower score means positive
         (thresholds stay in score units); NaN scores propagate, are omitted or raise.
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -279,6 +296,7 @@ def tpr_at_fpr_interval(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        progress=progress,
         direction=direction,
         nan_policy=nan_policy,
     )
@@ -298,6 +316,7 @@ def fpr_at_tpr_interval(
     seed: int | None = 0,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     FPR at given TPRs with stratified bootstrap confidence bands.
@@ -319,6 +338,10 @@ def fpr_at_tpr_interval(
     direction, nan_policy
         As in :func:`polars_roc.areas.auc`: ``"lower"`` when a lower score means positive
         (thresholds stay in score units); NaN scores propagate, are omitted or raise.
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -351,6 +374,7 @@ def fpr_at_tpr_interval(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        progress=progress,
         direction=direction,
         nan_policy=nan_policy,
     )

@@ -86,6 +86,7 @@ def over_time(
     pos_label: Any = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     Metrics per time window with intervals, the reference band and alerts, per segment.
@@ -138,6 +139,10 @@ def over_time(
         Width of the band in standard deviations of the reference windows' estimates.
     direction, nan_policy
         As everywhere; `direction` applies to the default AUC.
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -219,7 +224,14 @@ def over_time(
     none = pl.lit(None, dtype=pl.Float64)
     if ci == "bootstrap":
         boot = bootstrap(
-            windowed, chosen, by=[*names, ws], label=label, n_boot=n_boot, seed=seed, level=level
+            windowed,
+            chosen,
+            by=[*names, ws],
+            label=label,
+            n_boot=n_boot,
+            seed=seed,
+            level=level,
+            progress=progress,
         )
         estimates = join_groups(counts, boot, [*names, ws], how="inner")
     elif metrics is None:

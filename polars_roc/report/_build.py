@@ -40,6 +40,7 @@ from polars_roc import thresholds as cutpoints
 from polars_roc._core import validate
 from polars_roc._core.columns import THRESHOLDS
 from polars_roc._core.direction import flips
+from polars_roc._core.progress import Stages  # progress (issue 35)
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
 from polars_roc.inference import detectable_auc
@@ -106,7 +107,9 @@ def compute(
         defaults): interval method and level, partial-AUC range, cutpoint method and costs,
         bootstrap replicates and seed, panel bins, FPR scale, `direction`, `nan_policy`.
     progress
-        Called with a one-line message as each step starts.
+        Called with a one-line message as each step starts. The bootstraps draw their own
+        bars as ``progress=None`` decides (on a terminal, outside pytest, with tqdm), or as
+        the command line's ``--progress/--no-progress`` says.
     segment
         A column splitting each group into segments: adds the "Segments" section (roll-up,
         forest with summary rows, disparity, cross-AUC heatmap up to 30 segments).
@@ -133,6 +136,7 @@ def compute(
     """
     chosen = ReportOptions.of(options, **settings)
     say = progress or _quiet
+    bars = progress.on if isinstance(progress, Stages) else None  # progress (issue 35)
     names = validate.as_names(by)
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
@@ -183,6 +187,7 @@ def compute(
 
     begin("AUC by group" + (f" with {CI_NAMES[ci]} intervals" if ci else ""))
     resampling = {"n_boot": n_boot, "seed": seed} if ci == "bootstrap" else {}
+    resampling |= {"progress": bars} if ci == "bootstrap" else {}  # progress (issue 35)
     auc = _auc_table(lf, score, label, {**common, **resampling}, ci, level, notes)
     # The smallest AUC each group's class counts could tell from 0.5 at 80% power.
     auc = auc.with_columns(detectable_auc("n_pos", "n_neg", power=DETECT_POWER))
@@ -241,7 +246,7 @@ def compute(
     band = None
     if ci == "bootstrap":
         begin(f"ROC confidence band ({n_boot:,} bootstrap replicates)")
-        band = _band(lf, score, label, common, level, n_boot, seed, notes)
+        band = _band(lf, score, label, {**common, "progress": bars}, level, n_boot, seed, notes)
 
     roles = {
         "score": score,
