@@ -42,10 +42,10 @@ CALLS: dict[str, Callable[..., pl.DataFrame]] = {
     ),
     "tpr_at_fpr": lambda **kw: DF.roc.tpr_at_fpr(
         [0.1], by="model", ci="bootstrap", n_boot=60, **kw
-    ),  # noqa: E501
+    ),
     "fpr_at_tpr": lambda **kw: DF.roc.fpr_at_tpr(
         [0.8], by="model", ci="bootstrap", n_boot=60, **kw
-    ),  # noqa: E501
+    ),
     "compare": lambda **kw: DF.roc.compare(method="bootstrap", n_boot=60, **kw),
     "bootstrap": lambda **kw: DF.roc.bootstrap(AUC, by="model", n_boot=60, **kw),
     "over_time": lambda **kw: TIMED.roc.over_time(
