@@ -236,6 +236,16 @@ class Stages:
         self._what = what
         self._bar: Any = None
 
+    @classmethod
+    def of(cls, progress: bool | None, quiet: bool, lines: Callable[[str], None]) -> Stages:
+        """
+        The command line's steps: ``--progress`` (True), ``--no-progress`` or the default.
+
+        The default (None) is :func:`resolve`'s auto, off with ``--quiet``; True without
+        tqdm is an :class:`ImportError` naming the extra.
+        """
+        return cls(resolve(False if progress is None and quiet else progress), lines)
+
     def __call__(self, message: str) -> None:
         if not self.on:
             self._lines(message)

@@ -31,7 +31,7 @@ from polars.exceptions import PolarsError
 
 from polars_roc import report
 from polars_roc._core import validate
-from polars_roc._core.progress import Stages, resolve  # progress (issue 35)
+from polars_roc._core.progress import Stages  # progress (issue 35)
 from polars_roc.cli import _files as files
 from polars_roc.cli._files import UsageError
 from polars_roc.datasets import simulate
@@ -67,9 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
-    args.say = _progress(args.quiet)
-    try:
-        with _stages(args) as args.say:  # progress (issue 35): a bar over the steps
+    try:  # progress (issue 35): the steps as a bar or as lines
+        with Stages.of(args.progress, args.quiet, _progress(args.quiet)) as args.say:
             return int(args.run(args))
     except (UsageError, PolarsError, ValueError, TypeError, ImportError, OSError) as error:
         print(f"{PROG}: error: {report.one_line(error)}", file=sys.stderr)
@@ -167,12 +166,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     options.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     options.add_argument(  # progress (issue 35)
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress bar over the report's steps and bootstraps (needs tqdm: pip install "
-        "polars_roc[progress]); default: on when stderr is a terminal and not --quiet",
-    )
+        "--progress", action=argparse.BooleanOptionalAction,
+        help="a bar over the report's steps and bootstraps (needs tqdm: pip install "
+        "polars_roc[progress]); default: on when stderr is a terminal, unless --quiet",
+    )  # fmt: skip
 
     rep = sub.add_parser(
         "report",
@@ -368,17 +365,6 @@ def _progress(quiet: bool) -> report.Progress:
             print(f"{PROG}: {message}", file=sys.stderr)
 
     return say
-
-
-def _stages(args: argparse.Namespace) -> Stages:
-    """
-    The report's steps as a bar (progress, issue 35), else as lines.
-
-    ``--progress`` draws it (an error if tqdm is missing), ``--no-progress`` never; by
-    default it is drawn when stderr is a terminal, tqdm is installed and not ``--quiet``.
-    """
-    wanted = False if args.progress is None and args.quiet else args.progress
-    return Stages(resolve(wanted), args.say)
 
 
 def _report(args: argparse.Namespace) -> int:
