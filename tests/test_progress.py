@@ -196,6 +196,14 @@ def test_a_lazy_plan_ticks_when_collected(at_once: None, capfd: pytest.CaptureFi
     assert out.equals(DF.roc.auc(ci="bootstrap", n_boot=50))
 
 
+@pytest.mark.parametrize("shown", [True, False])
+def test_a_plan_with_a_bar_still_serializes(shown: bool, fake: list[_FakeBar]) -> None:
+    plan = DF.lazy().roc.bootstrap(AUC, by="model", n_boot=30, progress=shown)
+    again = pl.LazyFrame.deserialize(io.BytesIO(plan.serialize()))
+    assert again.collect().equals(plan.collect())
+    assert bool(fake) is shown
+
+
 def test_missing_tqdm_is_a_clear_error_and_auto_stays_quiet(
     monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:

@@ -112,7 +112,8 @@ class Ticks:
 
     :meth:`over` wraps a chunk loop ``range(0, n, chunk)``: it yields the same starts and,
     when on, advances the bar by each chunk's size after its body ran. Off, it returns the
-    range itself. Thread-safe (Polars may run groups on several threads).
+    range itself. Thread-safe (Polars may run groups on several threads); picklable, as a
+    plan holding it may be serialized.
     """
 
     def __init__(self, on: bool, what: str, unit: str = "replicate") -> None:
@@ -125,6 +126,13 @@ class Ticks:
         self._count = 0
         self._started = 0.0
         self._closed_at: float | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled with a plan (``LazyFrame.serialize``): the setting, not the live bar."""
+        return {"on": self.on, "what": self.what, "unit": self.unit}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["on"], state["what"], state["unit"])  # type: ignore[misc]
 
     def expect(self, units: int) -> None:
         """Announce `units` of work to come (e.g. every group's replicates): a known total."""
