@@ -62,10 +62,11 @@ def _per_bucket(
     return np.cumsum(counts.reshape(n_groups, n_buckets), axis=1)
 
 
-def _segmented_cumprod(factor: FloatArray, segment: IntArray) -> FloatArray:
-    """The running product of `factor` restarting at each segment (segments sorted)."""
-    frame = pl.DataFrame({"f": factor, "s": segment})
-    return frame.select(pl.col("f").cum_prod().over("s"))["f"].to_numpy()
+def _segmented_cumprods(segment: IntArray, *factors: FloatArray) -> list[FloatArray]:
+    """The running products of each of `factors`, restarting at each segment (sorted)."""
+    frame = pl.DataFrame({"s": segment, **{f"f{i}": f for i, f in enumerate(factors)}})
+    products = frame.select(pl.exclude("s").cum_prod().over("s"))
+    return [column.to_numpy() for column in products.get_columns()]
 
 
 def censoring(
@@ -115,11 +116,10 @@ def censoring(
     with np.errstate(divide="ignore", invalid="ignore"):
         g_factor = np.where(at_risk > d, 1 - c / (at_risk - d), 1.0)
         s_factor = 1 - d / at_risk
-        big_g = _segmented_cumprod(g_factor, run_group)
+        big_g, big_s = _segmented_cumprods(run_group, g_factor, s_factor)
         weight_sorted = np.where(e, 1 / big_g[np.cumsum(new) - 1], 1.0)
     weight = np.empty(n, dtype=np.float64)
     weight[order] = weight_sorted
-    big_s = _segmented_cumprod(s_factor, run_group)
     # S at horizon j: the group's last run at a time <= t_j (its bucket <= j).
     bucket = np.searchsorted(horizons, t[starts], side="left")
     runs = _per_bucket(run_group * (n_horizons + 1) + bucket, n_groups, n_horizons + 1)
