@@ -13,7 +13,8 @@ Ties in time, as scikit-survival: at a tied time, events come before censorings,
 ``G(t) = Π_{s <= t} (1 - c_s / (r_s - d_s))`` with ``r_s`` the rows at risk at ``s``
 (``time >= s``), ``d_s`` the events and ``c_s`` the censorings at ``s``; a case is weighted by
 ``G`` at its own time, censorings at that time included. ``G`` is a sorted cumulative product
-per group in Polars: no Python loop over rows or groups.
+per group (:mod:`polars_roc._core.dynamic`: one sort of the rows by group and time, one by
+group and score, no Python loop over rows or groups).
 
 ``mean_auc`` weighs AUC(t_k) by the drop of the Kaplan–Meier survival curve ``S`` of the
 group over ``(t_{k-1}, t_k]`` (``t_0`` with S = 1), divided by ``1 - S(t_K)``, as
@@ -60,7 +61,7 @@ from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.compat import opaque
 from polars_roc._core.direction import Direction, directed
-from polars_roc._core.dynamic import dynamic_counts
+from polars_roc._core.dynamic import Censoring, censoring, dynamic_counts
 from polars_roc._core.frames import same_kind
 from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
@@ -119,6 +120,12 @@ def _checked_time(time: str, dtype: pl.DataType) -> pl.Expr:
         raise pl.exceptions.SchemaError(msg)
 
     def check(values: pl.Series) -> pl.Series:
+        if values.dtype.is_float() and values.is_nan().any():
+            msg = (
+                f"time column {time!r} holds {values.is_nan().sum()} NaN time(s)"
+                "\n\nHint: use null for an unknown time (the row is left out), or fill it."
+            )
+            raise ValueError(msg)
         negative = values.drop_nulls().filter(values.drop_nulls() < 0)
         if negative.len() > 0:
             msg = (
@@ -131,21 +138,14 @@ def _checked_time(time: str, dtype: pl.DataType) -> pl.Expr:
     return pl.col(time).map_batches(check, return_dtype=pl.Float64, is_elementwise=True)
 
 
-def _prepared(
-    lf: pl.LazyFrame,
-    score: str,
-    *,
-    time: str,
-    event: str,
-    horizons: list[float],
-    names: list[str],
-) -> tuple[pl.LazyFrame, pl.LazyFrame, dict[str, str]]:
+def _rows(
+    lf: pl.LazyFrame, score: str, *, time: str, event: str, names: list[str]
+) -> tuple[pl.LazyFrame, list[str], dict[str, str]]:
     """
-    The counted rows with their IPCW weight and horizon bucket, and the Kaplan–Meier table.
+    ``*keys, score, _t, _e``: the checked rows, ``_t`` null where a row does not count.
 
-    Rows: ``*keys, score, _t, _e, _w`` (``1 / G(time)`` for an event, 1 otherwise) and ``_k``
-    (the number of horizons before the row's time: a control at horizons ``j < _k``, a case
-    from ``_k`` on when it had an event). The table: ``*keys, _t, _S`` per distinct time.
+    Rows that do not count (a null score, time or event) stay, with a null time, so that a
+    group in which no row counts keeps its rows (null AUCs, zero counts).
     """
     schema = lf.collect_schema()
     for role, column in (("score", score), ("time", time), ("event", event)):
@@ -153,7 +153,7 @@ def _prepared(
     for column in names:
         validate.column(schema, column, "by")
     taken = [*schema.names(), *names]
-    own = {k: fresh(f"_{k}", taken) for k in ("t", "e", "h", "y", "w", "g", "k")}
+    own = {k: fresh(f"_{k}", taken) for k in ("t", "e", "h", "y", "w", "g", "gid")}
     t, e = pl.col(own["t"]), pl.col(own["e"])
     rows = lf.select(
         *names,
@@ -164,31 +164,41 @@ def _prepared(
     keys = names or [own["g"]]
     if not names:
         rows = rows.with_columns(pl.lit(True).alias(own["g"]))
-    # Rows that do not count (a null score, time or event) stay, with a null time, so that
-    # a group in which no row counts keeps its rows (null AUCs, zero counts).
     counts = pl.col(score).is_not_null() & t.is_not_null() & e.is_not_null()
-    rows = rows.with_columns(pl.when(counts).then(t).alias(own["t"]))
-    live = rows.filter(t.is_not_null())
-    # Kaplan–Meier of the censoring times (events first at a tied time) and of the events.
-    at = live.group_by(*keys, own["t"]).agg(_d=e.sum(), _c=(~e).sum(), _n=pl.len())
-    at_risk = pl.col("_n").cum_sum(reverse=True).over(keys, order_by=own["t"])
-    at = at.with_columns(_r=at_risk).with_columns(
-        _G=pl.when(pl.col("_r") > pl.col("_d"))
-        .then(1 - pl.col("_c") / (pl.col("_r") - pl.col("_d")))
-        .otherwise(1.0)
-        .cum_prod()
-        .over(keys, order_by=own["t"]),
-        _S=(1 - pl.col("_d") / pl.col("_r")).cum_prod().over(keys, order_by=own["t"]),
-    )
-    weighted = rows.join(at.select(*keys, own["t"], "_G"), on=[*keys, own["t"]], how="left")
-    grid = pl.lit(pl.Series(horizons, dtype=pl.Float64))
-    weighted = weighted.with_columns(
-        pl.when(e).then(1 / pl.col("_G")).otherwise(1.0).alias(own["w"]),
-        pl.when(t.is_not_null())
-        .then(grid.search_sorted(t, side="left").cast(pl.Int64))
-        .alias(own["k"]),
-    )
-    return weighted, at.select(*keys, own["t"], "_S"), own
+    return rows.with_columns(pl.when(counts).then(t).alias(own["t"])), keys, own
+
+
+class _Rows:
+    """The counted rows of a collected ``_rows`` frame as numpy arrays, groups numbered."""
+
+    def __init__(self, df: pl.DataFrame, keys: list[str], own: dict[str, str]) -> None:
+        self.ids = df.select(keys).unique().sort(keys, nulls_last=True)
+        numbered = self.ids.with_row_index(own["gid"])
+        joined = df.join(numbered, on=keys, how="left", nulls_equal=True, maintain_order="left")
+        self.counted = joined[own["t"]].is_not_null().to_numpy()
+        kept = joined.filter(pl.col(own["t"]).is_not_null())
+        self.group = kept[own["gid"]].to_numpy().astype(np.int64)
+        self.time = kept[own["t"]].to_numpy()
+        self.event = kept[own["e"]].to_numpy().astype(bool)
+        self.kept = kept
+
+    def censoring(self, horizons: list[float]) -> Censoring:
+        grid = np.asarray(horizons, dtype=np.float64)
+        return censoring(self.group, self.time, self.event, grid, self.ids.height)
+
+
+def _weighted(rows: pl.LazyFrame, keys: list[str], own: dict[str, str]) -> pl.LazyFrame:
+    """The rows with ``_w``: ``1 / G(time)`` for a counted event, 1 otherwise."""
+
+    def weights(df: pl.DataFrame) -> pl.DataFrame:
+        arrays = _Rows(df, keys, own)
+        weight = np.ones(df.height)
+        weight[arrays.counted] = arrays.censoring([]).weight
+        return df.with_columns(pl.Series(own["w"], weight))
+
+    schema = rows.collect_schema()
+    schema[own["w"]] = pl.Float64()
+    return opaque(rows, weights, schema=schema)
 
 
 def _expanded(
@@ -215,61 +225,68 @@ def _expanded(
 
 
 def _auc_table(
-    weighted: pl.LazyFrame, score: str, keys: list[str], horizons: list[float], own: dict[str, str]
+    rows: pl.LazyFrame, score: str, keys: list[str], horizons: list[float], own: dict[str, str]
 ) -> pl.LazyFrame:
-    """``*keys, _j, auc, n_cases, n_controls`` from one sort (:mod:`polars_roc._core.dynamic`)."""
-    schema = weighted.collect_schema()
+    """
+    ``*keys, _j, auc, n_cases, n_controls, _S`` from two sorts (:mod:`polars_roc._core.dynamic`).
+
+    ``_S`` is the group's Kaplan–Meier survival at the horizon (for ``mean_auc``).
+    """
+    schema = rows.collect_schema()
     columns: dict[str, pl.DataType] = {k: schema[k] for k in keys}
-    columns.update(_j=pl.Int64(), auc=pl.Float64(), n_cases=pl.UInt32(), n_controls=pl.UInt32())
+    columns.update(
+        _j=pl.Int64(),
+        auc=pl.Float64(),
+        n_cases=pl.UInt32(),
+        n_controls=pl.UInt32(),
+        _S=pl.Float64(),
+    )
     out_schema = pl.Schema(columns)
     n_horizons = len(horizons)
+    grid = np.asarray(horizons, dtype=np.float64)
 
     def table(df: pl.DataFrame) -> pl.DataFrame:
-        ids = df.select(keys).unique().sort(keys, nulls_last=True).with_row_index("_gid")
-        df = df.join(ids, on=keys, how="left", nulls_equal=True).filter(
-            pl.col(own["k"]).is_not_null()  # the rows that count (a time, hence a bucket)
-        )
-        group = df["_gid"].to_numpy().astype(np.int64)
-        scores = df[score]
+        arrays = _Rows(df, keys, own)
+        n_groups = arrays.ids.height
+        scores = arrays.kept[score]
         values = scores.to_numpy()
         nan = np.isnan(values) if scores.dtype.is_float() else np.zeros(len(values), bool)
-        weight = df[own["w"]].to_numpy().astype(np.float64)
-        bucket = df[own["k"]].to_numpy().astype(np.int64)
+        weighted = arrays.censoring(horizons)
+        bucket = np.searchsorted(grid, arrays.time, side="left").astype(np.int64)
+        infinite = ~np.isfinite(weighted.weight)
         counts = dynamic_counts(
-            group,
+            arrays.group,
             np.where(nan, 0, values) if nan.any() else values,
             bucket,
-            df[own["e"]].to_numpy().astype(bool),
-            np.where(np.isfinite(weight), weight, 0.0),
-            ids.height,
+            arrays.event,
+            np.where(infinite, 0.0, weighted.weight),
+            n_groups,
             n_horizons,
         )
-        n_groups = ids.height
-        has_nan = np.bincount(group, weights=nan, minlength=n_groups) > 0
+        has_nan = np.bincount(arrays.group, weights=nan, minlength=n_groups) > 0
         # A case whose censoring curve fell to 0 has no weight: its horizons are undefined.
-        unweighted = np.zeros((n_groups, n_horizons), dtype=bool)
-        infinite = ~np.isfinite(weight)
-        for j in range(n_horizons) if infinite.any() else ():
-            hit = infinite & (bucket <= j)
-            unweighted[:, j] = np.bincount(group, weights=hit, minlength=n_groups) > 0
+        cells = arrays.group[infinite] * (n_horizons + 1) + bucket[infinite]
+        hits = np.bincount(cells, minlength=n_groups * (n_horizons + 1))
+        unweighted = np.cumsum(hits.reshape(n_groups, -1), axis=1)[:, :n_horizons] > 0
         with np.errstate(divide="ignore", invalid="ignore"):
             auc = counts.u / (counts.case_weight * counts.controls)
         defined = (counts.cases > 0) & (counts.controls > 0) & ~has_nan[:, None] & ~unweighted
         auc = np.where(defined, auc, np.nan)
-        repeated = ids.drop("_gid").select(pl.all().repeat_by(n_horizons).explode())
+        repeated = arrays.ids.select(pl.all().repeat_by(n_horizons).explode())
         long = pl.DataFrame(
             {
                 "_j": np.tile(np.arange(n_horizons), n_groups),
                 "auc": auc.ravel(),
                 "n_cases": counts.cases.ravel(),
                 "n_controls": counts.controls.ravel(),
+                "_S": weighted.survival.ravel(),
             }
         ).fill_nan(None)
         out = pl.concat([repeated, long], how="horizontal")
         return out.cast(out_schema).select(out_schema.names())
 
-    needed = [*keys, score, own["w"], own["k"], own["e"]]
-    return opaque(weighted.select(needed), table, schema=out_schema)
+    needed = [*keys, score, own["t"], own["e"]]
+    return opaque(rows.select(needed), table, schema=out_schema)
 
 
 @same_kind
@@ -330,24 +347,11 @@ def time_auc(
     """
     points = _horizons(horizons)
     names = validate.as_names(by)
-    weighted, survival, own = _prepared(
-        lf, score, time=time, event=event, horizons=points, names=names
-    )
-    keys = names or [own["g"]]
+    rows, keys, own = _rows(lf, score, time=time, event=event, names=names)
     per = [*keys, own["h"]]
     grid = pl.LazyFrame({own["h"]: points, "_j": range(len(points))})
     grid = grid.with_columns(pl.col(own["h"]).cast(pl.Float64), pl.col("_j").cast(pl.Int64))
-    table = _auc_table(weighted, score, keys, points, own).join(grid, on="_j").drop("_j")
-    # S at each horizon: the product over event times up to it (1 before the first).
-    s_at = (
-        survival.join(grid, how="cross")
-        .filter(pl.col(own["t"]) <= pl.col(own["h"]))
-        .group_by(per)
-        .agg(_S=pl.col("_S").sort_by(own["t"]).last())
-    )
-    out = table.join(s_at, on=per, how="left", nulls_equal=True).with_columns(
-        _S=pl.col("_S").fill_null(1.0)
-    )
+    out = _auc_table(rows, score, keys, points, own).join(grid, on="_j").drop("_j")
     drop = (pl.col("_S").shift(1, fill_value=1.0) - pl.col("_S")).over(keys, order_by=own["h"])
     last = pl.col("_S").sort_by(own["h"]).last().over(keys)
     mean = (pl.col("auc") * drop).sum().over(keys) / (1 - last)
@@ -401,8 +405,8 @@ def time_curve(
     """
     points = _horizons(horizons)
     names = validate.as_names(by)
-    weighted, _, own = _prepared(lf, score, time=time, event=event, horizons=points, names=names)
-    expanded = _expanded(weighted, score, points, own)
+    rows, keys, own = _rows(lf, score, time=time, event=event, names=names)
+    expanded = _expanded(_weighted(rows, keys, own), score, points, own)
     per = [*names, own["h"]]
     curve = curves.curve(expanded, score, own["y"], by=per, weight=own["w"])
     horizon = pl.col(own["h"])

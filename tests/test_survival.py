@@ -140,6 +140,7 @@ def test_undefined_horizons_are_null_with_counts() -> None:
     ("change", "match"),
     [
         ({"t": [-1.0, 2.0, 3.0, 4.0]}, "negative"),
+        ({"t": [float("nan"), 2.0, 3.0, 4.0]}, "NaN time"),
         ({"e": [0, 2, 1, 1]}, "0/1"),
         ({"e": ["a", "b", "a", "b"]}, "Boolean"),
         ({"t": ["x", "y", "z", "w"]}, "numeric"),
@@ -180,3 +181,22 @@ def test_one_sort_twin_equals_the_weighted_kernel() -> None:
     joined = table.join(areas, on=["g", "horizon"])
     assert len(joined) == len(table)
     assert joined["auc"].to_numpy() == pytest.approx(joined["area"].to_numpy(), rel=1e-12)
+
+
+def test_more_groups_than_a_small_integer_holds() -> None:
+    # Group numbers above int16 take the general stable sort (_core/dynamic._small).
+    n_groups = 33_000
+    rng = np.random.default_rng(7)
+    df = pl.DataFrame(
+        {
+            "g": np.repeat(np.arange(n_groups), 4),
+            "s": rng.normal(size=4 * n_groups),
+            "t": np.tile([1.0, 2.0, 3.0, 4.0], n_groups),
+            "e": np.tile([True, False, True, False], n_groups),
+        }
+    )
+    grouped = df.roc.time_auc("s", time="t", event="e", horizons=[2.5], by="g")
+    for g in (0, 12_345, n_groups - 1):
+        part = df.filter(pl.col("g") == g)
+        want = brute_force(part, 2.5)
+        assert grouped.filter(pl.col("g") == g)["auc"].item() == pytest.approx(want, rel=1e-12)
