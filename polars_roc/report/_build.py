@@ -213,6 +213,7 @@ def compute(
         survived = report_survival.compute(
             lf, score, time=time_to_event, event=event, horizons=horizons, names=names,
             policies=policies, weight=weight,
+            boot=(chosen.n_boot, chosen.seed, chosen.level) if ci == "bootstrap" else None,
         )  # fmt: skip
         notes.extend(survived.notes)
 

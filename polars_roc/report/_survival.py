@@ -33,16 +33,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from polars_roc import charts, survival
 from polars_roc._core import validate
+from polars_roc._core.names import fresh
+from polars_roc._core.resampling import group_rng
 from polars_roc.charts.style import rate_text
 
 #: The section's heading (its key is ``"survival"``).
 HEADINGS = {"survival": "Survival horizons"}
 #: The quantiles of the observed event times taken as horizons when none are given.
 DEFAULT_QUANTILES = (0.25, 0.5, 0.75)
+#: Bootstrap intervals of AUC(t) are drawn when replicates times rows stay below this.
+MAX_BOOT_ROWS = 50_000_000
+#: Resampled rows per call of :func:`polars_roc.survival.time_auc` (replicates stacked).
+CHUNK_ROWS = 2_000_000
+#: ``(n_boot, seed, level)`` of the section's bootstrap intervals.
+Boot = tuple[int, "int | None", float]
 
 
 @dataclass(frozen=True)
@@ -59,11 +68,16 @@ class SurvivalData:
     chosen
         ``"given"``, or ``"quartiles"`` when the horizons are the quartiles of the event times.
     table
-        ``*by, horizon, auc, n_cases, n_controls, n_censored, mean_auc, nan``: the columns of
+        ``*by, horizon, auc, n_cases, n_controls, n_censored, mean_auc, <flag>`` (+
+        ``auc_lower, auc_upper`` with bootstrap intervals): the columns of
         :func:`polars_roc.survival.time_auc`, the rows censored at or before the horizon, and
-        whether the group holds a NaN score.
+        whether the group holds a NaN score (column `flag`).
     notes
         What the reader must know (weights ignored, horizons past the follow-up).
+    flag
+        The name of the NaN-score column (``nan_score`` unless a group column has it).
+    level
+        The level of the bootstrap intervals, or None without them.
     """
 
     time: str
@@ -72,6 +86,8 @@ class SurvivalData:
     chosen: str
     table: pl.DataFrame
     notes: list[str] = field(default_factory=list)
+    flag: str = "nan_score"
+    level: float | None = None
 
 
 def check(
@@ -155,8 +171,13 @@ def compute(
     names: list[str],
     policies: dict[str, Any] | None = None,
     weight: str | None = None,
+    boot: Boot | None = None,
 ) -> SurvivalData:
-    """Run the section's queries: AUC(t) per group and horizon, and the censored counts."""
+    """
+    Run the section's queries: AUC(t) per group and horizon, and the censored counts.
+
+    With `boot` (``(n_boot, seed, level)``), percentile bootstrap intervals of AUC(t).
+    """
     policies = policies or {}
     chosen = "given" if horizons is not None else "quartiles"
     points = default_horizons(lf, time, event) if horizons is None else horizons
@@ -164,30 +185,27 @@ def compute(
         lf, score, time=time, event=event, horizons=points, by=names or None, **policies
     ).collect()
     grid = table["horizon"].cast(pl.Float64).unique().sort().to_list()
-    counted = pl.all_horizontal(pl.col(score, time, event).is_not_null())
-    dtype = lf.collect_schema()[score]
-    nan = pl.col(score).is_nan() if dtype.is_float() else pl.lit(value=False)
-    if policies.get("nan_policy") == "omit":
-        counted &= ~nan
-    censored = counted & ~pl.col(event).cast(pl.Boolean)
-    t = pl.col(time).cast(pl.Float64)
-    sums = [(censored & (t <= h)).sum().alias(str(j)) for j, h in enumerate(grid)]
-    flags = (nan & counted).any().alias("nan")
-    per = lf.group_by(names).agg(*sums, flags) if names else lf.select(*sums, flags)
-    long = (
-        per.collect()
-        .unpivot(index=[*names, "nan"], variable_name="_j", value_name="n_censored")
-        .with_columns(_h=pl.col("_j").cast(pl.Int64).replace_strict(range(len(grid)), grid))
-        .drop("_j")
-    )
+    flag = fresh("nan_score", names)
+    h = fresh("_h", [*names, flag])
+    censored = _censored(lf, score, time, event, grid, names, policies, flag, h)
     table = (
-        table.with_columns(_h=pl.col("horizon").cast(pl.Float64))
-        .join(long, on=[*names, "_h"], how="left", nulls_equal=True)
-        .drop("_h")
-        .with_columns(pl.col("n_censored").cast(pl.UInt32))
-        .select(*names, "horizon", "auc", "n_cases", "n_controls", "n_censored", "mean_auc", "nan")
+        table.with_columns(pl.col("horizon").cast(pl.Float64).alias(h))
+        .join(censored, on=[*names, h], how="left", nulls_equal=True)
+        .drop(h)
+        .select(*names, "horizon", "auc", "n_cases", "n_controls", "n_censored", "mean_auc", flag)
     )
     notes = []
+    if boot is not None:
+        bounds, note = _intervals(lf, score, time, event, grid, names, policies, boot, h)
+        if bounds is None:
+            notes.append(note)
+        else:
+            on = [*names, h]
+            table = (
+                table.with_columns(pl.col("horizon").cast(pl.Float64).alias(h))
+                .join(bounds, on=on, how="left", nulls_equal=True, maintain_order="left")
+                .drop(h)
+            )
     if weight is not None:
         notes.append(
             f"The survival horizons count every row once: AUC(t) takes no weights (weight "
@@ -200,18 +218,130 @@ def compute(
             f"Survival horizon(s) {shown} lie at or past the last follow-up of some group: no "
             "one is still event-free there, so AUC(t) and the mean AUC are undefined (null)."
         )
-    return SurvivalData(time, event, sorted(map(float, grid)), chosen, table, notes)
+    level = None if boot is None or "auc_lower" not in table.columns else boot[2]
+    return SurvivalData(time, event, grid, chosen, table, notes, flag, level)
 
 
-def why(row: dict[str, Any]) -> str | None:
+def _counted(lf: pl.LazyFrame, score: str, time: str, event: str, policies: dict[str, Any]):
+    """Whether a row counts in AUC(t) (its score, time and event known), and its NaN flag."""
+    counted = pl.all_horizontal(pl.col(score, time, event).is_not_null())
+    dtype = lf.collect_schema()[score]
+    nan = pl.col(score).is_nan() if dtype.is_float() else pl.lit(value=False)
+    if policies.get("nan_policy") == "omit":
+        counted &= ~nan
+    return counted, nan
+
+
+def _censored(
+    lf: pl.LazyFrame,
+    score: str,
+    time: str,
+    event: str,
+    grid: list[float],
+    names: list[str],
+    policies: dict[str, Any],
+    flag: str,
+    h: str,
+) -> pl.DataFrame:
+    """``*names, h, flag, n_censored``: rows censored at or before each horizon, one pass."""
+    counted, nan = _counted(lf, score, time, event, policies)
+    censored = counted & ~pl.col(event).cast(pl.Boolean)
+    t = pl.col(time).cast(pl.Float64)
+    taken = [*names, flag, h]
+    keys = [fresh(f"_{j}", taken) for j in range(len(grid))]
+    sums = [(censored & (t <= at)).sum().alias(key) for key, at in zip(keys, grid, strict=True)]
+    flags = (nan & counted).any().alias(flag)
+    per = lf.group_by(names).agg(*sums, flags) if names else lf.select(*sums, flags)
+    at = dict(zip(keys, grid, strict=True))
+    return (
+        per.collect()
+        .unpivot(index=[*names, flag], variable_name=h, value_name="n_censored")
+        .with_columns(pl.col(h).replace_strict(at, return_dtype=pl.Float64))
+        .with_columns(pl.col("n_censored").cast(pl.UInt32))
+    )
+
+
+def _intervals(
+    lf: pl.LazyFrame,
+    score: str,
+    time: str,
+    event: str,
+    grid: list[float],
+    names: list[str],
+    policies: dict[str, Any],
+    boot: Boot,
+    h: str,
+) -> tuple[pl.DataFrame | None, str]:
+    """
+    ``*names, h, auc_lower, auc_upper``: percentile bootstrap intervals of AUC(t).
+
+    Each group's counted rows are drawn `n_boot` times with replacement, from a stream per
+    group seeded by `seed` and its key (as the package's bootstrap); None and why when too
+    large. The replicates are stacked as one more group column of
+    :func:`polars_roc.survival.time_auc` (each replicate has its own censoring curve), at
+    most :data:`CHUNK_ROWS` rows at a time.
+    A replicate whose AUC(t) is undefined (no case or no control drawn) nulls that interval.
+    """
+    n_boot, seed, level = boot
+    counted, _ = _counted(lf, score, time, event, policies)
+    rows = lf.select(*names, score, time, event).filter(counted).collect()
+    if rows.height * n_boot > MAX_BOOT_ROWS:
+        return None, (
+            f"No intervals for AUC(t): {n_boot:,} resamples of {rows.height:,} rows exceed "
+            f"the section's {MAX_BOOT_ROWS:,} resampled rows (use fewer bootstrap replicates)."
+        )
+    rep = fresh("_rep", [*names, score, time, event])
+    index = fresh("_i", [*names, rep])
+    members = (
+        rows.with_row_index(index).group_by(names, maintain_order=True).agg(index)
+        if names
+        else rows.with_row_index(index).select(pl.col(index).implode())
+    )
+    groups = [
+        (np.asarray(row[-1], dtype=np.int64), group_rng(seed, row[:-1]))
+        for row in members.iter_rows()
+    ]
+    per_chunk = max(1, CHUNK_ROWS // max(rows.height, 1))
+    parts = []
+    for start in range(0, n_boot, per_chunk):
+        size = min(per_chunk, n_boot - start)
+        drawn = [ids[rng.integers(0, ids.size, size=(size, ids.size))] for ids, rng in groups]
+        taken = np.concatenate([d.ravel() for d in drawn])
+        labels = np.concatenate(
+            [np.repeat(np.arange(start, start + size), d.shape[1]) for d in drawn]
+        )
+        stacked = rows[taken].with_columns(pl.Series(rep, labels))
+        aucs = survival.time_auc(
+            stacked.lazy(), score, time=time, event=event, horizons=grid, by=[*names, rep],
+            **policies,
+        ).select(*names, pl.col("horizon").cast(pl.Float64).alias(h), "auc")  # fmt: skip
+        parts.append(aucs.collect())
+    alpha = 1 - level
+    bounds = (
+        pl.concat(parts)
+        .group_by(*names, h, maintain_order=True)
+        .agg(
+            _percentile(alpha / 2).alias("auc_lower"), _percentile(1 - alpha / 2).alias("auc_upper")
+        )
+    )
+    return bounds, ""
+
+
+def _percentile(q: float) -> pl.Expr:
+    """The replicates' type 7 percentile of AUC(t), null when a replicate's AUC(t) is null."""
+    auc = pl.col("auc")
+    return pl.when(auc.is_null().any()).then(None).otherwise(auc.quantile(q, "linear"))
+
+
+def why(row: dict[str, Any], flag: str = "nan_score") -> str | None:
     """
     Why a group's AUC(t) is null, from its counts.
 
     Examples
     --------
-    >>> why({"auc": None, "n_cases": 0, "n_controls": 5, "nan": False})
+    >>> why({"auc": None, "n_cases": 0, "n_controls": 5, "nan_score": False})
     'no event by t'
-    >>> why({"auc": None, "n_cases": 4, "n_controls": 0, "nan": False})
+    >>> why({"auc": None, "n_cases": 4, "n_controls": 0, "nan_score": False})
     'no one followed past t'
     """
     if row["auc"] is not None:
@@ -222,7 +352,7 @@ def why(row: dict[str, Any]) -> str | None:
         return "no event by t"
     if not row["n_controls"]:
         return "no one followed past t"
-    if row.get("nan"):
+    if row.get(flag):
         return "NaN score"
     return "censoring curve at 0"
 
@@ -238,16 +368,19 @@ def _cell(value: Any, *, reason: str | None = None, rate: bool = False) -> str:
 
 def horizon_table(data: SurvivalData, names: list[str]) -> str:
     """The per group and horizon table; a null AUC(t) says why in its cell."""
-    heads = [*names, "horizon", "AUC(t)", "cases", "controls", "censored before t"]
+    ci = [] if data.level is None else [f"AUC(t) {100 * data.level:g}% CI"]
+    heads = [*names, "horizon", "AUC(t)", *ci, "cases", "controls", "censored before t"]
     head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
     rows = []
     for row in data.table.iter_rows(named=True):
         cells = [f"<td>{html.escape(str(row[n]))}</td>" for n in names]
-        cells += [
-            _cell(row["horizon"]),
-            _cell(row["auc"], reason=why(row), rate=True),
-            *(_cell(row[c]) for c in ("n_cases", "n_controls", "n_censored")),
-        ]
+        cells += [_cell(row["horizon"]), _cell(row["auc"], reason=why(row, data.flag), rate=True)]
+        if ci:
+            lower, upper = row["auc_lower"], row["auc_upper"]
+            known = lower is not None and upper is not None
+            text = f"{rate_text(lower)}–{rate_text(upper)}" if known else "—"
+            cells.append(f'<td class="num ci">{text}</td>')
+        cells += [_cell(row[c]) for c in ("n_cases", "n_controls", "n_censored")]
         rows.append("<tr>" + "".join(cells) + "</tr>")
     body = "".join(rows)
     return f'<table id="survival-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
@@ -259,7 +392,7 @@ def builders(data: SurvivalData | None, names: list[str]) -> dict[str, Callable[
         return {}
     color = names[0] if names else None
     facet = names[1] if len(names) > 1 else None
-    frame = data.table.drop("n_censored", "nan")  # the chart reads other columns as groups
+    frame = data.table.drop("n_censored", data.flag)  # it reads other columns as groups
 
     def chart() -> Any:
         return charts.time_auc_chart(frame, color=color, facet=facet, size=260)
@@ -276,14 +409,22 @@ def section(data: SurvivalData, names: list[str], chart: Callable[[str], str]) -
             "given; pass horizons=[...] or --horizons 90,180,365 to choose them)."
         )
     else:
-        chosen = f"Horizons {shown} (in the units of {data.time})."
+        chosen = f"Horizons {shown} (in the units of column {data.time})."
     caption = (
         f"Time to event {data.time}, event {data.event}. {chosen} At each horizon t, the "
         "cases are the rows with an event at or before t, weighted by the inverse of the "
         "Kaplan–Meier curve of the censoring times of their group (IPCW); the controls are "
         "the rows still event-free after t; rows censored at or before t are neither. AUC(t) "
-        "is scikit-survival's cumulative/dynamic AUC. No confidence intervals for AUC(t)."
+        "is scikit-survival's cumulative/dynamic AUC. "
     )
+    if data.level is not None:
+        caption += (
+            f"The band and the CI column are {100 * data.level:g}% percentile bootstrap "
+            "intervals (the report's replicates and seed; rows resampled within each group, "
+            "each replicate with its own censoring curve)."
+        )
+    else:
+        caption += "No confidence intervals (with the bootstrap they are drawn as a band)."
     mean_caption = (
         "Mean AUC over the horizons, each AUC(t) weighted by the drop of the Kaplan–Meier "
         "survival curve over its interval (as scikit-survival); null when any AUC(t) is null."
