@@ -104,4 +104,4 @@ def summary(data: Any) -> None:
     how = f"the quartiles of the event times: --horizons {shown}"
     print(f"AUC(t) at horizons of {data.time}" + (f" ({how})" if data.chosen != "given" else ""))
     with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_hide_dataframe_shape=True, tbl_width_chars=200):
-        print(data.table.drop("nan"))
+        print(data.table.drop(data.flag))

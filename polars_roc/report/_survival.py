@@ -222,7 +222,9 @@ def compute(
     return SurvivalData(time, event, grid, chosen, table, notes, flag, level)
 
 
-def _counted(lf: pl.LazyFrame, score: str, time: str, event: str, policies: dict[str, Any]):
+def _counted(
+    lf: pl.LazyFrame, score: str, time: str, event: str, policies: dict[str, Any]
+) -> tuple[pl.Expr, pl.Expr]:
     """Whether a row counts in AUC(t) (its score, time and event known), and its NaN flag."""
     counted = pl.all_horizontal(pl.col(score, time, event).is_not_null())
     dtype = lf.collect_schema()[score]
