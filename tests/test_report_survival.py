@@ -301,3 +301,12 @@ def test_negative_times_in_the_file_are_an_error(
     flags = ["--time-to-event", "days", "--event", "churned", "--horizons", "90"]
     assert main(["report", str(path), *ROLES, *flags, "-o", str(tmp_path / "r.html")]) == 2
     assert "time column 'days' holds" in capsys.readouterr().err
+
+
+def test_survival_flags_need_score_rows(
+    scores_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    flags = ["--time-to-event", "days", "--event", "churned", "-o", str(tmp_path / "r.html")]
+    wide = ["--class-scores", "score", "--label", "label", "--js", "cdn", "-q"]
+    assert main(["report", str(scores_file), *wide, *flags]) == 2
+    assert "--time-to-event works with --score and --engine polars" in capsys.readouterr().err

@@ -41,6 +41,7 @@ from polars_roc._core import validate
 from polars_roc._core.names import fresh
 from polars_roc._core.resampling import group_rng
 from polars_roc.charts.style import rate_text
+from polars_roc.report._figures import merge_groups
 
 #: The section's heading (its key is ``"survival"``).
 HEADINGS = {"survival": "Survival horizons"}
@@ -215,8 +216,10 @@ def compute(
     if past.len():
         shown = ", ".join(f"{h:g}" for h in past.sort().to_list())
         notes.append(
-            f"Survival horizon(s) {shown} lie at or past the last follow-up of some group: no "
-            "one is still event-free there, so AUC(t) and the mean AUC are undefined (null)."
+            f"Survival horizon(s) {shown} lie at or past the last follow-up"
+            + (" of some group" if names else "")
+            + ": no one is still event-free there, so AUC(t) and the mean AUC are undefined "
+            "(null)."
         )
     level = None if boot is None or "auc_lower" not in table.columns else boot[2]
     return SurvivalData(time, event, grid, chosen, table, notes, flag, level)
@@ -393,8 +396,8 @@ def builders(data: SurvivalData | None, names: list[str]) -> dict[str, Callable[
     if data is None:
         return {}
     color = names[0] if names else None
-    facet = names[1] if len(names) > 1 else None
-    frame = data.table.drop("n_censored", data.flag)  # it reads other columns as groups
+    facet = names[1] if len(names) > 1 else None  # later group columns merged into it
+    frame = merge_groups(data.table.drop("n_censored", data.flag), names)  # no extra groups
 
     def chart() -> Any:
         return charts.time_auc_chart(frame, color=color, facet=facet, size=260)
@@ -426,7 +429,7 @@ def section(data: SurvivalData, names: list[str], chart: Callable[[str], str]) -
             "each replicate with its own censoring curve)."
         )
     else:
-        caption += "No confidence intervals (with the bootstrap they are drawn as a band)."
+        caption += "No confidence intervals (ci='bootstrap', --ci bootstrap, adds them)."
     mean_caption = (
         "Mean AUC over the horizons, each AUC(t) weighted by the drop of the Kaplan–Meier "
         "survival curve over its interval (as scikit-survival); null when any AUC(t) is null."
