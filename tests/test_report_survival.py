@@ -84,7 +84,8 @@ def test_the_section_shows_time_auc_and_the_censored_rows(customers: pl.DataFram
     page = pr.report.render(data, js="cdn")
     assert page.index('id="auc"') < page.index('id="survival"') < page.index('id="roc"')
     assert '<a href="#survival">Survival horizons</a>' in page
-    assert 'id="chart-survival"' in page and 'id="spec-survival"' in page
+    assert 'id="chart-survival"' in page
+    assert 'id="spec-survival"' in page
     shown = table_rows(page, "survival-table")
     expected = [
         [m, str(h), f"{a:.3f}", f"{c:,}", f"{k:,}", f"{z:,}"]
@@ -109,8 +110,10 @@ def test_a_horizon_outside_the_data_is_null_with_its_reason(customers: pl.DataFr
         time_to_event="days", event="churned", horizons=[first - 1, 90, last + 10],
     )  # fmt: skip
     rows = table_rows(page, "survival-table")
-    assert rows[0][2] == "— (no event by t)" and rows[0][3] == "0"
-    assert rows[2][2] == "— (no one followed past t)" and rows[2][4] == "0"
+    assert rows[0][2] == "— (no event by t)"
+    assert rows[0][3] == "0"
+    assert rows[2][2] == "— (no one followed past t)"
+    assert rows[2][4] == "0"
     assert rows[1][2] != "—"
     assert table_rows(page, "survival-mean-table")[0][1] == "— (an AUC(t) is null)"
     assert f"Survival horizon(s) {last + 10} lie at or past the last follow-up" in page
@@ -171,9 +174,11 @@ def test_bootstrap_intervals_are_percentiles_of_the_resampled_time_auc() -> None
             assert got["auc_lower"][j] == pytest.approx(lower, rel=1e-12)
             assert got["auc_upper"][j] == pytest.approx(upper, rel=1e-12)
     page = pr.report.render(data, js="cdn")
-    assert "AUC(t) 90% CI" in page and "percentile bootstrap intervals" in page
+    assert "AUC(t) 90% CI" in page
+    assert "percentile bootstrap intervals" in page
     spec = re.search(r'id="spec-survival">(.*?)</script>', page, re.S)
-    assert spec is not None and "auc_lower" in spec.group(1)
+    assert spec is not None
+    assert "auc_lower" in spec.group(1)
 
 
 def test_group_columns_with_internal_names(customers: pl.DataFrame) -> None:
