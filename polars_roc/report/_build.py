@@ -209,11 +209,12 @@ def compute(
 
     survived = None
     if time_to_event is not None and event is not None:  # survival horizons (issue 34)
-        begin(f"AUC(t) at the horizons of {time_to_event} (event {event})")
+        boots = f", {n_boot:,} bootstrap replicates" if ci == "bootstrap" else ""
+        begin(f"AUC(t) at the horizons of {time_to_event} (event {event}{boots})")
         survived = report_survival.compute(
             lf, score, time=time_to_event, event=event, horizons=horizons, names=names,
             policies=policies, weight=weight,
-            boot=(chosen.n_boot, chosen.seed, chosen.level) if ci == "bootstrap" else None,
+            boot=(n_boot, seed, level) if ci == "bootstrap" else None,
         )  # fmt: skip
         notes.extend(survived.notes)
 

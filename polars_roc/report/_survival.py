@@ -41,16 +41,18 @@ from polars_roc._core import validate
 from polars_roc._core.names import fresh
 from polars_roc._core.resampling import group_rng
 from polars_roc.charts.style import rate_text
-from polars_roc.report._figures import merge_groups
+from polars_roc.report._figures import COLUMNS, merge_groups
 
 #: The section's heading (its key is ``"survival"``).
 HEADINGS = {"survival": "Survival horizons"}
 #: The quantiles of the observed event times taken as horizons when none are given.
 DEFAULT_QUANTILES = (0.25, 0.5, 0.75)
 #: Bootstrap intervals of AUC(t) are drawn when replicates times rows stay below this.
-MAX_BOOT_ROWS = 50_000_000
+MAX_BOOT_ROWS = 20_000_000
 #: Resampled rows per call of :func:`polars_roc.survival.time_auc` (replicates stacked).
 CHUNK_ROWS = 2_000_000
+#: A longer AUC(t) table is folded (a <details> element the reader opens).
+FOLD_ROWS = 40
 #: ``(n_boot, seed, level)`` of the section's bootstrap intervals.
 Boot = tuple[int, "int | None", float]
 
@@ -388,7 +390,10 @@ def horizon_table(data: SurvivalData, names: list[str]) -> str:
         cells += [_cell(row[c]) for c in ("n_cases", "n_controls", "n_censored")]
         rows.append("<tr>" + "".join(cells) + "</tr>")
     body = "".join(rows)
-    return f'<table id="survival-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    out = f'<table id="survival-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    if len(rows) <= FOLD_ROWS:
+        return out
+    return f"<details><summary>AUC(t) table ({len(rows):,} rows)</summary>{out}</details>"
 
 
 def builders(data: SurvivalData | None, names: list[str]) -> dict[str, Callable[[], Any]]:
@@ -400,7 +405,8 @@ def builders(data: SurvivalData | None, names: list[str]) -> dict[str, Callable[
     frame = merge_groups(data.table.drop("n_censored", data.flag), names)  # no extra groups
 
     def chart() -> Any:
-        return charts.time_auc_chart(frame, color=color, facet=facet, size=260)
+        across = COLUMNS if facet is not None else None
+        return charts.time_auc_chart(frame, color=color, facet=facet, columns=across, size=260)
 
     return {"survival": chart}
 
