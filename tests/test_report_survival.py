@@ -181,12 +181,14 @@ def test_bootstrap_intervals_are_percentiles_of_the_resampled_time_auc() -> None
     assert "auc_lower" in spec.group(1)
 
 
-def test_group_columns_with_internal_names(customers: pl.DataFrame) -> None:
-    frame = customers.rename({"model": "nan_score"})
+def test_group_and_weight_columns_with_internal_names(customers: pl.DataFrame) -> None:
+    frame = customers.rename({"model": "nan_score"}).with_columns(_h=pl.lit(1.0))
     data = pr.report.compute(
         frame.lazy(), by="nan_score", ci=None, time_to_event="days", event="churned",
-        horizons=HORIZONS,
+        horizons=HORIZONS, weight="_h",
     )  # fmt: skip
+    said = "AUC(t) takes no weights (weight column '_h' is not used there)"
+    assert any(said in note for note in data.notes)
     want = frame.roc.time_auc(
         "score", time="days", event="churned", horizons=HORIZONS, by="nan_score"
     )
