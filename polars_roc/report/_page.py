@@ -198,7 +198,7 @@ _RATES = ("tpr", "fpr", "ppv", "npv")
 HEADINGS = {
     "auc": "AUC by group",
     "segments": "Segments",  # segments (issue 30)
-    "survival": "Survival horizons",  # survival horizons (issue 34)
+    **report_survival.HEADINGS,  # survival horizons (issue 34)
     "roc": "ROC curves",
     "pauc": "Partial AUC",
     "thresholds": "Best cutpoints",
