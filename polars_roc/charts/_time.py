@@ -95,7 +95,7 @@ def time_auc_chart(
     base = alt_.Chart()
     layers: list[Any] = []
     if "auc_lower" in frame.columns and "auc_upper" in frame.columns:
-        band = base.mark_area(opacity=0.2).encode(
+        band = base.mark_area(fillOpacity=0.2).encode(  # fill only: the legend stays solid
             x,
             quantitative(alt_, "Y", "auc_lower"),
             alt_.Y2(field="auc_upper"),

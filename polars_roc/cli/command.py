@@ -33,6 +33,7 @@ from polars_roc import report
 from polars_roc._core import validate
 from polars_roc._core.progress import Stages  # progress (issue 35)
 from polars_roc.cli import _files as files
+from polars_roc.cli import _survival as cli_survival  # survival horizons (issue 34)
 from polars_roc.cli._files import UsageError
 from polars_roc.datasets import simulate
 from polars_roc.engines import sources as engine_sources
@@ -220,6 +221,7 @@ def _parser() -> argparse.ArgumentParser:
         help="reference period of --time (ends included), e.g. 2024-01-01..2024-03-31: its "
         "windows set the band (mean ± 3 sd) that later windows alert outside",
     )
+    cli_survival.flags(rep)  # survival horizons (issue 34)
     rep.set_defaults(run=_report)
 
     demo = sub.add_parser(
@@ -376,6 +378,7 @@ def _report(args: argparse.Namespace) -> int:
         raise ValueError(msg + "\n\nHint: drop --time, or use --score with --engine polars.")
     if args.reference is not None and args.time is None:
         raise ValueError("--reference needs --time\n\nHint: --time scored_at --every 1mo.")
+    cli_survival.check_flags(args)  # survival horizons (issue 34)
     if args.class_scores:
         return _class_report(args)
     _once(("--score", args.score), ("--label", args.label), ("--weight", args.weight),
@@ -383,7 +386,7 @@ def _report(args: argparse.Namespace) -> int:
     lf = files.scan(args.path)
     files.refuse_overwrite(args.path, args.output)
     used = [args.score, args.label, *args.by, *([args.weight] if args.weight else [])]
-    used += [args.time] if args.time else []
+    used += [c for c in (args.time, args.time_to_event, args.event) if c]  # + issue 34
     schema = files.readable(args.path, lf, used)
     _plain_by(schema, args.by)
     for column, role in ((args.score, "score"), (args.weight, "weight")):
@@ -419,6 +422,7 @@ def _report(args: argparse.Namespace) -> int:
         title=title,
         source=args.path,
         segment=args.segment,  # segments (issue 30)
+        **cli_survival.roles(args, schema),  # survival horizons (issue 34)
     )
 
 
@@ -669,7 +673,7 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
             level=options.level,
             direction=options.direction,
             nan_policy=options.nan_policy,
-            **{role: value for role, value in roles.items() if role != "segment"},
+            **{k: v for k, v in roles.items() if k not in ("segment", *cli_survival.ROLES)},
         )
     say("drawing charts")
     page = report.render(data, source=source, progress=say, over_time=over_time)
@@ -677,6 +681,7 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
     output.write_text(page, encoding="utf-8")
     say(f"wrote {output} ({len(page.encode()) / 1e6:.1f} MB)")
     _summary(data)
+    cli_survival.summary(data.survival)  # survival horizons (issue 34)
     return 0
 
 

@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +51,7 @@ from polars_roc.report import _figures as report_figures
 from polars_roc.report import _over_time as report_over_time
 from polars_roc.report import _page as report_page
 from polars_roc.report import _segments as report_segments
+from polars_roc.report import _survival as report_survival  # survival horizons (issue 34)
 from polars_roc.report._data import CI_NAMES, Progress, ReportData
 from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles
 from polars_roc.report._page import HEADINGS
@@ -86,6 +88,10 @@ def compute(
     options: ReportOptions | None = None,
     progress: Progress | None = None,
     segment: str | None = None,
+    # survival horizons (issue 34)
+    time_to_event: str | None = None,
+    event: str | None = None,
+    horizons: float | Sequence[float] | None = None,
     **settings: Any,
 ) -> ReportData:
     """
@@ -113,6 +119,11 @@ def compute(
     segment
         A column splitting each group into segments: adds the "Segments" section (roll-up,
         forest with summary rows, disparity, cross-AUC heatmap up to 30 segments).
+    time_to_event, event, horizons
+        The time to the event or to censoring (numeric, >= 0), the event column (Boolean or
+        0/1) and the horizons (default: the quartiles of the observed event times): adds
+        the "Survival horizons" section, AUC(t) per group and horizon
+        (:func:`polars_roc.survival.time_auc`) with its cases, controls and censored rows.
     **settings
         Any setting of :class:`~polars_roc.report.ReportOptions` by name (``ci=None``,
         ``direction="lower"``, ``nan_policy="omit"``, ...): it overrides `options`.
@@ -145,6 +156,11 @@ def compute(
         if segment in names or segment in (score, label, weight):
             msg = f"segment column {segment!r} is already the by, score, label or weight column"
             raise ValueError(msg + "\n\nHint: pass segment=<a column naming the segments>.")
+    policies = {"direction": chosen.direction, "nan_policy": chosen.nan_policy}
+    surv = {"time": time_to_event, "event": event}  # survival horizons (issue 34)
+    surv_on = report_survival.check(
+        schema, score, **surv, horizons=horizons, names=names, policies=policies
+    )
     ci, level, method, n_boot, seed = (
         chosen.ci, chosen.level, chosen.method, chosen.n_boot, chosen.seed
     )  # fmt: skip
@@ -152,7 +168,6 @@ def compute(
     prevalence = chosen.prevalence
     gains_bins, calibration_bins = chosen.gains_bins, chosen.calibration_bins
     lower = flips(chosen.direction)
-    policies = {"direction": chosen.direction, "nan_policy": chosen.nan_policy}
     kind, bounds = chosen.partial_range
     common: dict[str, Any] = {
         "by": names or None,
@@ -162,7 +177,7 @@ def compute(
     }
     notes: list[str] = []
 
-    total = (8 if ci == "bootstrap" else 7) + (segment is not None)
+    total = (8 if ci == "bootstrap" else 7) + (segment is not None) + surv_on
     step = iter(range(1, total + 1))
 
     def begin(message: str) -> None:
@@ -196,6 +211,17 @@ def compute(
     if segment is not None:
         begin(f"segments of {segment}: roll-up, disparity, cross-AUC")
         segmented = report_segments.compute(lf, score, label, segment, common, level)
+
+    survived = None
+    if time_to_event is not None and event is not None:  # survival horizons (issue 34)
+        boots = f", {n_boot:,} bootstrap replicates" if ci == "bootstrap" else ""
+        begin(f"AUC(t) at the horizons of {time_to_event} (event {event}{boots})")
+        survived = report_survival.compute(
+            lf, score, time=time_to_event, event=event, horizons=horizons, names=names,
+            policies=policies, weight=weight,
+            boot=(n_boot, seed, level) if ci == "bootstrap" else None,
+        )  # fmt: skip
+        notes.extend(survived.notes)
 
     begin("ROC curves and threshold table")
     curve = curves.curve(lf, score, label, thresholds=resolution, **common).collect()
@@ -284,6 +310,7 @@ def compute(
         decisions=decided,
         options=chosen,
         segments=segmented,
+        survival=survived,  # survival horizons (issue 34)
     )
 
 
@@ -510,6 +537,10 @@ def to_html(
     source: str | None = None,
     progress: Progress | None = None,
     segment: str | None = None,
+    # survival horizons (issue 34)
+    time_to_event: str | None = None,
+    event: str | None = None,
+    horizons: float | Sequence[float] | None = None,
     **settings: Any,
 ) -> str:
     """
@@ -524,7 +555,7 @@ def to_html(
     ----------
     lf
         Scored rows, e.g. ``pl.scan_csv(path)``.
-    score, label, by, weight, pos_label, progress, segment
+    score, label, by, weight, pos_label, progress, segment, time_to_event, event, horizons
         As in :func:`compute`.
     options, **settings
         The report's settings (:class:`~polars_roc.report.ReportOptions`), and any of them
@@ -549,6 +580,7 @@ def to_html(
     """
     chosen = ReportOptions.of(options, **settings)
     roles = {"by": by, "weight": weight, "pos_label": pos_label, "segment": segment}
+    roles |= {"time_to_event": time_to_event, "event": event, "horizons": horizons}  # issue 34
     data = compute(lf, score, label, **roles, options=chosen, progress=progress)
     return render(data, source=source, progress=progress)
 
@@ -594,6 +626,7 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
         )
     )
     builders.update(report_segments.builders(data.segments, names))  # segments (issue 30)
+    builders.update(report_survival.builders(data.survival, names))  # survival (issue 34)
     merge = lambda frame: merge_groups(frame, names)  # noqa: E731
     builders.update(
         report_decisions.builders(data.decisions, names[:2], data.roles.get("capacity"), merge)

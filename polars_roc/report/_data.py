@@ -69,6 +69,9 @@ class ReportData:
     segments
         The "Segments" section's frames (roll-up, disparity, cross-AUC) with
         ``compute(..., segment=...)``, else None.
+    survival
+        The "Survival horizons" section's AUC(t) table with
+        ``compute(..., time_to_event=..., event=...)``, else None.
     options
         The settings the data was computed with; :func:`polars_roc.report.render` draws the
         page with them (its title, how it gets Vega) unless told otherwise.
@@ -92,3 +95,6 @@ class ReportData:
     # segments (issue 30): a ``report._segments.SegmentData`` with ``compute(segment=...)``
     segments: Any = None
     calibration_fit: pl.DataFrame | None = None
+    # survival horizons (issue 34): a ``report._survival.SurvivalData`` with
+    # ``compute(time_to_event=..., event=...)``, else None
+    survival: Any = None
