@@ -51,7 +51,7 @@ shape: (2, 5)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import polars as pl
@@ -64,6 +64,8 @@ from polars_roc._core.direction import Direction, directed
 from polars_roc._core.dynamic import Censoring, censoring, dynamic_counts
 from polars_roc._core.frames import same_kind
 from polars_roc._core.names import fresh
+from polars_roc._core.progress import Ticks, ticks
+from polars_roc._core.resampling import group_rng
 from polars_roc._core.validate import By
 
 __all__ = ["time_auc", "time_curve"]
@@ -301,6 +303,11 @@ def time_auc(
     by: By = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
+    ci: Literal["bootstrap"] | None = None,
+    n_boot: int = 2000,
+    seed: int | None = 0,
+    level: float = 0.95,
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     Cumulative/dynamic AUC(t) per group and horizon, with IPCW weights (scikit-survival's).
@@ -326,6 +333,18 @@ def time_auc(
         ``"higher"`` or ``"lower"``: which end of the score means risk.
     nan_policy
         NaN scores: ``"propagate"`` (the group's AUCs are null), ``"omit"`` or ``"raise"``.
+    ci
+        ``"bootstrap"`` adds ``auc_lower, auc_upper``: percentile intervals from `n_boot`
+        resamples of each group's rows (drawn with replacement, each resample with its own
+        censoring curve; a group's draws come from a stream seeded by `seed` and its key, as
+        every bootstrap of the package). An interval is null when a resample has no case or
+        no control at the horizon.
+    n_boot, seed, level
+        Resamples, random seed (None: unseeded) and confidence level of ``ci="bootstrap"``.
+    progress
+        A progress bar on standard error while the bootstrap runs: True, False or None
+        (auto: on a terminal, not under pytest, when tqdm is installed, ``pip install
+        polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
 
     Returns
     -------
@@ -333,7 +352,7 @@ def time_auc(
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, horizon, auc, n_cases, n_controls, mean_auc``: one row per group and
         horizon (ascending); `n_cases`, `n_controls` count rows; `mean_auc` repeats on each
-        row of its group.
+        row of its group. With ``ci="bootstrap"``, ``auc_lower, auc_upper`` after ``auc``.
 
     Examples
     --------
@@ -347,6 +366,34 @@ def time_auc(
     """
     points = _horizons(horizons)
     names = validate.as_names(by)
+    wanted = validate.ci(ci, ("bootstrap",))
+    if wanted:
+        validate.level(level)
+        n_boot = validate.n_boot(n_boot)
+        validate.seed(seed)
+    out = _table(lf, score, time=time, event=event, horizons=points, names=names)
+    if not wanted:
+        return out
+    bounds = _bootstrap(
+        lf, score, time=time, event=event, horizons=points, names=names,
+        n_boot=n_boot, seed=seed, level=level, bar=ticks(progress, "time_auc bootstrap"),
+    )  # fmt: skip
+    on = [*names, "horizon"]
+    joined = out.join(bounds, on=on, how="left", nulls_equal=True, maintain_order="left")
+    return joined.select(*on, "auc", "auc_lower", "auc_upper", *_TIME_AUC_COLUMNS[2:])
+
+
+def _table(
+    lf: pl.LazyFrame,
+    score: str,
+    *,
+    time: str,
+    event: str,
+    horizons: list[float],
+    names: list[str],
+) -> pl.LazyFrame:
+    """``*names, horizon, auc, n_cases, n_controls, mean_auc`` (:func:`time_auc` without ci)."""
+    points = horizons
     rows, keys, own = _rows(lf, score, time=time, event=event, names=names)
     per = [*keys, own["h"]]
     grid = pl.LazyFrame({own["h"]: points, "_j": range(len(points))})
@@ -361,8 +408,95 @@ def time_auc(
     if all(p == int(p) for p in points) and lf.collect_schema()[time].is_integer():
         horizon = horizon.cast(pl.Int64)
     return out.sort(per, nulls_last=True).select(
-        *names, horizon.alias("horizon"), "auc", "n_cases", "n_controls", "mean_auc"
+        *names, horizon.alias("horizon"), *_TIME_AUC_COLUMNS[1:]
     )
+
+
+#: Rows of resampled data per chunk of :func:`_bootstrap` (replicates stacked as a group).
+_CHUNK_ROWS = 2_000_000
+
+
+def _bootstrap(
+    lf: pl.LazyFrame,
+    score: str,
+    *,
+    time: str,
+    event: str,
+    horizons: list[float],
+    names: list[str],
+    n_boot: int,
+    seed: int | None,
+    level: float,
+    bar: Ticks,
+) -> pl.LazyFrame:
+    """
+    ``*names, horizon, auc_lower, auc_upper``: percentile bootstrap intervals of AUC(t).
+
+    Each group's counted rows (score, time and event known), put in a canonical order (by
+    score, time, event), are drawn `n_boot` times with replacement from the group's stream
+    (:func:`polars_roc._core.resampling.group_rng`: `seed` and the group's key). Each
+    replicate is a group of :func:`_table` (its own censoring curve), a chunk of
+    replicates at a time. A replicate with an undefined AUC(t) (no case or no control drawn)
+    makes that interval null; so does a group without counted rows.
+    """
+    rows = lf.select(*names, score, time, event).filter(
+        pl.all_horizontal(pl.col(score, time, event).is_not_null())
+    )
+    taken = [*names, score, time, event]
+    rep, index = fresh("_rep", taken), fresh("_i", taken)
+    schema = _table(rows, score, time=time, event=event, horizons=horizons, names=names)
+    columns = schema.collect_schema()
+    out_schema = pl.Schema(
+        {
+            **{c: columns[c] for c in [*names, "horizon"]},
+            "auc_lower": pl.Float64(),
+            "auc_upper": pl.Float64(),
+        }
+    )
+    alpha = 1 - level
+
+    def bounds(df: pl.DataFrame) -> pl.DataFrame:
+        df = df.sort(score, time, event, maintain_order=True).with_row_index(index)
+        members = (
+            df.group_by(names, maintain_order=True).agg(index)
+            if names
+            else df.select(pl.col(index).implode())
+        )
+        groups = [
+            (np.asarray(row[-1], dtype=np.int64), group_rng(seed, row[:-1]))
+            for row in members.iter_rows()
+            if len(row[-1])
+        ]
+        bar.expect(n_boot * len(groups))
+        per_chunk = max(1, _CHUNK_ROWS // max(df.height, 1))
+        parts = [pl.DataFrame(schema=columns).select(*names, "horizon", "auc")]
+        for start in bar.over(range(0, n_boot, per_chunk)):
+            size = min(per_chunk, n_boot - start)
+            drawn = [ids[rng.integers(0, ids.size, size=(size, ids.size))] for ids, rng in groups]
+            if not drawn:
+                break
+            labels = np.concatenate([np.repeat(np.arange(size), d.shape[1]) for d in drawn])
+            stacked = df[np.concatenate([d.ravel() for d in drawn])].with_columns(
+                pl.Series(rep, labels)
+            )
+            aucs = _table(
+                stacked.lazy(), score, time=time, event=event, horizons=horizons,
+                names=[*names, rep],
+            )  # fmt: skip
+            parts.append(aucs.select(*names, "horizon", "auc").collect())
+        auc = pl.col("auc")
+        null = auc.is_null().any() | (pl.len() < n_boot)
+        return (
+            pl.concat(parts)
+            .group_by(*names, "horizon", maintain_order=True)
+            .agg(
+                pl.when(~null).then(auc.quantile(alpha / 2, "linear")).alias("auc_lower"),
+                pl.when(~null).then(auc.quantile(1 - alpha / 2, "linear")).alias("auc_upper"),
+            )
+            .cast(dict(out_schema))  # type: ignore[arg-type]
+        )
+
+    return opaque(rows, bounds, schema=out_schema)
 
 
 @same_kind

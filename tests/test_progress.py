@@ -55,6 +55,9 @@ CALLS: dict[str, Callable[..., pl.DataFrame]] = {
     "decision_curve": lambda **kw: DF.roc.decision_curve(
         thresholds=[0.2, 0.5], by="model", ci="bootstrap", n_boot=60, **kw
     ),
+    "time_auc": lambda **kw: TIMED.with_columns(e=pl.col("label") == 1).roc.time_auc(
+        time="week", event="e", horizons=[1, 2], ci="bootstrap", n_boot=60, **kw
+    ),
 }
 
 

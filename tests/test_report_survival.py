@@ -158,7 +158,8 @@ def test_bootstrap_intervals_are_percentiles_of_the_resampled_time_auc() -> None
     )  # fmt: skip
     table = data.survival.table
     for model in ("gbm", "logit"):
-        rows = frame.filter(pl.col("model") == model)
+        # the documented canonical order: by score, time, event
+        rows = frame.filter(pl.col("model") == model).sort("score", "days", "churned")
         draws = group_draws(seed, (model,), rows.height, n_boot)
         aucs = np.array(
             [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import polars as pl
 import pytest
@@ -200,3 +202,35 @@ def test_more_groups_than_a_small_integer_holds() -> None:
         part = df.filter(pl.col("g") == g)
         want = brute_force(part, 2.5)
         assert grouped.filter(pl.col("g") == g)["auc"].item() == pytest.approx(want, rel=1e-12)
+
+
+def test_bootstrap_intervals_are_percentiles_of_explicit_resamples() -> None:
+    # The documented scheme, by hand: each group's rows in canonical order (score, time,
+    # event), drawn with numpy's generator seeded by the seed and the group's key.
+    df = pl.concat([censored(i, n=80).with_columns(g=pl.lit(f"m{i}")) for i in range(2)])
+    n_boot, seed, horizons = 40, 3, [0.3, 0.8]
+    got = df.roc.time_auc(
+        "s", time="t", event="e", horizons=horizons, by="g", ci="bootstrap",
+        n_boot=n_boot, seed=seed, level=0.8,
+    )  # fmt: skip
+    assert got.columns[:5] == ["g", "horizon", "auc", "auc_lower", "auc_upper"]
+    for name in ("m0", "m1"):
+        rows = df.filter(pl.col("g") == name).sort("s", "t", "e")
+        digest = hashlib.blake2b(repr((name,)).encode(), digest_size=8).digest()
+        rng = np.random.default_rng([seed, int.from_bytes(digest, "little")])
+        draws = rng.integers(0, rows.height, size=(n_boot, rows.height))
+        aucs = np.array([[brute_force(rows[i], h) for h in horizons] for i in draws])
+        part = got.filter(pl.col("g") == name)
+        for j in range(len(horizons)):
+            lower, upper = np.quantile(aucs[:, j].astype(float), [0.1, 0.9])
+            assert part["auc_lower"][j] == pytest.approx(lower, rel=1e-12)
+            assert part["auc_upper"][j] == pytest.approx(upper, rel=1e-12)
+    lazy = df.lazy().roc.time_auc(
+        "s", time="t", event="e", horizons=horizons, by="g", ci="bootstrap",
+        n_boot=n_boot, seed=seed, level=0.8,
+    )  # fmt: skip
+    assert_frame_equal(lazy.collect(), got, check_exact=False, rel_tol=1e-12)
+    with pytest.raises(ValueError, match="ci must be 'bootstrap'"):
+        df.roc.time_auc("s", time="t", event="e", horizons=horizons, ci="delong")
+    with pytest.raises(ValueError, match="n_boot"):
+        df.roc.time_auc("s", time="t", event="e", horizons=horizons, ci="bootstrap", n_boot=0)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import re
 import sys
 import time
@@ -33,6 +32,7 @@ from polars_roc import report
 from polars_roc._core import validate
 from polars_roc._core.progress import Stages  # progress (issue 35)
 from polars_roc.cli import _files as files
+from polars_roc.cli import _memory as memory
 from polars_roc.cli import _survival as cli_survival  # survival horizons (issue 34)
 from polars_roc.cli._files import UsageError
 from polars_roc.datasets import simulate
@@ -539,7 +539,7 @@ def _demo(args: argparse.Namespace) -> int:
     if args.rows < 10:
         msg = f"--rows must be at least 10, got {args.rows}"
         raise UsageError(msg)
-    _fits_in_memory(args.rows)
+    memory.fits_in_memory(args.rows)
     args.say(f"simulating {args.rows:,} cases scored by 3 models in 4 segments")
     try:
         frame = simulate(args.rows, seed=args.seed)
@@ -557,47 +557,6 @@ def _demo(args: argparse.Namespace) -> int:
     except MemoryError:
         msg = f"out of memory with --rows {args.rows:,}: use fewer rows"
         raise UsageError(msg) from None
-
-
-#: Memory per simulated case (3 scored rows, measured: about 126 bytes), times the report's
-#: working copies of it (sorting, curves, tables): a deliberately rough upper estimate.
-_DEMO_BYTES_PER_CASE = 128 * 4
-
-
-def _available_memory() -> int | None:
-    """Bytes of memory available now (Linux MemAvailable, else free pages), or None."""
-    try:
-        with Path("/proc/meminfo").open() as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):
-        return None
-
-
-def _fits_in_memory(rows: int) -> None:
-    """Refuse a --rows whose estimated memory exceeds what is available (before allocating)."""
-    available = _available_memory()
-    needed = rows * _DEMO_BYTES_PER_CASE
-    if available is not None and needed > available:
-        msg = (
-            f"--rows {rows:,} needs about {_bytes(needed)} of memory (estimated), more than "
-            f"the {_bytes(available)} available: use fewer rows"
-        )
-        raise UsageError(msg)
-
-
-def _bytes(size: float) -> str:
-    """A size in bytes, readably (e.g. "1.5 GB")."""
-    for unit in ("B", "kB", "MB", "GB", "TB"):
-        if size < 1000:
-            return f"{size:.3g} {unit}"
-        size /= 1000
-    return f"{size:,.0f} PB"
 
 
 def _options(args: argparse.Namespace) -> report.ReportOptions:

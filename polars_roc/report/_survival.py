@@ -33,13 +33,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from polars_roc import charts, survival
 from polars_roc._core import validate
 from polars_roc._core.names import fresh
-from polars_roc._core.resampling import group_rng
 from polars_roc.charts.style import rate_text
 from polars_roc.report._figures import COLUMNS, merge_groups
 
@@ -49,8 +47,6 @@ HEADINGS = {"survival": "Survival horizons"}
 DEFAULT_QUANTILES = (0.25, 0.5, 0.75)
 #: Bootstrap intervals of AUC(t) are drawn when replicates times rows stay below this.
 MAX_BOOT_ROWS = 20_000_000
-#: Resampled rows per call of :func:`polars_roc.survival.time_auc` (replicates stacked).
-CHUNK_ROWS = 2_000_000
 #: A longer AUC(t) table is folded (a <details> element the reader opens).
 FOLD_ROWS = 40
 #: ``(n_boot, seed, level)`` of the section's bootstrap intervals.
@@ -282,62 +278,23 @@ def _intervals(
     """
     ``*names, h, auc_lower, auc_upper``: percentile bootstrap intervals of AUC(t).
 
-    Each group's counted rows are drawn `n_boot` times with replacement, from a stream per
-    group seeded by `seed` and its key (as the package's bootstrap); None and why when too
-    large. The replicates are stacked as one more group column of
-    :func:`polars_roc.survival.time_auc` (each replicate has its own censoring curve), at
-    most :data:`CHUNK_ROWS` rows at a time.
-    A replicate whose AUC(t) is undefined (no case or no control drawn) nulls that interval.
+    :func:`polars_roc.survival.time_auc` with ``ci="bootstrap"`` (the report's replicates and
+    seed); None and why when the resampled rows would exceed :data:`MAX_BOOT_ROWS`.
     """
     n_boot, seed, level = boot
     counted, _ = _counted(lf, score, time, event, policies)
-    rows = lf.select(*names, score, time, event).filter(counted).collect()
-    if rows.height * n_boot > MAX_BOOT_ROWS:
+    n_rows = lf.select(counted.sum()).collect().item()
+    if n_rows * n_boot > MAX_BOOT_ROWS:
         return None, (
-            f"No intervals for AUC(t): {n_boot:,} resamples of {rows.height:,} rows exceed "
+            f"No intervals for AUC(t): {n_boot:,} resamples of {n_rows:,} rows exceed "
             f"the section's {MAX_BOOT_ROWS:,} resampled rows (use fewer bootstrap replicates)."
         )
-    rep = fresh("_rep", [*names, score, time, event])
-    index = fresh("_i", [*names, rep])
-    members = (
-        rows.with_row_index(index).group_by(names, maintain_order=True).agg(index)
-        if names
-        else rows.with_row_index(index).select(pl.col(index).implode())
-    )
-    groups = [
-        (np.asarray(row[-1], dtype=np.int64), group_rng(seed, row[:-1]))
-        for row in members.iter_rows()
-    ]
-    per_chunk = max(1, CHUNK_ROWS // max(rows.height, 1))
-    parts = []
-    for start in range(0, n_boot, per_chunk):
-        size = min(per_chunk, n_boot - start)
-        drawn = [ids[rng.integers(0, ids.size, size=(size, ids.size))] for ids, rng in groups]
-        taken = np.concatenate([d.ravel() for d in drawn])
-        labels = np.concatenate(
-            [np.repeat(np.arange(start, start + size), d.shape[1]) for d in drawn]
-        )
-        stacked = rows[taken].with_columns(pl.Series(rep, labels))
-        aucs = survival.time_auc(
-            stacked.lazy(), score, time=time, event=event, horizons=grid, by=[*names, rep],
-            **policies,
-        ).select(*names, pl.col("horizon").cast(pl.Float64).alias(h), "auc")  # fmt: skip
-        parts.append(aucs.collect())
-    alpha = 1 - level
-    bounds = (
-        pl.concat(parts)
-        .group_by(*names, h, maintain_order=True)
-        .agg(
-            _percentile(alpha / 2).alias("auc_lower"), _percentile(1 - alpha / 2).alias("auc_upper")
-        )
-    )
-    return bounds, ""
-
-
-def _percentile(q: float) -> pl.Expr:
-    """The replicates' type 7 percentile of AUC(t), null when a replicate's AUC(t) is null."""
-    auc = pl.col("auc")
-    return pl.when(auc.is_null().any()).then(None).otherwise(auc.quantile(q, "linear"))
+    bounds = survival.time_auc(
+        lf, score, time=time, event=event, horizons=grid, by=names or None, ci="bootstrap",
+        n_boot=n_boot, seed=seed, level=level, **policies,
+    )  # fmt: skip
+    horizon = pl.col("horizon").cast(pl.Float64).alias(h)
+    return bounds.select(*names, horizon, "auc_lower", "auc_upper").collect(), ""
 
 
 def why(row: dict[str, Any], flag: str = "nan_score") -> str | None:
