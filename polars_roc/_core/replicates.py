@@ -116,8 +116,13 @@ def with_rate_intervals(
     level: float,
     n_boot: int,
     seed: int | None,
+    cluster: str | None = None,
 ) -> pl.LazyFrame:
-    """The threshold table with ``tpr_lower, tpr_upper, fpr_lower, fpr_upper`` per row."""
+    """
+    The threshold table with ``tpr_lower, tpr_upper, fpr_lower, fpr_upper`` per row.
+
+    `cluster`: the column of cluster ids of a cluster bootstrap (whole clusters drawn).
+    """
     wanted = sorted({float(t) for t in thresholds}, reverse=True)
     k = len(wanted)
     boot = boot_table(
@@ -132,6 +137,7 @@ def with_rate_intervals(
         level=level,
         n_boot=n_boot,
         seed=seed,
+        cluster=cluster,
     )
     field = pl.col("_boot").struct.field
     bounds = [*interval("tpr", se=False), *interval("fpr", se=False)]

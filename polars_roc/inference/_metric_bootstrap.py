@@ -58,6 +58,9 @@ from polars_roc._core.resampling import (
     FloatArray,
     IntArray,
     auc_statistic,
+    cluster_rows,
+    clusters,
+    draw_clusters,
     group_rng,
 )
 from polars_roc._core.validate import By
@@ -233,8 +236,12 @@ def _ranked(metric: Counted, counts: FloatArray) -> Ranked:
     return Ranked(on_positives, below, positives_below, n_pos)
 
 
-def _ranked_value(kind: str, r: Ranked, n: int) -> FloatArray:
-    """AUC (Mann-Whitney from average ranks) or average precision, scores all distinct."""
+def _ranked_value(kind: str, r: Ranked, n: int | FloatArray) -> FloatArray:
+    """
+    AUC (Mann-Whitney from average ranks) or average precision, scores all distinct.
+
+    `n`: the rows of each replicate (one number, or one per replicate for a cluster draw).
+    """
     c, n_pos = r.counts, r.n_pos
     with np.errstate(divide="ignore", invalid="ignore"):
         if kind == "auc":  # the c copies of a row take the ranks below - c + 1 .. below
@@ -244,7 +251,7 @@ def _ranked_value(kind: str, r: Ranked, n: int) -> FloatArray:
         tp = c - r.positives_below
         tp += n_pos[:, None]
         at_or_above = c - r.below
-        at_or_above += n
+        at_or_above += np.reshape(n, (-1, 1))
         tp /= np.maximum(at_or_above, 1.0, out=at_or_above)
         return np.asarray(np.einsum("ij,ij->i", c, tp) / n_pos, dtype=np.float64)
 
@@ -263,15 +270,22 @@ def _tied_value(metric: Counted, counts: FloatArray) -> FloatArray:
         return np.asarray(gained.sum(axis=1) / tp[:, -1], dtype=np.float64)
 
 
-def _from_counts(counted: dict[int, Counted], counts: FloatArray) -> dict[int, FloatArray]:
-    """Each recognised metric's replicate values from the row counts ``(reps, rows)``."""
+def _from_counts(
+    counted: dict[int, Counted], counts: FloatArray, *, clustered: bool = False
+) -> dict[int, FloatArray]:
+    """
+    Each recognised metric's replicate values from the row counts ``(reps, rows)``.
+
+    A cluster draw (`clustered`) gives each replicate its own number of rows.
+    """
     n = counts.shape[1]
+    total: int | FloatArray = counts.sum(axis=1) if clustered else n
     shared: dict[tuple[str, str], Ranked] = {}
     values: dict[int, FloatArray] = {}
     mean = [j for j, metric in counted.items() if metric.kind in ("brier_score", "log_loss")]
     if mean:  # every mean loss in one pass over the counts
         losses = np.stack([counted[j].loss for j in mean], axis=1)
-        sums = counts @ losses / n
+        sums = counts @ losses / np.reshape(total, (-1, 1))
         values.update({j: sums[:, k] for k, j in enumerate(mean)})
     for j, metric in counted.items():
         if j in values:
@@ -281,7 +295,7 @@ def _from_counts(counted: dict[int, Counted], counts: FloatArray) -> dict[int, F
         else:
             if metric.pair not in shared:
                 shared[metric.pair] = _ranked(metric, counts)
-            values[j] = _ranked_value(metric.kind, shared[metric.pair], n)
+            values[j] = _ranked_value(metric.kind, shared[metric.pair], total)
     return values
 
 
@@ -316,6 +330,7 @@ def _values(
     key: str | None = None,
     known: dict[str, Known] | None = None,
     prepared: tuple[IntArray, dict[int, Counted]] | None = None,
+    cluster: IntArray | None = None,
 ) -> FloatArray:
     """
     ``(n_boot, metrics)``: each metric on each stratified resample (NaN where null).
@@ -326,6 +341,8 @@ def _values(
     run in one query per chunk over the drawn rows, sorted by `key` within each replicate
     where an expression sorts (see the module docstring). `prepared`: the layout and every
     metric's count arrays, computed for many groups at once (then `df` is not read).
+    `cluster`: each canonical row's cluster id; whole clusters are drawn, stratified as
+    :func:`polars_roc._core.resampling.clusters` (with one cluster per row: the same draws).
     """
     n = df.height
     replicate = "_replicate"
@@ -351,6 +368,13 @@ def _values(
     }
     read = _read(queried, laid_out.columns)
     placed = [rank[rows] for rows in groups]  # each stratum's rows, as laid-out positions
+    grouped = None
+    if cluster is not None:  # clusters of laid-out positions, each in its stratum
+        stratum = np.empty(n, dtype=np.intp)
+        for s, rows_ in enumerate(groups):
+            stratum[rows_] = s
+        grouped = clusters(cluster, stratum, len(groups))
+        grouped = grouped._replace(members=rank[grouped.members])
     edges = np.cumsum([0, *(len(rows) for rows in placed)])
     block = max(1, min(chunk, BLOCK_CELLS // max(n, 1)))
     # Expressions that sort get each replicate's rows sorted by `key`; others the drawn order.
@@ -364,10 +388,31 @@ def _values(
     out = np.empty((n_boot, len(exprs)), dtype=np.float64)
     for start in range(0, n_boot, chunk):
         reps = min(chunk, n_boot - start)
-        draws = [rng.integers(0, len(rows), size=(reps, len(rows))) for rows in placed]
+        if grouped is not None:
+            drawn_clusters = draw_clusters(grouped, rng, reps)
+        else:
+            draws = [rng.integers(0, len(rows), size=(reps, len(rows))) for rows in placed]
         expanded: list[npt.NDArray[np.uint32]] = []
+        lengths: list[IntArray] = []  # rows per replicate of a cluster draw
         for first in range(0, reps, block):  # a block of replicates at a time, in cache
             size = min(block, reps - first)
+            if grouped is not None:  # the drawn clusters' rows, in drawn order
+                picked, length = cluster_rows(grouped, drawn_clusters[first : first + size])
+                lengths.append(length)
+                if queried and not ordered:
+                    expanded.append(picked.astype(np.uint32))
+                if not counted and not ordered:
+                    continue
+                cells_ = picked + np.repeat(offsets[:size, 0], length)
+                counts = np.bincount(cells_, minlength=size * n)
+                if counted:
+                    matrix = counts.reshape(size, n).astype(np.float64)
+                    at = start + first
+                    for j, column in _from_counts(counted, matrix, clustered=True).items():
+                        out[at : at + size, j] = column
+                if ordered:
+                    expanded.append(np.repeat(tiled[: size * n], counts))
+                continue
             for rows, drawn, lo, hi in zip(placed, draws, edges[:-1], edges[1:], strict=True):
                 picked = rows[drawn[first : first + size]]
                 if len(unsorted):
@@ -387,8 +432,13 @@ def _values(
                 expanded.append(np.repeat(tiled[: size * n], counts))
         if not queried:
             continue
-        positions = pl.Series(np.concatenate(expanded) if ordered else unsorted[:reps].ravel())
-        ids = pl.Series(replicate, numbers[: reps * n]).set_sorted()
+        if grouped is not None:
+            positions = pl.Series(np.concatenate(expanded))
+            each = np.repeat(np.arange(reps, dtype=np.uint32), np.concatenate(lengths))
+            ids = pl.Series(replicate, each).set_sorted()
+        else:
+            positions = pl.Series(np.concatenate(expanded) if ordered else unsorted[:reps].ravel())
+            ids = pl.Series(replicate, numbers[: reps * n]).set_sorted()
         gathered = laid_out.select(read)[positions] if read else pl.DataFrame()
         long = gathered.with_columns(ids)
         measured = long.group_by(replicate, maintain_order=True).agg(**queried)
@@ -424,6 +474,14 @@ class _Plan(NamedTuple):
     n_boot: int
     seed: int | None
     level: float
+    cluster: str | None = None  # a cluster bootstrap's column of cluster ids
+
+
+def _codes(plan: _Plan, df: pl.DataFrame) -> IntArray | None:
+    """Each row's cluster id as an integer (None without clusters)."""
+    if plan.cluster is None:
+        return None
+    return np.asarray(df[plan.cluster].rank("dense").to_numpy(), dtype=np.intp)
 
 
 def _rows(
@@ -452,7 +510,14 @@ def _group(plan: _Plan, df: pl.DataFrame) -> list[tuple[Any, ...]]:
     if df.height:
         rng = group_rng(plan.seed, key)
         values = _values(
-            df, exprs, groups, n_boot=plan.n_boot, rng=rng, key=plan.layout, known=plan.known
+            df,
+            exprs,
+            groups,
+            n_boot=plan.n_boot,
+            rng=rng,
+            key=plan.layout,
+            known=plan.known,
+            cluster=_codes(plan, df),
         )
         summary = _summary(values, plan.level)
     else:
@@ -545,7 +610,13 @@ def _all_groups(plan: _Plan, df: pl.DataFrame) -> pl.DataFrame | None:
         groups = [rows_ for rows_ in (np.flatnonzero(~label), np.flatnonzero(label)) if len(rows_)]
         rng = group_rng(plan.seed, key)
         values = _values(
-            canon, exprs, groups, n_boot=plan.n_boot, rng=rng, prepared=(inner, counted)
+            canon,
+            exprs,
+            groups,
+            n_boot=plan.n_boot,
+            rng=rng,
+            prepared=(inner, counted),
+            cluster=_codes(plan, canon.slice(lo, n)),
         )
         rows.extend(_rows(plan, key, points[g], _summary(values, plan.level)))
     return _frame(rows, plan, df)
@@ -575,6 +646,7 @@ def bootstrap(
     n_boot: int = 2000,
     seed: int | None = 0,
     level: float = 0.95,
+    cluster: str | None = None,
 ) -> pl.LazyFrame:
     """
     Stratified bootstrap of scalar metrics: estimate, standard error, percentile interval.
@@ -607,6 +679,13 @@ def bootstrap(
         unreproducible one.
     level
         Confidence level of the percentile interval.
+    cluster
+        Column of cluster ids (a customer, a patient with several rows): a resample draws
+        whole clusters with replacement, a row counting as often as its cluster is drawn.
+        Strata: a cluster whose rows all hold one class of `label` is drawn within that
+        class (as many clusters as the class holds); clusters holding several classes form
+        one more stratum, drawn last. One cluster per row gives exactly the row bootstrap's
+        draws (the same numbers for the same seed). Null cluster ids are an error.
 
     Returns
     -------
@@ -636,6 +715,13 @@ def bootstrap(
     └───────┴────────┴──────────┴──────────┴──────────┴──────────┘
     >>> bool((out["lower"] <= out["estimate"]).all() and (out["estimate"] <= out["upper"]).all())
     True
+
+    Rows of one customer are not independent: draw customers, not rows.
+
+    >>> customers = df.with_columns(customer=pl.col("case") // 4)  # 4 rows per customer
+    >>> wide = customers.roc.bootstrap(metrics, by="model", n_boot=500, seed=1, cluster="customer")
+    >>> wide.columns
+    ['model', 'metric', 'estimate', 'se', 'lower', 'upper']
     """
     exprs = _check_metrics(metrics)
     names = validate.as_names(by)
@@ -654,12 +740,17 @@ def bootstrap(
     validate.n_boot(n_boot)
     validate.seed(seed)
     validate.level(level)
+    if cluster is not None:
+        roles = {label: "label", **dict.fromkeys(names, "by")}
+        validate.cluster(schema, cluster, roles=roles)
     out_schema = _out_schema(schema, names)
     layout = _sort_key(schema, exprs, {label, *names})
     known = {name: k for name, expr in exprs.items() if (k := recognise(expr, schema))}
-    plan = _Plan(exprs, names, label, layout, known, n_boot, seed, level)
+    plan = _Plan(exprs, names, label, layout, known, n_boot, seed, level, cluster)
 
     def run(df: pl.DataFrame) -> pl.DataFrame:
+        if cluster is not None:
+            validate.cluster_ids(df[cluster], cluster)
         if names and df.height:
             done = _all_groups(plan, df)
             if done is not None:
