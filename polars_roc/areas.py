@@ -375,13 +375,15 @@ def _clustered(
     cluster: str,
     boot: tuple[int, int | None],
 ) -> pl.LazyFrame:
-    """``auc(ci=..., cluster=...)``: the clustered DeLong (or logit) or cluster bootstrap interval."""
+    """``auc(ci=..., cluster=...)``: a clustered DeLong (or logit) or cluster bootstrap interval."""
     roles = {score: "score", label: "label", **dict.fromkeys(names, "by")}
     validate.cluster(lf.collect_schema(), cluster, roles=roles, weight=weight)
     if ci == "bootstrap":
         r = rows(score, label, pos_label=pos_label, checked=False)
         n_pos, n_neg = class_totals(r)
-        clustered, ids = resampling.clustered_rows(score, label, pos_label=pos_label, cluster=cluster)
+        clustered, ids = resampling.clustered_rows(
+            score, label, pos_label=pos_label, cluster=cluster
+        )
         n_boot, seed = boot
         interval = resampling.boot_expr(
             clustered,

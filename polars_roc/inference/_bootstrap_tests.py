@@ -34,8 +34,8 @@ import polars as pl
 from polars_roc._core import labels, validate
 from polars_roc._core.distributions import normal_cdf, normal_quantile
 from polars_roc._core.resampling import (
-    FloatArray,
     Clusters,
+    FloatArray,
     IntArray,
     Statistic,
     auc_statistic,
@@ -259,8 +259,12 @@ def _pair_row(
     else:
         order = ["_y", "_s", *(["_cluster"] if clustered else [])]
         a, b = (f.sort(order) for f in (a, b))
-        curve_a = _Curve(a["_s"].to_numpy(), a["_y"].to_numpy(), a["_cluster"] if clustered else None)
-        curve_b = _Curve(b["_s"].to_numpy(), b["_y"].to_numpy(), b["_cluster"] if clustered else None)
+        curve_a = _Curve(
+            a["_s"].to_numpy(), a["_y"].to_numpy(), a["_cluster"] if clustered else None
+        )
+        curve_b = _Curve(
+            b["_s"].to_numpy(), b["_y"].to_numpy(), b["_cluster"] if clustered else None
+        )
     row: dict[str, Any] = dict.fromkeys(RESULT)
     row.update(paired=is_paired, df=None)
     curves = (curve_a, curve_b)

@@ -423,7 +423,10 @@ def compare(
     left = cells.rename({"_model": "_model_a", "_y": "_y_a", "_d": "_d_a"})
     right = cells.rename({"_model": "_model_b", "_y": "_y_b", "_d": "_d_b"})
     if cluster is not None:
-        left, right = left.rename({"_cluster": "_cluster_a"}), right.rename({"_cluster": "_cluster_b"})
+        left, right = (
+            left.rename({"_cluster": "_cluster_a"}),
+            right.rename({"_cluster": "_cluster_b"}),
+        )
     matched = left.join(right, on=[*names, "_case"], how="inner", nulls_equal=True).filter(
         (pl.col("_model_a") < pl.col("_model_b")) & (pl.col("_y_a") == pl.col("_y_b"))
     )
