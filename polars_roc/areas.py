@@ -109,6 +109,21 @@ def auc(
     │ a     ┆ 0.75 ┆ 2     ┆ 1     │
     │ b     ┆ 0.0  ┆ 1     ┆ 2     │
     └───────┴──────┴───────┴───────┘
+
+    Several rows per patient: the interval from whole patients, not rows.
+
+    >>> sim = pr.datasets.simulate(600, seed=1).filter(pl.col("model") == "gbm")
+    >>> sim = sim.with_columns(patient=pl.col("case") // 3)
+    >>> out = sim.roc.auc(ci="bootstrap", cluster="patient", n_boot=500)
+    >>> out.select("auc", "n_clusters", (pl.col("auc_upper") > pl.col("auc_lower")).alias("ok"))
+    shape: (1, 3)
+    ┌──────────┬────────────┬──────┐
+    │ auc      ┆ n_clusters ┆ ok   │
+    │ ---      ┆ ---        ┆ ---  │
+    │ f64      ┆ u32        ┆ bool │
+    ╞══════════╪════════════╪══════╡
+    │ 0.842516 ┆ 200        ┆ true │
+    └──────────┴────────────┴──────┘
     """
     names = validate.as_names(by)
     schema = lf.collect_schema()

@@ -85,9 +85,7 @@ def long_frame(cases) -> pl.DataFrame:
 
 
 cases_strategy = st.lists(
-    st.tuples(
-        st.integers(0, 5), st.booleans(), st.sampled_from(POOL), st.sampled_from(POOL)
-    ),
+    st.tuples(st.integers(0, 5), st.booleans(), st.sampled_from(POOL), st.sampled_from(POOL)),
     min_size=4,
     max_size=30,
 )
@@ -133,7 +131,7 @@ def test_one_cluster_per_case_is_todays_compare(cases) -> None:
         for column in ("auc_a", "auc_b", "diff", "diff_lower", "diff_upper", "p_value", "df"):
             for x, y in zip(clustered[column], plain[column], strict=True):
                 if x is None or y is None:
-                    assert x is None and y is None, column
+                    assert (x, y) == (None, None), column
                 else:
                     assert x == pytest.approx(y, rel=1e-9, abs=1e-12), column
 
@@ -153,7 +151,7 @@ def test_unpaired_compare_sums_each_models_clustered_variance() -> None:
     for model in ("a", "b"):
         part = df.filter(pl.col("model") == model)
         s, y, c = (part[k].to_numpy() for k in ("score", "label", "pid"))
-        theta, a, b, m_i, n_i, big_m, big_n = cluster_terms(s, y, c)
+        _, a, b, m_i, n_i, big_m, big_n = cluster_terms(s, y, c)
         i10, i01, i_all = (m_i > 0).sum(), (n_i > 0).sum(), len(m_i)
         v = (
             i10 / ((i10 - 1) * big_m) * (a**2).sum() / big_m
@@ -293,8 +291,8 @@ def test_grouped_lazy_and_seeded() -> None:
         assert alone["auc_se"] == row["auc_se"]
         assert alone["auc_lower"] == row["auc_lower"]
     assert df.lazy().roc.auc(by="model", **common).collect().equals(grouped)
-    assert df.sample(fraction=1.0, shuffle=True, seed=2).roc.auc(by="model", **common).equals(
-        grouped
+    assert (
+        df.sample(fraction=1.0, shuffle=True, seed=2).roc.auc(by="model", **common).equals(grouped)
     )  # row order does not matter
     t = {"thresholds": [0.2, 0.5], **common}
     grouped_t = df.roc.thresholds(by="model", **t)
@@ -359,9 +357,7 @@ CALLS = {
         {"auc": pr.auc("score", "label")}, n_boot=20, **k
     ),
     "compare": lambda df, **k: df.roc.compare(case="case", **k),
-    "compare_boot": lambda df, **k: df.roc.compare(
-        case="case", method="bootstrap", n_boot=20, **k
-    ),
+    "compare_boot": lambda df, **k: df.roc.compare(case="case", method="bootstrap", n_boot=20, **k),
 }
 
 
@@ -380,7 +376,7 @@ def test_a_missing_cluster_column_is_an_error(call: str) -> None:
 
 @pytest.mark.parametrize("call", sorted(CALLS))
 def test_a_cluster_that_is_also_a_by_column_is_an_error(call: str) -> None:
-    with pytest.raises(ValueError, match="'g'.*by"):
+    with pytest.raises(ValueError, match=r"'g'.*by"):
         CALLS[call](small(), cluster="g", by="g")
 
 
@@ -456,7 +452,9 @@ def test_clustered_intervals_cover_where_row_intervals_do_not() -> None:
     big = 200_000
     sick = rng.random(big) < 0.4
     truth_score = (
-        rng.normal(scale=1.5, size=big) + sick + rng.normal(scale=0.7, size=big)
+        rng.normal(scale=1.5, size=big)
+        + sick
+        + rng.normal(scale=0.7, size=big)
         + rng.normal(scale=0.3, size=big)
     )
     truth = roc_auc_score(sick, truth_score)
