@@ -250,15 +250,20 @@ def obuchowski(a: pl.Expr, b: pl.Expr, m: pl.Expr, n: pl.Expr) -> pl.Expr:
     ``var = S10 / M + S01 / N + 2 S11 / (M N)``; null below 2 clusters of either class.
     The variance of a difference of two paired AUCs is the same formula over the per-cluster
     differences of `a` and `b` (it is bilinear): ``V_1 + V_2 - 2 C`` with Obuchowski's
-    covariance terms.
+    covariance terms. Sums are taken in row order (the same bits every run): give the
+    clusters a fixed order first.
     """
+
+    def total(x: pl.Expr) -> pl.Expr:
+        return x.cum_sum().last()
+
     i_all = pl.len().cast(pl.Float64)
     i10 = (pl.col("_m") > 0).sum().cast(pl.Float64)
     i01 = (pl.col("_n") > 0).sum().cast(pl.Float64)
     big_m, big_n = m.first(), n.first()
-    s10 = i10 / ((i10 - 1) * big_m) * (a**2).sum()
-    s01 = i01 / ((i01 - 1) * big_n) * (b**2).sum()
-    s11 = i_all / (i_all - 1) * (a * b).sum()
+    s10 = i10 / ((i10 - 1) * big_m) * total(a**2)
+    s01 = i01 / ((i01 - 1) * big_n) * total(b**2)
+    s11 = i_all / (i_all - 1) * total(a * b)
     variance = s10 / big_m + s01 / big_n + 2 * s11 / (big_m * big_n)
     return pl.when((i10 >= 2) & (i01 >= 2)).then(variance)
 
@@ -305,7 +310,8 @@ def cluster_variances(
     sizes = table.select(*keys, "n_pos", "n_neg")
     sums = cluster_sums(placed.join(sizes, on=keys, nulls_equal=True), keys, cluster)
     per_cluster = sums.join(table.select(*keys, "auc", "n_pos", "n_neg"), on=keys, nulls_equal=True)
-    return per_cluster.group_by(keys).agg(*clustered_variance())
+    ordered = per_cluster.sort([*keys, cluster], nulls_last=True)  # sums in a fixed order
+    return ordered.group_by(keys, maintain_order=True).agg(*clustered_variance())
 
 
 def clustered_auc_table(

@@ -130,7 +130,7 @@ def _check_clusters(model: str, cluster: str) -> Any:
 
 
 def _clustered_pairs(
-    pairs: pl.LazyFrame, matched: pl.LazyFrame, pair_keys: list[str]
+    pairs: pl.LazyFrame, ordered: pl.LazyFrame, pair_keys: list[str]
 ) -> pl.LazyFrame:
     """
     Pairs with ``_paired_var`` (clustered variance of ``auc_a - auc_b``) and ``_split``.
@@ -139,10 +139,11 @@ def _clustered_pairs(
     and ``b = Σ(V01_a - V01_b) - n Δ`` (``Δ = auc_a - auc_b``): Obuchowski's variance of
     them is ``V_a + V_b - 2 C`` with his covariance terms, exactly 0 for identical curves.
     `_split` counts the matched cases whose cluster differs between the two models.
+    `ordered`: the matched cases sorted by case, so every sum runs in a fixed order.
     """
     y = pl.col("_y_a")
     gap = pl.col("_d_a") - pl.col("_d_b")  # counts: V10 = _d / n_neg, 1 - V01 = _d / n_pos
-    sums = matched.group_by(*pair_keys, "_cluster_a").agg(
+    sums = ordered.group_by(*pair_keys, "_cluster_a", maintain_order=True).agg(
         _m=y.sum().cast(pl.Float64),
         _n=(~y).sum().cast(pl.Float64),
         _g10=gap.filter(y).sum(),
@@ -150,12 +151,12 @@ def _clustered_pairs(
         _split=(pl.col("_cluster_a") != pl.col("_cluster_b")).sum(),
     )
     sides = pairs.select(*pair_keys, "auc_a", "auc_b", "n_pos_a", "n_neg_a")
-    sums = sums.join(sides, on=pair_keys, nulls_equal=True)
+    sums = sums.join(sides, on=pair_keys, nulls_equal=True).sort([*pair_keys, "_cluster_a"])
     m, n = (pl.col(c).cast(pl.Float64) for c in ("n_pos_a", "n_neg_a"))
     delta = pl.col("auc_a") - pl.col("auc_b")
     a = pl.col("_g10") / n - pl.col("_m") * delta
     b = -pl.col("_g01") / m - pl.col("_n") * delta
-    variances = sums.group_by(pair_keys).agg(
+    variances = sums.group_by(pair_keys, maintain_order=True).agg(
         _paired_var=obuchowski(a, b, m, n), _split=pl.col("_split").sum()
     )
     return pairs.join(variances, on=pair_keys, how="left", nulls_equal=True)
@@ -443,7 +444,7 @@ def compare(
     )
     pairs = pairs.join(covariances, on=pair_keys, how="left", nulls_equal=True)
     if cluster is not None:
-        pairs = _clustered_pairs(pairs, matched, pair_keys)
+        pairs = _clustered_pairs(pairs, ordered, pair_keys)
     same_cases = (pl.col("_matched") == pl.col("_n_a")) & (pl.col("_n_a") == pl.col("_n_b"))
     is_paired = same_cases.fill_null(False) if paired is not False else pl.lit(False)
     v_a, v_b = pl.col("_var_a"), pl.col("_var_b")
