@@ -69,8 +69,9 @@ def auc(
         Obuchowski's (1997) clustered variance from the placements summed per cluster;
         with ``ci="bootstrap"`` replicates draw whole clusters with replacement, stratified
         by kind (clusters of positives only, of negatives only, then clusters holding both:
-        see :mod:`polars_roc._core.resampling`). One cluster per row gives exactly the
-        row-level numbers (DeLong's; the same bootstrap replicates for the same seed).
+        see :mod:`polars_roc._core.resampling`). One cluster per row gives the row-level
+        numbers: DeLong's to rounding, the bootstrap's exactly (the same seed, the same
+        replicates).
         Unweighted rows only; null cluster ids are an error.
     n_boot, seed
         Bootstrap replicates and random seed (``ci="bootstrap"`` only).
