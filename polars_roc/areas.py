@@ -65,11 +65,15 @@ def auc(
     level
         Confidence level of the interval.
     cluster
-        Column of cluster ids (a customer, a patient with several rows): with
-        ``ci="delong"`` or ``"logit"`` the standard error is Obuchowski's (1997) clustered
-        variance from the placements summed per cluster, and ``n_clusters`` is added
-        (one cluster per row gives exactly DeLong's numbers). Unweighted rows only; null
-        cluster ids are an error.
+        Column of cluster ids (a customer, a patient with several rows); adds
+        ``n_clusters``. With ``ci="delong"`` or ``"logit"`` the standard error is
+        Obuchowski's (1997) clustered variance from the placements summed per cluster;
+        with ``ci="bootstrap"`` replicates draw whole clusters with replacement, stratified
+        by kind (clusters of positives only, of negatives only, then clusters holding both:
+        see :mod:`polars_roc._core.resampling`). One cluster per row gives the row-level
+        numbers: DeLong's to rounding, the bootstrap's exactly (the same seed, the same
+        replicates).
+        Unweighted rows only; null cluster ids are an error.
     n_boot, seed
         Bootstrap replicates and random seed (``ci="bootstrap"`` only).
     direction
@@ -111,6 +115,21 @@ def auc(
     │ a     ┆ 0.75 ┆ 2     ┆ 1     │
     │ b     ┆ 0.0  ┆ 1     ┆ 2     │
     └───────┴──────┴───────┴───────┘
+
+    Several rows per patient: the interval from whole patients, not rows.
+
+    >>> sim = pr.datasets.simulate(600, seed=1).filter(pl.col("model") == "gbm")
+    >>> sim = sim.with_columns(patient=pl.col("case") // 3)
+    >>> out = sim.roc.auc(ci="bootstrap", cluster="patient", n_boot=500)
+    >>> out.select("auc", "n_clusters", (pl.col("auc_upper") > pl.col("auc_lower")).alias("ok"))
+    shape: (1, 3)
+    ┌──────────┬────────────┬──────┐
+    │ auc      ┆ n_clusters ┆ ok   │
+    │ ---      ┆ ---        ┆ ---  │
+    │ f64      ┆ u32        ┆ bool │
+    ╞══════════╪════════════╪══════╡
+    │ 0.842516 ┆ 200        ┆ true │
+    └──────────┴────────────┴──────┘
     """
     names = validate.as_names(by)
     schema = lf.collect_schema()
@@ -122,7 +141,8 @@ def auc(
         validate.ci(ci, ("delong", "logit", "bootstrap"))
         validate.level(level)
         if cluster is not None:
-            return _clustered(lf, score, label, names, weight, pos_label, ci, level, cluster)
+            args = (names, weight, pos_label, ci, level, cluster, (n_boot, seed))
+            return _clustered(lf, score, label, *args)
         if ci == "delong":
             return delong.auc_table(
                 lf, score, label, names=names, weight=weight, pos_label=pos_label, level=level
@@ -385,36 +405,33 @@ def _clustered(
     ci: str,
     level: float,
     cluster: str,
+    boot: tuple[int, int | None],
 ) -> pl.LazyFrame:
-    """``auc(ci=..., cluster=...)``: the clustered DeLong (or logit) interval."""
-    if ci not in ("delong", "logit"):
-        msg = (
-            f"cluster= needs ci='delong' or ci='logit', got ci={ci!r}"
-            "\n\nHint: the cluster bootstrap is not available yet; use ci='delong'."
+    """``auc(ci=..., cluster=...)``: a clustered DeLong (or logit) or cluster bootstrap interval."""
+    roles = {score: "score", label: "label", **dict.fromkeys(names, "by")}
+    validate.cluster(lf.collect_schema(), cluster, roles=roles, weight=weight)
+    if ci == "bootstrap":
+        r = rows(score, label, pos_label=pos_label, checked=False)
+        n_pos, n_neg = class_totals(r)
+        clustered, ids = resampling.clustered_rows(
+            score, label, pos_label=pos_label, cluster=cluster
         )
-        raise ValueError(msg)
-    if weight is not None:
-        msg = (
-            f"cluster= takes unweighted rows, got weight={weight!r}"
-            "\n\nHint: repeat rows by their weight, or drop the cluster."
+        n_boot, seed = boot
+        interval = resampling.boot_expr(
+            clustered,
+            names,
+            resampling.auc_statistic,
+            width=1,
+            level=level,
+            n_boot=n_boot,
+            seed=seed,
+            cluster=ids,
         )
-        raise ValueError(msg)
-    schema = lf.collect_schema()
-    validate.column(schema, cluster, "cluster")
-    if cluster in names:
-        msg = f"cluster column {cluster!r} is also a by column\n\nHint: cluster within groups."
-        raise ValueError(msg)
-
-    def no_null(ids: pl.Series) -> pl.Series:
-        if ids.null_count():
-            msg = (
-                f"cluster column {cluster!r} holds {ids.null_count()} null id(s)"
-                "\n\nHint: fill them (e.g. with a row id) or drop those rows."
-            )
-            raise ValueError(msg)
-        return ids
-
-    checked = lf.with_columns(pl.col(cluster).map_batches(no_null, is_elementwise=True))
+        n_clusters = ids.n_unique().cast(pl.UInt32).alias("n_clusters")
+        measures = [auc_of(r).alias("auc"), n_pos.alias("n_pos"), n_neg.alias("n_neg")]
+        table = summarize(lf, names, [*measures, n_clusters, interval])
+        return table.select(*names, *AUC, "n_clusters", *resampling.boot_fields("auc"))
+    checked = lf.with_columns(validate.checked_cluster(cluster))
     return delong.clustered_auc_table(
         checked,
         score,

@@ -97,6 +97,7 @@ def thresholds(
     n_boot: int = 2000,
     seed: int | None = 0,
     progress: bool | None = None,
+    cluster: str | None = None,
 ) -> pl.LazyFrame:
     """
     Confusion counts and every standard measure, per group and threshold.
@@ -143,6 +144,12 @@ def thresholds(
         frequencies. See :mod:`polars_roc._core.proportions`.
     level, n_boot, seed
         Confidence level, bootstrap replicates and random seed (``ci="bootstrap"`` only).
+    cluster
+        Column of cluster ids (a customer, a patient with several rows), with
+        ``ci="bootstrap"``: replicates draw whole clusters, stratified by kind (clusters of
+        positives only, of negatives only, then clusters holding both; see
+        :mod:`polars_roc._core.resampling`). One cluster per row gives exactly the row
+        bootstrap's numbers. Unweighted rows only; null cluster ids are an error.
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
@@ -193,8 +200,23 @@ def thresholds(
     ╞═══════╪═══════════╪═══════════╪═════════╪═══════════╪═══════════╡
     │ 0.625 ┆ 0.46875   ┆ 0.8125    ┆ 0.05597 ┆ 0.033582  ┆ 0.084049  │
     └───────┴───────────┴───────────┴─────────┴───────────┴───────────┘
+    >>> patients = sim.with_columns(patient=pl.col("case") // 3)  # 3 rows per patient
+    >>> out = patients.roc.thresholds(
+    ...     thresholds=[0.5], ci="bootstrap", n_boot=500, seed=1, cluster="patient"
+    ... )
+    >>> bool(out["tpr_lower"].item() <= out["tpr"].item() <= out["tpr_upper"].item())
+    True
     """
     table = _table(lf, score, label, by=by, weight=weight, pos_label=pos_label, scheme=thresholds)
+    if cluster is not None:
+        if ci != "bootstrap":
+            msg = (
+                f"cluster= changes the bootstrap interval only, got ci={ci!r}"
+                "\n\nHint: pass ci='bootstrap' with it."
+            )
+            raise ValueError(msg)
+        roles = {score: "score", label: "label", **dict.fromkeys(validate.as_names(by), "by")}
+        validate.cluster(lf.collect_schema(), cluster, roles=roles, weight=weight)
     if ci in PROPORTION_METHODS:  # closed form: from the counts, no resampling
         validate.level(level)
         return table.with_columns(rate_intervals(ci, level))
@@ -219,6 +241,7 @@ def thresholds(
         n_boot=n_boot,
         seed=seed,
         progress=progress,
+        cluster=cluster,
     )
 
 

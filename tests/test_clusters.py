@@ -86,7 +86,6 @@ def test_grouped_and_lazy() -> None:
     [
         ({"cluster": "nope", "ci": "delong"}, "nope"),
         ({"cluster": "id"}, "ci="),
-        ({"cluster": "id", "ci": "bootstrap"}, "delong"),
         ({"cluster": "id", "ci": "delong", "weight": "w"}, "weight"),
         ({"cluster": "g", "ci": "delong", "by": "g"}, "by"),
     ],

@@ -238,37 +238,80 @@ def auc_table(
     )
 
 
-def clustered_variance(names: list[str], cluster: str) -> tuple[pl.Expr, ...]:
+def obuchowski(a: pl.Expr, b: pl.Expr, m: pl.Expr, n: pl.Expr) -> pl.Expr:
     """
-    Obuchowski's (1997) clustered variance of the AUC, from per-cluster placement sums.
+    Obuchowski's (1997) variance as an aggregation over a group's clusters.
 
-    Returns the aggregations over the per-cluster table (``_m, _n, _v10, _v01`` per
-    cluster, ``auc, n_pos, n_neg`` per group) that give ``_var``. With ``I`` clusters (``I10``
-    holding a positive, ``I01`` a negative), ``M`` positives and ``N`` negatives:
-    ``S10 = I10 / ((I10 - 1) M) Σ (V10_i - m_i θ)²``, ``S01 = I01 / ((I01 - 1) N)
-    Σ (V01_i - n_i θ)²``, ``S11 = I / (I - 1) Σ (V10_i - m_i θ)(V01_i - n_i θ)`` and
-    ``var = S10 / M + S01 / N + 2 S11 / (M N)``. One row per cluster gives DeLong's variance.
+    `a` is a cluster's ``V10_i - m_i θ`` (its positives' placements summed, minus their
+    number times the AUC), `b` its ``V01_i - n_i θ``; `m`, `n` the (Float64) numbers of
+    positives and negatives of the group, the same on every row. With ``I`` clusters
+    (``I10`` holding a positive, ``I01`` a negative): ``S10 = I10 / ((I10 - 1) M) Σ a²``,
+    ``S01 = I01 / ((I01 - 1) N) Σ b²``, ``S11 = I / (I - 1) Σ a b`` and
+    ``var = S10 / M + S01 / N + 2 S11 / (M N)``; null below 2 clusters of either class.
+    The variance of a difference of two paired AUCs is the same formula over the per-cluster
+    differences of `a` and `b` (it is bilinear): ``V_1 + V_2 - 2 C`` with Obuchowski's
+    covariance terms. Sums are taken in row order (the same bits every run): give the
+    clusters a fixed order first.
+    """
+
+    def total(x: pl.Expr) -> pl.Expr:
+        return x.cum_sum().last()
+
+    i_all = pl.len().cast(pl.Float64)
+    i10 = (pl.col("_m") > 0).sum().cast(pl.Float64)
+    i01 = (pl.col("_n") > 0).sum().cast(pl.Float64)
+    big_m, big_n = m.first(), n.first()
+    s10 = i10 / ((i10 - 1) * big_m) * total(a**2)
+    s01 = i01 / ((i01 - 1) * big_n) * total(b**2)
+    s11 = i_all / (i_all - 1) * total(a * b)
+    variance = s10 / big_m + s01 / big_n + 2 * s11 / (big_m * big_n)
+    return pl.when((i10 >= 2) & (i01 >= 2)).then(variance)
+
+
+def clustered_variance() -> tuple[pl.Expr, ...]:
+    """
+    ``_var, n_clusters``: :func:`obuchowski` over a per-cluster table of one AUC.
+
+    The table holds ``_m, _n, _v10, _v01`` per cluster and ``auc, n_pos, n_neg`` per
+    group. One row per cluster gives DeLong's variance.
     """
     theta = pl.col("auc")
     m, n = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
     a = pl.col("_v10") - pl.col("_m") * theta
     b = pl.col("_v01") - pl.col("_n") * theta
-    i_all = pl.len().cast(pl.Float64)
-    i10 = (pl.col("_m") > 0).sum().cast(pl.Float64)
-    i01 = (pl.col("_n") > 0).sum().cast(pl.Float64)
-    s10 = i10 / ((i10 - 1) * m) * (a**2).sum()
-    s01 = i01 / ((i01 - 1) * n) * (b**2).sum()
-    s11 = i_all / (i_all - 1) * (a * b).sum()
-    variance = (
-        s10.first() / m.first()
-        + s01.first() / n.first()
-        + 2 * s11.first() / (m.first() * n.first())
-    )
-    defined = (i10 >= 2) & (i01 >= 2) & theta.first().is_not_null()
+    defined = theta.first().is_not_null()
     return (
-        pl.when(defined).then(variance).alias("_var"),
-        i_all.alias("n_clusters"),
+        pl.when(defined).then(obuchowski(a, b, m, n)).alias("_var"),
+        pl.len().cast(pl.Float64).alias("n_clusters"),
     )
+
+
+def cluster_sums(placed: pl.LazyFrame, keys: list[str], cluster: str) -> pl.LazyFrame:
+    """
+    ``*keys, cluster, _m, _n, _v10, _v01``: each cluster's classes and placement sums.
+
+    `placed` holds placement rows (:func:`placements`) with ``n_pos, n_neg`` joined on.
+    """
+    y = pl.col("_y")
+    m, n = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
+    counted = placed.filter(y.is_not_null() & pl.col("_s").is_not_null())
+    return counted.group_by(*keys, cluster).agg(
+        _m=y.sum().cast(pl.Float64),
+        _n=(~y).sum().cast(pl.Float64),
+        _v10=(pl.col("_d") / n).filter(y).sum(),
+        _v01=(1 - pl.col("_d") / m).filter(~y).sum(),
+    )
+
+
+def cluster_variances(
+    placed: pl.LazyFrame, table: pl.LazyFrame, keys: list[str], cluster: str
+) -> pl.LazyFrame:
+    """``*keys, _var, n_clusters``: the clustered variance of each group's AUC."""
+    sizes = table.select(*keys, "n_pos", "n_neg")
+    sums = cluster_sums(placed.join(sizes, on=keys, nulls_equal=True), keys, cluster)
+    per_cluster = sums.join(table.select(*keys, "auc", "n_pos", "n_neg"), on=keys, nulls_equal=True)
+    ordered = per_cluster.sort([*keys, cluster], nulls_last=True)  # sums in a fixed order
+    return ordered.group_by(keys, maintain_order=True).agg(*clustered_variance())
 
 
 def clustered_auc_table(
@@ -286,7 +329,7 @@ def clustered_auc_table(
     ``*names, auc, n_pos, n_neg, n_clusters, auc_se, auc_lower, auc_upper``, clustered.
 
     Rows of one cluster (a customer, a patient) are not independent: the variance comes
-    from the placements summed per cluster (:func:`clustered_variance`). Rows with a null
+    from the placements summed per cluster (:func:`obuchowski`). Rows with a null
     cluster are an error (a missing cluster id would silently make a cluster of its own).
 
     Examples
@@ -305,24 +348,11 @@ def clustered_auc_table(
     placed, table = delong_table(
         lf, score, label, names=names, weight=None, pos_label=pos_label, extra=[cluster]
     )
-    y = pl.col("_y")
     keys = names or ["_one"]
     if not names:
         placed = placed.with_columns(_one=pl.lit(True))
         table = table.with_columns(_one=pl.lit(True))
-    counted = placed.filter(y.is_not_null() & pl.col("_s").is_not_null())
-    counted = counted.join(table.select(*keys, "n_pos", "n_neg"), on=keys, nulls_equal=True)
-    m, n = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
-    per_cluster = counted.group_by(*keys, cluster).agg(
-        _m=y.sum().cast(pl.Float64),
-        _n=(~y).sum().cast(pl.Float64),
-        _v10=(pl.col("_d") / n).filter(y).sum(),
-        _v01=(1 - pl.col("_d") / m).filter(~y).sum(),
-    )
-    per_cluster = per_cluster.join(
-        table.select(*keys, "auc", "n_pos", "n_neg"), on=keys, nulls_equal=True
-    )
-    variances = per_cluster.group_by(keys).agg(*clustered_variance(names, cluster))
+    variances = cluster_variances(placed, table, keys, cluster)
     out = table.drop("_var").join(variances, on=keys, how="left", nulls_equal=True)
     columns = logit_interval_columns("auc", level) if logit else interval_columns("auc", level)
     out = out.with_columns(auc_se=pl.col("_var").sqrt()).with_columns(columns)

@@ -117,8 +117,13 @@ def with_rate_intervals(
     n_boot: int,
     seed: int | None,
     progress: bool | None = None,
+    cluster: str | None = None,
 ) -> pl.LazyFrame:
-    """The threshold table with ``tpr_lower, tpr_upper, fpr_lower, fpr_upper`` per row."""
+    """
+    The threshold table with ``tpr_lower, tpr_upper, fpr_lower, fpr_upper`` per row.
+
+    `cluster`: the column of cluster ids of a cluster bootstrap (whole clusters drawn).
+    """
     wanted = sorted({float(t) for t in thresholds}, reverse=True)
     k = len(wanted)
     boot = boot_table(
@@ -134,6 +139,7 @@ def with_rate_intervals(
         n_boot=n_boot,
         seed=seed,
         progress=progress,
+        cluster=cluster,
     )
     field = pl.col("_boot").struct.field
     bounds = [*interval("tpr", se=False), *interval("fpr", se=False)]

@@ -14,6 +14,14 @@ Each group draws from its own random stream, seeded by ``seed`` and the group's 
 so a group's interval does not depend on which other groups the frame holds (grouped ==
 one group at a time) nor on the order of its rows.
 
+A cluster bootstrap (``cluster=``, rows of one customer or patient are not independent)
+draws whole clusters with replacement, so a row counts as often as its cluster is drawn
+(:func:`draw_clusters`). Stratification: a cluster whose rows all hold one class is drawn
+within that class's stratum (as many clusters as the stratum holds); clusters holding both
+classes form one more stratum, drawn last. Every replicate then keeps both classes, and one
+cluster per row is exactly today's stratified row bootstrap (the same draws, the same
+numbers for the same seed).
+
 Examples
 --------
 >>> import polars as pl
@@ -39,7 +47,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -86,6 +94,84 @@ def _level_counts(
     return counts.reshape(n_rep, n_levels).astype(np.float64, copy=False)
 
 
+class Clusters(NamedTuple):
+    """Rows grouped into clusters, and the clusters grouped into strata (draw order)."""
+
+    members: IntArray  # row positions, cluster after cluster (canonical order within)
+    starts: IntArray  # each cluster's first index into `members`
+    sizes: IntArray  # each cluster's number of rows
+    strata: list[IntArray]  # the clusters of each non-empty stratum, in draw order
+
+
+def clusters(codes: IntArray, stratum: IntArray, n_strata: int) -> Clusters:
+    """
+    The clusters of rows in canonical order, numbered by their first row.
+
+    `codes` is each row's cluster id (any integers), `stratum` its stratum in
+    ``0 .. n_strata - 1``. A cluster whose rows share one stratum is drawn in it; a cluster
+    spread over several is drawn in a last, mixed stratum. With one cluster per row the
+    strata hold the rows themselves, in their order.
+
+    Examples
+    --------
+    >>> c = clusters(np.array([7, 7, 3, 5]), np.array([0, 1, 1, 1]), 2)
+    >>> [s.tolist() for s in c.strata], c.sizes.tolist()
+    ([[1, 2], [0]], [2, 1, 1])
+    """
+    _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    number = np.empty(len(first), dtype=np.intp)
+    number[np.argsort(first, kind="stable")] = np.arange(len(first))
+    cid = number[inverse.reshape(-1)]
+    sizes = np.bincount(cid, minlength=len(first)).astype(np.intp)
+    low = np.full(len(first), n_strata, dtype=np.intp)
+    high = np.full(len(first), -1, dtype=np.intp)
+    np.minimum.at(low, cid, stratum)
+    np.maximum.at(high, cid, stratum)
+    kind = np.where(low == high, low, n_strata)
+    strata = [np.flatnonzero(kind == s) for s in range(n_strata + 1)]
+    members = np.argsort(cid, kind="stable").astype(np.intp)
+    starts = (np.cumsum(sizes) - sizes).astype(np.intp)
+    return Clusters(members, starts, sizes, [s for s in strata if len(s)])
+
+
+def draw_clusters(c: Clusters, rng: np.random.Generator, n_rep: int) -> IntArray:
+    """
+    ``(n_rep, clusters)``: each replicate's drawn clusters, stratum after stratum.
+
+    Each stratum of k clusters draws k of them with replacement (``rng.integers``), in the
+    strata's order: the calls a row bootstrap makes when every cluster is one row.
+    """
+    draws = [s[rng.integers(0, len(s), size=(n_rep, len(s)))] for s in c.strata]
+    return np.concatenate(draws, axis=1) if draws else np.empty((n_rep, 0), dtype=np.intp)
+
+
+def cluster_rows(c: Clusters, drawn: IntArray) -> tuple[IntArray, IntArray]:
+    """The rows of the drawn clusters, replicate after replicate, and how many per replicate."""
+    sizes = c.sizes[drawn]
+    flat = sizes.ravel()
+    ends = np.cumsum(flat)
+    within = np.arange(int(ends[-1]) if len(ends) else 0) - np.repeat(ends - flat, flat)
+    rows = c.members[np.repeat(c.starts[drawn.ravel()], flat) + within]
+    return rows, sizes.sum(axis=1)
+
+
+def _cluster_counts(
+    c: Clusters, levels: IntArray, positive: npt.NDArray[np.bool_], n_levels: int, **draw: Any
+) -> tuple[FloatArray, FloatArray]:
+    """``(replicates, K)`` positives and negatives per distinct score of a cluster draw."""
+    drawn = draw_clusters(c, **draw)
+    rows, lengths = cluster_rows(c, drawn)
+    flat = levels[rows] + np.repeat(np.arange(drawn.shape[0]) * n_levels, lengths)
+    size = drawn.shape[0] * n_levels
+    is_pos = positive[rows]
+
+    def counted(mask: npt.NDArray[np.bool_]) -> FloatArray:
+        counts = np.bincount(flat[mask], minlength=size).reshape(-1, n_levels)
+        return counts.astype(np.float64, copy=False)
+
+    return counted(is_pos), counted(~is_pos)
+
+
 def replicates(
     scores: FloatArray,
     positive: npt.NDArray[np.bool_],
@@ -96,16 +182,19 @@ def replicates(
     n_boot: int,
     rng: np.random.Generator,
     bar: Ticks = OFF,
+    cluster: IntArray | None = None,
 ) -> FloatArray:
     """
     A statistic over `n_boot` stratified resamples of one group: ``(n_boot, width)``.
 
-    Rows are put in a canonical order first (class, score, weight), so the replicates depend
-    on the rows and the generator only, not on the order the rows came in. `bar` ticks once
-    per chunk of replicates (:mod:`polars_roc._core.progress`).
+    Rows are put in a canonical order first (class, score, weight or cluster id), so the
+    replicates depend on the rows and the generator only, not on the order the rows came
+    in. With `cluster` (an integer id per row, unweighted rows) whole clusters are drawn
+    (:func:`clusters`: strata positives, negatives, then clusters holding both). `bar`
+    ticks once per chunk of replicates (:mod:`polars_roc._core.progress`).
     """
     keys = (scores, positive) if weights is None else (weights, scores, positive)
-    order = np.lexsort(keys)
+    order = np.lexsort(keys if cluster is None else (cluster, *keys))
     scores, positive = scores[order], positive[order]
     levels, inverse = np.unique(scores, return_inverse=True)
     inverse = inverse.reshape(-1).astype(np.intp)
@@ -117,8 +206,13 @@ def replicates(
     n_pos, n_neg, n_levels = len(pos_levels), len(neg_levels), len(levels)
     out = np.empty((n_boot, width), dtype=np.float64)
     chunk = max(1, min(n_boot, _CHUNK_CELLS // max(n_levels, n_pos, n_neg)))
+    grouped = None if cluster is None else clusters(cluster[order], (~positive).astype(np.intp), 2)
     for start in bar.over(range(0, n_boot, chunk)):  # progress (issue 35)
         n_rep = min(chunk, n_boot - start)
+        if grouped is not None:
+            pos, neg = _cluster_counts(grouped, inverse, positive, n_levels, rng=rng, n_rep=n_rep)
+            out[start : start + n_rep] = statistic(pos, neg, levels)
+            continue
         pos_draws = rng.integers(0, n_pos, size=(n_rep, n_pos))
         neg_draws = rng.integers(0, n_neg, size=(n_rep, n_neg))
         pos = _level_counts(pos_levels, pos_w, pos_draws, n_levels)
@@ -283,6 +377,7 @@ def bootstrap(
     seed: int | None,
     unbounded: Sequence[int] = (),
     progress: bool | None = None,
+    cluster: pl.Expr | None = None,
 ) -> pl.Expr:
     """
     Per-group stratified bootstrap as an aggregation: a struct of ``se, lower, upper`` lists.
@@ -315,10 +410,15 @@ def bootstrap(
     progress
         A bar over the replicates (:mod:`polars_roc._core.progress`): True, False or None
         (auto). The groups' replicates add up on one bar.
+    cluster
+        Cluster ids of the rows of `r` (filtered like them; unweighted rows): whole
+        clusters are drawn (see the module docstring), and the interval needs 2 clusters
+        holding positives and 2 holding negatives.
     """
     bar = ticks(progress, "bootstrap")  # progress (issue 35)
     weighted = r.weight is not None
-    inputs = [r.score, r.positive, *([r.weight] if r.weight is not None else []), *key]
+    extra = [e for e in (r.weight, cluster) if e is not None]
+    inputs = [r.score, r.positive, *extra, *key]
     nothing: list[float | None] = [None] * width
     empty = {"se": nothing, "lower": nothing, "upper": nothing}
 
@@ -326,13 +426,25 @@ def bootstrap(
         scores = series[0].to_numpy().astype(np.float64)
         positive = series[1].to_numpy().astype(bool)
         weights = series[2].to_numpy().astype(np.float64) if weighted else None
+        ids = None if cluster is None else series[2 + len(extra) - 1].rank("dense").to_numpy()
         n_pos = int(positive.sum())
-        if n_pos < 2 or len(positive) - n_pos < 2 or np.isnan(scores).any():
+        sizes = [n_pos, len(positive) - n_pos]  # rows, or clusters, holding each class
+        if ids is not None:
+            sizes = [len(np.unique(ids[positive])), len(np.unique(ids[~positive]))]
+        if min(sizes) < 2 or np.isnan(scores).any():
             return empty
-        group = [s[0] if len(s) else None for s in series[3 if weighted else 2 :]]
+        group = [s[0] if len(s) else None for s in series[2 + len(extra) :]]
         rng = group_rng(seed, group)
         values = replicates(
-            scores, positive, weights, statistic, width=width, n_boot=n_boot, rng=rng, bar=bar
+            scores,
+            positive,
+            weights,
+            statistic,
+            width=width,
+            n_boot=n_boot,
+            rng=rng,
+            bar=bar,
+            cluster=ids,
         )
         return _summary(values, level, unbounded)
 
@@ -350,12 +462,14 @@ def boot_expr(
     seed: int | None,
     unbounded: Sequence[int] = (),
     progress: bool | None = None,
+    cluster: pl.Expr | None = None,
 ) -> pl.Expr:
     """
     The checked bootstrap aggregation ``_boot`` (a struct of lists), seeded per group.
 
     `unbounded`: the value positions where +inf is a legitimate replicate; `progress`: a bar
-    over the replicates (see :func:`bootstrap`).
+    over the replicates; `cluster`: the rows' cluster ids for a cluster bootstrap (see
+    :func:`bootstrap`).
     """
     validate.n_boot(n_boot)
     validate.seed(seed)
@@ -370,6 +484,7 @@ def boot_expr(
         seed=seed,
         unbounded=unbounded,
         progress=progress,
+        cluster=cluster,
     ).alias("_boot")
 
 
@@ -397,14 +512,19 @@ def boot_table(
     seed: int | None,
     unbounded: Sequence[int] = (),
     progress: bool | None = None,
+    cluster: str | None = None,
 ) -> pl.LazyFrame:
     """
     ``*names, _boot``: the bootstrap summary struct per group (unsorted).
 
     `unbounded`: the value positions where +inf is a legitimate replicate; `progress`: a bar
-    over the replicates (see :func:`bootstrap`).
+    over the replicates (see :func:`bootstrap`); `cluster`: the column of cluster ids of a
+    cluster bootstrap.
     """
     r = rows(score, label, weight=weight, pos_label=pos_label, checked=False)
+    ids = None
+    if cluster is not None:
+        r, ids = clustered_rows(score, label, pos_label=pos_label, cluster=cluster)
     boot = boot_expr(
         r,
         names,
@@ -415,8 +535,26 @@ def boot_table(
         seed=seed,
         unbounded=unbounded,
         progress=progress,
+        cluster=ids,
     )
     return lf.group_by(names).agg(boot) if names else lf.select(boot)
+
+
+def clustered_rows(score: str, label: str, *, pos_label: Any, cluster: str) -> tuple[Rows, pl.Expr]:
+    """
+    Unweighted rows that count and their cluster ids, filtered alike (a null id fails).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"s": [0.2, None, 0.9], "y": [0, 1, 1], "id": ["a", "b", "c"]})
+    >>> r, ids = clustered_rows("s", "y", pos_label=None, cluster="id")
+    >>> df.select(ids)["id"].to_list()
+    ['a', 'c']
+    """
+    masked = rows(score, label, pos_label=pos_label, checked=False, masked=True)
+    keep = masked.score.is_not_null() & masked.positive.is_not_null()
+    r = Rows(masked.score.filter(keep), masked.positive.filter(keep), None)
+    return r, validate.checked_cluster(cluster).filter(keep)
 
 
 def attach(point: pl.LazyFrame, boot: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:

@@ -360,3 +360,59 @@ def open_unit(value: Any, name: str) -> float:
         msg = f"{name} must lie strictly between 0 and 1, got {value!r}"
         raise ValueError(msg)
     return float(value)
+
+
+# clusters (issue 34): the one set of checks of a `cluster=` column.
+def cluster(
+    schema: pl.Schema,
+    name: str,
+    *,
+    roles: Mapping[str, str] | None = None,
+    weight: str | None = None,
+) -> None:
+    """
+    Check a cluster column at call time: present, no other role, unweighted rows.
+
+    `roles` maps the call's other columns (score, label, by, model, ...) to their role.
+
+    Examples
+    --------
+    >>> cluster(pl.Schema({"id": pl.Int64, "score": pl.Float64}), "id", roles={"score": "score"})
+    """
+    column(schema, name, "cluster")
+    role = (roles or {}).get(name)
+    if role is not None:
+        msg = (
+            f"cluster column {name!r} is also the {role} column"
+            f"\n\nHint: pass the column of cluster ids (customer, patient) as cluster=."
+        )
+        raise ValueError(msg)
+    if weight is not None:
+        msg = (
+            f"cluster= takes unweighted rows, got weight={weight!r}"
+            "\n\nHint: repeat rows by their weight, or drop the cluster."
+        )
+        raise ValueError(msg)
+
+
+def cluster_ids(ids: pl.Series, name: str) -> pl.Series:
+    """
+    `ids` unchanged, or an error naming the cluster column when it holds a null id.
+
+    Examples
+    --------
+    >>> cluster_ids(pl.Series([1, 2]), "id").to_list()
+    [1, 2]
+    """
+    if ids.null_count():
+        msg = (
+            f"cluster column {name!r} holds {ids.null_count()} null id(s)"
+            "\n\nHint: fill them (e.g. with a row id) or drop those rows."
+        )
+        raise ValueError(msg)
+    return ids
+
+
+def checked_cluster(name: str) -> pl.Expr:
+    """The cluster column as an expression that fails, when the query runs, on a null id."""
+    return pl.col(name).map_batches(lambda ids: cluster_ids(ids, name), is_elementwise=True)

@@ -35,10 +35,14 @@ from polars_roc._core import labels, validate
 from polars_roc._core.distributions import normal_cdf, normal_quantile
 from polars_roc._core.progress import OFF, Ticks, ticks
 from polars_roc._core.resampling import (
+    Clusters,
     FloatArray,
     IntArray,
     Statistic,
     auc_statistic,
+    cluster_rows,
+    clusters,
+    draw_clusters,
     group_rng,
     partial_auc_statistic,
 )
@@ -96,10 +100,35 @@ def _counts(level: IntArray, drawn: IntArray, n_levels: int) -> FloatArray:
 class _Curve:
     """One model's rows: distinct scores, each row's level, and its positive flag."""
 
-    def __init__(self, scores: FloatArray, positive: Any) -> None:
+    def __init__(self, scores: FloatArray, positive: Any, ids: pl.Series | None = None) -> None:
         self.levels, inverse = np.unique(scores, return_inverse=True)
         self.level = inverse.reshape(-1).astype(np.intp)
         self.positive = np.asarray(positive, dtype=bool)
+        self.codes: IntArray | None = None
+        self.clusters: Clusters | None = None
+        if ids is not None:  # strata: positives, negatives, then clusters holding both
+            self.codes = np.asarray(ids.rank("dense").to_numpy(), dtype=np.intp)
+            self.clusters = clusters(self.codes, (~self.positive).astype(np.intp), 2)
+
+    def too_few(self) -> bool:
+        """Fewer than 2 rows (2 clusters when clustered) hold one of the classes."""
+        if self.codes is None:
+            return self.smallest_class() < MIN_CLASS
+        held = [len(np.unique(self.codes[flags])) for flags in (self.positive, ~self.positive)]
+        return min(held) < MIN_CLASS
+
+    def drawn_area(self, statistic: Statistic, drawn: IntArray) -> FloatArray:
+        """The statistic over replicates given as drawn clusters (``(replicates, k)``)."""
+        assert self.clusters is not None
+        rows, lengths = cluster_rows(self.clusters, drawn)
+        k = len(self.levels)
+        flat = self.level[rows] + np.repeat(np.arange(drawn.shape[0]) * k, lengths)
+        is_pos = self.positive[rows]
+        pos, neg = (
+            np.bincount(flat[mask], minlength=drawn.shape[0] * k).reshape(-1, k).astype(float)
+            for mask in (is_pos, ~is_pos)
+        )
+        return statistic(pos, neg, self.levels)[:, 0]
 
     def smallest_class(self) -> int:
         """The number of rows of the smaller class."""
@@ -149,6 +178,12 @@ def _replicate_diffs(
     out = np.empty(n_boot)
     for start in bar.over(range(0, n_boot, chunk)):  # progress (issue 35)
         n_rep = min(chunk, n_boot - start)
+        if a.clusters is not None and b.clusters is not None:  # whole clusters drawn
+            clusters_a = draw_clusters(a.clusters, rng, n_rep)
+            clusters_b = clusters_a if paired else draw_clusters(b.clusters, rng, n_rep)
+            diffs = a.drawn_area(statistic, clusters_a) - b.drawn_area(statistic, clusters_b)
+            out[start : start + n_rep] = diffs
+            continue
         drawn_a = _draws(strata_a, n_rep, rng)
         drawn_b = drawn_a if paired else _draws(strata_b, n_rep, rng)
         out[start : start + n_rep] = a.area(statistic, *drawn_a) - b.area(statistic, *drawn_b)
@@ -212,13 +247,27 @@ def _pair_row(
         )
         raise ValueError(msg)
     is_paired = matched is not None
+    clustered = "_cluster" in a.columns
     if matched is not None:
-        curve_a = _Curve(matched["_s"].to_numpy(), matched["_y"].to_numpy())
-        curve_b = _Curve(matched["_s_b"].to_numpy(), matched["_y"].to_numpy())
+        ids = matched["_cluster"] if clustered else None
+        if clustered and (matched["_cluster"] != matched["_cluster_b"]).any():
+            msg = (
+                f"the cluster column puts cases in different clusters under models "
+                f"{names[0]!r} and {names[1]!r}; a case belongs to one cluster\n\nHint: "
+                f"take the cluster id from the case, e.g. a patient id shared by its rows."
+            )
+            raise ValueError(msg)
+        curve_a = _Curve(matched["_s"].to_numpy(), matched["_y"].to_numpy(), ids)
+        curve_b = _Curve(matched["_s_b"].to_numpy(), matched["_y"].to_numpy(), ids)
     else:
-        a, b = (f.sort("_y", "_s") for f in (a, b))
-        curve_a = _Curve(a["_s"].to_numpy(), a["_y"].to_numpy())
-        curve_b = _Curve(b["_s"].to_numpy(), b["_y"].to_numpy())
+        order = ["_y", "_s", *(["_cluster"] if clustered else [])]
+        a, b = (f.sort(order) for f in (a, b))
+        curve_a = _Curve(
+            a["_s"].to_numpy(), a["_y"].to_numpy(), a["_cluster"] if clustered else None
+        )
+        curve_b = _Curve(
+            b["_s"].to_numpy(), b["_y"].to_numpy(), b["_cluster"] if clustered else None
+        )
     row: dict[str, Any] = dict.fromkeys(RESULT)
     row.update(paired=is_paired, df=None)
     curves = (curve_a, curve_b)
@@ -226,7 +275,7 @@ def _pair_row(
         return row  # an area is undefined: everything null
     area_a, area_b = curve_a.estimate(statistic), curve_b.estimate(statistic)
     row.update(auc_a=area_a, auc_b=area_b, diff=area_a - area_b)
-    if min(c.smallest_class() for c in curves) < MIN_CLASS:
+    if any(c.too_few() for c in curves):
         return row  # the areas are defined; their test is not (as DeLong's)
     diffs = _replicate_diffs(
         curve_a, curve_b, statistic, paired=is_paired, n_boot=n_boot, rng=rng, bar=bar
@@ -252,6 +301,7 @@ def compare(
     fpr: tuple[float, float] | None,
     tpr: tuple[float, float] | None,
     progress: bool | None = None,
+    cluster: str | None = None,
 ) -> pl.LazyFrame:
     """
     The bootstrap test for every pair of models per group, sorted like ``compare``.
@@ -260,8 +310,10 @@ def compare(
     statistic, p_value, paired, df`` (`df` null: the reference is the normal).
     ``auc_a, auc_b, diff`` are null where an area is undefined (a NaN score, a class
     without rows); the other results are null also where a class of either model has
-    fewer than 2 rows, as on the DeLong route. `progress`: a bar over the replicates of
-    every pair (:mod:`polars_roc._core.progress`).
+    fewer than 2 rows, as on the DeLong route. With `cluster`, replicates draw whole
+    clusters (strata: clusters of positives only, of negatives only, then clusters holding
+    both; paired: the same clusters for both models), and a class needs 2 clusters.
+    `progress`: a bar over the replicates of every pair (:mod:`polars_roc._core.progress`).
     """
     bar = ticks(progress, "compare (bootstrap)")  # progress (issue 35)
     schema = lf.collect_schema()
@@ -272,6 +324,7 @@ def compare(
         (pl.col(case) if case is not None else pl.lit(None)).alias("_case"),
         labels.score(score, checked=False).alias("_s"),
         labels.positive(label, pos_label).alias("_y"),
+        *([] if cluster is None else [validate.checked_cluster(cluster).alias("_cluster")]),
     ).filter(pl.col("_s").is_not_null() & pl.col("_y").is_not_null())
     out_schema = pl.Schema(
         {

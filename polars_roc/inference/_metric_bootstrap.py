@@ -43,7 +43,7 @@ taken a block of about ``2**17`` cells at a time, so their numpy passes stay in 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -58,13 +58,21 @@ from polars_roc._core.progress import OFF, Ticks, ticks
 from polars_roc._core.resampling import (
     FloatArray,
     IntArray,
-    auc_statistic,
+    cluster_rows,
+    clusters,
+    draw_clusters,
     group_rng,
 )
 from polars_roc._core.validate import By
-from polars_roc.exprs.precision import average_precision
-from polars_roc.exprs.probability import EPS, brier_score, log_loss
-from polars_roc.exprs.ranking import auc
+from polars_roc.inference._counted import (
+    EXACT_SCORES,
+    Counted,
+    Known,
+    counted_arrays,
+    counted_metric,
+    from_counts,
+    recognise,
+)
 
 #: Rows gathered per chunk of replicates.
 CHUNK_ROWS = 1 << 21
@@ -117,175 +125,6 @@ def _sort_key(schema: pl.Schema, exprs: dict[str, pl.Expr], skip: set[str]) -> s
     return None
 
 
-class Known(NamedTuple):
-    """One of our metrics, recognised: its kind and its score and label columns."""
-
-    kind: str
-    score: str
-    label: str
-
-
-#: Our metrics whose replicates are computed from count matrices, with their builders.
-KNOWN: dict[str, Callable[[str, str], pl.Expr]] = {
-    "auc": auc,
-    "average_precision": average_precision,
-    "brier_score": brier_score,
-    "log_loss": log_loss,
-}
-
-#: Score dtypes the count path reads exactly as Float64 (wider integers keep the query).
-EXACT_SCORES = (pl.Float64, pl.Float32, pl.Int8, pl.Int16, pl.Int32, pl.UInt8, pl.UInt16, pl.UInt32)
-
-
-def recognise(expr: pl.Expr, schema: pl.Schema) -> Known | None:
-    """
-    `expr` if it is exactly ``builder(score, label)`` for one of :data:`KNOWN` (else None).
-
-    Two expressions built by the same calls print the same tree, so the printed trees are
-    compared: any other argument (a weight, pos_label, direction, an alias or cast on top)
-    prints differently and leaves the expression to the query.
-    """
-    roots = list(dict.fromkeys(expr.meta.root_names()))
-    if len(roots) != 2 or any(name not in schema for name in roots):
-        return None
-    kind = expr.meta.output_name(raise_if_undetermined=False)
-    builder = KNOWN.get(kind or "")
-    if kind is None or builder is None:  # each of ours is named for its kind
-        return None
-    text = str(expr)
-    for score, label in (roots, roots[::-1]):
-        if str(builder(score, label)) == text:
-            return Known(kind, score, label)
-    return None
-
-
-def _positives(labels: pl.Series) -> npt.NDArray[np.bool_] | None:
-    """Boolean or 0/1 labels without nulls as a Boolean array; None otherwise."""
-    if labels.null_count() or not (labels.dtype == pl.Boolean or labels.dtype.is_integer()):
-        return None
-    if labels.dtype != pl.Boolean and not labels.is_in([0, 1]).all():
-        return None
-    return np.asarray(labels.cast(pl.Boolean).to_numpy(), dtype=np.bool_)
-
-
-class Counted(NamedTuple):
-    """A recognised metric on a group's laid-out rows, ready for count matrices."""
-
-    kind: str
-    pair: tuple[str, str]  # (score, label): metrics on the same pair share their sums
-    order: IntArray | None  # the laid-out rows sorted by score (None: they already are)
-    starts: IntArray  # the first sorted row of each distinct score
-    levels: FloatArray  # the distinct scores, ascending
-    positive: npt.NDArray[np.bool_]  # sorted rows
-    loss: FloatArray  # per laid-out row: squared error (Brier) or log loss
-
-
-def _counted(known: Known, df: pl.DataFrame, key: str | None) -> Counted | None:
-    """The precomputed arrays of a recognised metric, or None where the query must run it."""
-    scores, labels = df[known.score], df[known.label]
-    positive = _positives(labels)
-    if positive is None or scores.null_count() or scores.dtype not in EXACT_SCORES:
-        return None
-    s = np.asarray(scores.cast(pl.Float64).to_numpy(), dtype=np.float64)
-    if np.isnan(s).any():
-        return None
-    return _counted_arrays(known, s, positive, presorted=known.score == key)
-
-
-def _counted_arrays(
-    known: Known, s: FloatArray, positive: npt.NDArray[np.bool_], *, presorted: bool
-) -> Counted:
-    """The arrays of a recognised metric from checked scores and labels (laid-out rows)."""
-    y = positive.astype(np.float64)
-    if known.kind == "brier_score":
-        loss = (s - y) ** 2
-    else:
-        loss = -np.log(np.clip(np.where(positive, s, 1 - s), EPS, 1 - EPS))
-    order = None if presorted else np.argsort(s, kind="stable")
-    sorted_s = s if order is None else s[order]
-    starts = np.flatnonzero(np.r_[True, sorted_s[1:] != sorted_s[:-1]])
-    sorted_y = positive if order is None else positive[order]
-    pair = (known.score, known.label)
-    return Counted(known.kind, pair, order, starts, sorted_s[starts], sorted_y, loss)
-
-
-class Ranked(NamedTuple):
-    """Per replicate, for distinct scores: positives' counts and their running totals."""
-
-    counts: FloatArray  # (reps, positives): copies of each positive row
-    below: FloatArray  # (reps, positives): rows up to and including it (all classes)
-    positives_below: FloatArray  # (reps, positives): positive rows up to and including it
-    n_pos: FloatArray  # (reps,)
-
-
-def _ranked(metric: Counted, counts: FloatArray) -> Ranked:
-    """
-    The running totals of one (score, label) pair, scores all distinct.
-
-    A group without positives has no columns and ``n_pos`` 0: its metrics come out NaN
-    (0 / 0), which the summary treats as undefined.
-    """
-    c = counts if metric.order is None else counts[:, metric.order]
-    columns = np.flatnonzero(metric.positive)
-    on_positives = c[:, columns]
-    below = np.cumsum(c, axis=1)[:, columns]
-    positives_below = np.cumsum(on_positives, axis=1)
-    n_pos = on_positives.sum(axis=1)  # not positives_below[:, -1]: there may be no column
-    return Ranked(on_positives, below, positives_below, n_pos)
-
-
-def _ranked_value(kind: str, r: Ranked, n: int) -> FloatArray:
-    """AUC (Mann-Whitney from average ranks) or average precision, scores all distinct."""
-    c, n_pos = r.counts, r.n_pos
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if kind == "auc":  # the c copies of a row take the ranks below - c + 1 .. below
-            ranks = np.einsum("ij,ij->i", c, r.below) - (np.einsum("ij,ij->i", c, c) - n_pos) / 2
-            return np.asarray((ranks - n_pos * (n_pos + 1) / 2) / (n_pos * (n - n_pos)))
-        # Precision at a positive row's score: positives over all rows at or above it.
-        tp = c - r.positives_below
-        tp += n_pos[:, None]
-        at_or_above = c - r.below
-        at_or_above += n
-        tp /= np.maximum(at_or_above, 1.0, out=at_or_above)
-        return np.asarray(np.einsum("ij,ij->i", c, tp) / n_pos, dtype=np.float64)
-
-
-def _tied_value(metric: Counted, counts: FloatArray) -> FloatArray:
-    """AUC or average precision from per-score class counts (tied scores)."""
-    c = counts if metric.order is None else counts[:, metric.order]
-    pos = np.add.reduceat(c * metric.positive, metric.starts, axis=1)
-    neg = np.add.reduceat(c * ~metric.positive, metric.starts, axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if metric.kind == "auc":
-            return auc_statistic(pos, neg, metric.levels)[:, 0]
-        tp = np.cumsum(pos[:, ::-1], axis=1)
-        fp = np.cumsum(neg[:, ::-1], axis=1)
-        gained = np.where(pos[:, ::-1] > 0, pos[:, ::-1] * tp / (tp + fp), 0.0)
-        return np.asarray(gained.sum(axis=1) / tp[:, -1], dtype=np.float64)
-
-
-def _from_counts(counted: dict[int, Counted], counts: FloatArray) -> dict[int, FloatArray]:
-    """Each recognised metric's replicate values from the row counts ``(reps, rows)``."""
-    n = counts.shape[1]
-    shared: dict[tuple[str, str], Ranked] = {}
-    values: dict[int, FloatArray] = {}
-    mean = [j for j, metric in counted.items() if metric.kind in ("brier_score", "log_loss")]
-    if mean:  # every mean loss in one pass over the counts
-        losses = np.stack([counted[j].loss for j in mean], axis=1)
-        sums = counts @ losses / n
-        values.update({j: sums[:, k] for k, j in enumerate(mean)})
-    for j, metric in counted.items():
-        if j in values:
-            continue
-        if len(metric.starts) < n:
-            values[j] = _tied_value(metric, counts)
-        else:
-            if metric.pair not in shared:
-                shared[metric.pair] = _ranked(metric, counts)
-            values[j] = _ranked_value(metric.kind, shared[metric.pair], n)
-    return values
-
-
 def _read(exprs: Mapping[str, pl.Expr], columns: list[str]) -> list[str]:
     """
     The columns the expressions read: all of them where one uses a selector or wildcard.
@@ -318,6 +157,7 @@ def _values(
     known: dict[str, Known] | None = None,
     prepared: tuple[IntArray, dict[int, Counted]] | None = None,
     bar: Ticks = OFF,
+    cluster: IntArray | None = None,
 ) -> FloatArray:
     """
     ``(n_boot, metrics)``: each metric on each stratified resample (NaN where null).
@@ -329,6 +169,8 @@ def _values(
     where an expression sorts (see the module docstring). `prepared`: the layout and every
     metric's count arrays, computed for many groups at once (then `df` is not read). `bar`
     ticks once per chunk (:mod:`polars_roc._core.progress`).
+    `cluster`: each canonical row's cluster id; whole clusters are drawn, stratified as
+    :func:`polars_roc._core.resampling.clusters` (with one cluster per row: the same draws).
     """
     n = df.height
     replicate = "_replicate"
@@ -340,7 +182,7 @@ def _values(
         counted: dict[int, Counted] = {}
         for j, name in enumerate(exprs):
             found = (known or {}).get(name)
-            metric = None if found is None else _counted(found, laid_out, key)
+            metric = None if found is None else counted_metric(found, laid_out, key)
             if metric is not None:
                 counted[j] = metric
     else:
@@ -354,6 +196,13 @@ def _values(
     }
     read = _read(queried, laid_out.columns)
     placed = [rank[rows] for rows in groups]  # each stratum's rows, as laid-out positions
+    grouped = None
+    if cluster is not None:  # clusters of laid-out positions, each in its stratum
+        stratum = np.empty(n, dtype=np.intp)
+        for s, rows_ in enumerate(groups):
+            stratum[rows_] = s
+        grouped = clusters(cluster, stratum, len(groups))
+        grouped = grouped._replace(members=rank[grouped.members])
     edges = np.cumsum([0, *(len(rows) for rows in placed)])
     block = max(1, min(chunk, BLOCK_CELLS // max(n, 1)))
     # Expressions that sort get each replicate's rows sorted by `key`; others the drawn order.
@@ -367,10 +216,31 @@ def _values(
     out = np.empty((n_boot, len(exprs)), dtype=np.float64)
     for start in bar.over(range(0, n_boot, chunk)):  # progress (issue 35)
         reps = min(chunk, n_boot - start)
-        draws = [rng.integers(0, len(rows), size=(reps, len(rows))) for rows in placed]
+        if grouped is not None:
+            drawn_clusters = draw_clusters(grouped, rng, reps)
+        else:
+            draws = [rng.integers(0, len(rows), size=(reps, len(rows))) for rows in placed]
         expanded: list[npt.NDArray[np.uint32]] = []
+        lengths: list[IntArray] = []  # rows per replicate of a cluster draw
         for first in range(0, reps, block):  # a block of replicates at a time, in cache
             size = min(block, reps - first)
+            if grouped is not None:  # the drawn clusters' rows, in drawn order
+                picked, length = cluster_rows(grouped, drawn_clusters[first : first + size])
+                lengths.append(length)
+                if queried and not ordered:
+                    expanded.append(picked.astype(np.uint32))
+                if not counted and not ordered:
+                    continue
+                cells_ = picked + np.repeat(offsets[:size, 0], length)
+                counts = np.bincount(cells_, minlength=size * n)
+                if counted:
+                    matrix = counts.reshape(size, n).astype(np.float64)
+                    at = start + first
+                    for j, column in from_counts(counted, matrix, clustered=True).items():
+                        out[at : at + size, j] = column
+                if ordered:
+                    expanded.append(np.repeat(tiled[: size * n], counts))
+                continue
             for rows, drawn, lo, hi in zip(placed, draws, edges[:-1], edges[1:], strict=True):
                 picked = rows[drawn[first : first + size]]
                 if len(unsorted):
@@ -384,14 +254,19 @@ def _values(
             if counted:
                 matrix = counts.reshape(size, n).astype(np.float64)
                 at = start + first
-                for j, column in _from_counts(counted, matrix).items():
+                for j, column in from_counts(counted, matrix).items():
                     out[at : at + size, j] = column
             if ordered:
                 expanded.append(np.repeat(tiled[: size * n], counts))
         if not queried:
             continue
-        positions = pl.Series(np.concatenate(expanded) if ordered else unsorted[:reps].ravel())
-        ids = pl.Series(replicate, numbers[: reps * n]).set_sorted()
+        if grouped is not None:
+            positions = pl.Series(np.concatenate(expanded))
+            each = np.repeat(np.arange(reps, dtype=np.uint32), np.concatenate(lengths))
+            ids = pl.Series(replicate, each).set_sorted()
+        else:
+            positions = pl.Series(np.concatenate(expanded) if ordered else unsorted[:reps].ravel())
+            ids = pl.Series(replicate, numbers[: reps * n]).set_sorted()
         gathered = laid_out.select(read)[positions] if read else pl.DataFrame()
         long = gathered.with_columns(ids)
         measured = long.group_by(replicate, maintain_order=True).agg(**queried)
@@ -428,6 +303,14 @@ class _Plan(NamedTuple):
     seed: int | None
     level: float
     bar: Ticks = OFF  # progress (issue 35)
+    cluster: str | None = None  # a cluster bootstrap's column of cluster ids
+
+
+def _codes(plan: _Plan, df: pl.DataFrame) -> IntArray | None:
+    """Each row's cluster id as an integer (None without clusters)."""
+    if plan.cluster is None:
+        return None
+    return np.asarray(df[plan.cluster].rank("dense").to_numpy(), dtype=np.intp)
 
 
 def _rows(
@@ -457,7 +340,7 @@ def _group(plan: _Plan, df: pl.DataFrame) -> list[tuple[Any, ...]]:
         rng = group_rng(plan.seed, key)
         values = _values(
             df, exprs, groups, n_boot=plan.n_boot, rng=rng, key=plan.layout, known=plan.known,
-            bar=plan.bar,
+            bar=plan.bar, cluster=_codes(plan, df),
         )  # fmt: skip
         summary = _summary(values, plan.level)
     else:
@@ -544,7 +427,7 @@ def _all_groups(plan: _Plan, df: pl.DataFrame) -> pl.DataFrame | None:
         where = slice(lo, lo + n)
         inner = order[where] - lo  # canonical positions of the group's laid-out rows
         counted = {
-            j: _counted_arrays(known, s[where], y[where], presorted=known.score == plan.layout)
+            j: counted_arrays(known, s[where], y[where], presorted=known.score == plan.layout)
             for j, (known, s, y) in arrays.items()
         }
         label = positive[where]
@@ -552,7 +435,7 @@ def _all_groups(plan: _Plan, df: pl.DataFrame) -> pl.DataFrame | None:
         rng = group_rng(plan.seed, key)
         values = _values(
             canon, exprs, groups, n_boot=plan.n_boot, rng=rng, prepared=(inner, counted),
-            bar=plan.bar,
+            bar=plan.bar, cluster=_codes(plan, canon.slice(lo, n)),
         )  # fmt: skip
         rows.extend(_rows(plan, key, points[g], _summary(values, plan.level)))
     return _frame(rows, plan, df)
@@ -583,6 +466,7 @@ def bootstrap(
     seed: int | None = 0,
     level: float = 0.95,
     progress: bool | None = None,
+    cluster: str | None = None,
 ) -> pl.LazyFrame:
     """
     Stratified bootstrap of scalar metrics: estimate, standard error, percentile interval.
@@ -619,6 +503,13 @@ def bootstrap(
         A progress bar on standard error while the bootstrap runs: True, False or None
         (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
         polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
+    cluster
+        Column of cluster ids (a customer, a patient with several rows): a resample draws
+        whole clusters with replacement, a row counting as often as its cluster is drawn.
+        Strata: a cluster whose rows all hold one class of `label` is drawn within that
+        class (as many clusters as the class holds); clusters holding several classes form
+        one more stratum, drawn last. One cluster per row gives exactly the row bootstrap's
+        draws (the same numbers for the same seed). Null cluster ids are an error.
 
     Returns
     -------
@@ -648,6 +539,13 @@ def bootstrap(
     └───────┴────────┴──────────┴──────────┴──────────┴──────────┘
     >>> bool((out["lower"] <= out["estimate"]).all() and (out["estimate"] <= out["upper"]).all())
     True
+
+    Rows of one customer are not independent: draw customers, not rows.
+
+    >>> customers = df.with_columns(customer=pl.col("case") // 4)  # 4 rows per customer
+    >>> wide = customers.roc.bootstrap(metrics, by="model", n_boot=500, seed=1, cluster="customer")
+    >>> wide.columns
+    ['model', 'metric', 'estimate', 'se', 'lower', 'upper']
     """
     exprs = _check_metrics(metrics)
     names = validate.as_names(by)
@@ -666,14 +564,19 @@ def bootstrap(
     validate.n_boot(n_boot)
     validate.seed(seed)
     validate.level(level)
+    if cluster is not None:
+        roles = {label: "label", **dict.fromkeys(names, "by")}
+        validate.cluster(schema, cluster, roles=roles)
     out_schema = _out_schema(schema, names)
     layout = _sort_key(schema, exprs, {label, *names})
     known = {name: k for name, expr in exprs.items() if (k := recognise(expr, schema))}
     bar = ticks(progress, "bootstrap")  # progress (issue 35)
-    plan = _Plan(exprs, names, label, layout, known, n_boot, seed, level, bar)
+    plan = _Plan(exprs, names, label, layout, known, n_boot, seed, level, bar, cluster)
 
     def run(df: pl.DataFrame) -> pl.DataFrame:
         try:
+            if cluster is not None:
+                validate.cluster_ids(df[cluster], cluster)
             if names and df.height:
                 done = _all_groups(plan, df)
                 if done is not None:

@@ -40,7 +40,7 @@ from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import COMPARE
 from polars_roc._core.compat import opaque
-from polars_roc._core.delong import delong_table, ordered_variance
+from polars_roc._core.delong import cluster_variances, delong_table, obuchowski, ordered_variance
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import difference_test, normal_quantile
 from polars_roc._core.frames import same_kind
@@ -110,6 +110,58 @@ def _check_pairs(case: str | None) -> Any:
     return check
 
 
+def _check_clusters(model: str, cluster: str) -> Any:
+    """A check of the pairs: a case paired across models is in one cluster under both."""
+
+    def check(pairs: pl.DataFrame) -> pl.DataFrame:
+        bad = pairs.filter(pl.col("paired") & (pl.col("_split") > 0))
+        if bad.height:
+            row = bad.row(0, named=True)
+            msg = (
+                f"cluster column {cluster!r} puts {row['_split']} case(s) in different "
+                f"clusters under models {row['_model_a']!r} and {row['_model_b']!r} "
+                f"(column {model!r}); a case belongs to one cluster\n\nHint: take the "
+                f"cluster id from the case, e.g. a patient id shared by all its rows."
+            )
+            raise ValueError(msg)
+        return pairs
+
+    return check
+
+
+def _clustered_pairs(
+    pairs: pl.LazyFrame, ordered: pl.LazyFrame, pair_keys: list[str]
+) -> pl.LazyFrame:
+    """
+    Pairs with ``_paired_var`` (clustered variance of ``auc_a - auc_b``) and ``_split``.
+
+    Per cluster, the two models' placement sums differ by ``a = Σ(V10_a - V10_b) - m Δ``
+    and ``b = Σ(V01_a - V01_b) - n Δ`` (``Δ = auc_a - auc_b``): Obuchowski's variance of
+    them is ``V_a + V_b - 2 C`` with his covariance terms, exactly 0 for identical curves.
+    `_split` counts the matched cases whose cluster differs between the two models.
+    `ordered`: the matched cases sorted by case, so every sum runs in a fixed order.
+    """
+    y = pl.col("_y_a")
+    gap = pl.col("_d_a") - pl.col("_d_b")  # counts: V10 = _d / n_neg, 1 - V01 = _d / n_pos
+    sums = ordered.group_by(*pair_keys, "_cluster_a", maintain_order=True).agg(
+        _m=y.sum().cast(pl.Float64),
+        _n=(~y).sum().cast(pl.Float64),
+        _g10=gap.filter(y).sum(),
+        _g01=gap.filter(~y).sum(),
+        _split=(pl.col("_cluster_a") != pl.col("_cluster_b")).sum(),
+    )
+    sides = pairs.select(*pair_keys, "auc_a", "auc_b", "n_pos_a", "n_neg_a")
+    sums = sums.join(sides, on=pair_keys, nulls_equal=True).sort([*pair_keys, "_cluster_a"])
+    m, n = (pl.col(c).cast(pl.Float64) for c in ("n_pos_a", "n_neg_a"))
+    delta = pl.col("auc_a") - pl.col("auc_b")
+    a = pl.col("_g10") / n - pl.col("_m") * delta
+    b = -pl.col("_g01") / m - pl.col("_n") * delta
+    variances = sums.group_by(pair_keys, maintain_order=True).agg(
+        _paired_var=obuchowski(a, b, m, n), _split=pl.col("_split").sum()
+    )
+    return pairs.join(variances, on=pair_keys, how="left", nulls_equal=True)
+
+
 def _needed(power: float, alternative: str, level: float) -> list[pl.Expr]:
     """
     Cases needed for the observed paired difference (pROC's ``ncases.obuchowski``).
@@ -154,6 +206,7 @@ def compare(
     adjust: Adjust | None = None,
     power: float | None = None,
     progress: bool | None = None,
+    cluster: str | None = None,
 ) -> pl.LazyFrame:
     """
     DeLong's (or a bootstrap) test of two AUCs, for every pair of models, per group.
@@ -216,6 +269,15 @@ def compare(
         difference at the test's level (``1 - level``, halved when two-sided), from the
         DeLong variances and covariance as pROC's ``power.roc.test(roc1, roc2)``
         (Obuchowski & McClish 1997, eq. 9). Null for an unpaired pair or no difference.
+    cluster
+        Column of cluster ids (a patient with several lesions, a customer with several
+        accounts; each case belongs to one cluster, the same under every model). DeLong's
+        method: every variance and covariance is Obuchowski's (1997), from the placements
+        summed per cluster: paired, ``V_a + V_b - 2 C`` is his formula over the per-cluster
+        differences of the two models' sums; unpaired, each model's clustered variance,
+        with the Welch-type `df` counting clusters instead of rows. One cluster per row
+        gives today's numbers (to rounding). ``method="bootstrap"`` draws whole clusters
+        (stratified as :func:`polars_roc.inference.bootstrap`); not with `power`.
     direction
         ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
         the score, with thresholds kept in score units); never guessed from the data.
@@ -261,6 +323,20 @@ def compare(
     >>> boot = df.roc.compare(case="case", method="bootstrap", n_boot=500, seed=1, adjust="holm")
     >>> boot.select("diff", "paired", "p_adjusted").row(0)[:2]
     (0.3125, True)
+
+    Two cases per patient: the clustered test is wider where a patient's cases agree.
+
+    >>> patients = df.with_columns(patient=pl.col("case") // 2)
+    >>> clustered = patients.roc.compare(case="case", cluster="patient")
+    >>> clustered.select("diff", "statistic", "p_value")
+    shape: (1, 3)
+    ┌────────┬───────────┬──────────┐
+    │ diff   ┆ statistic ┆ p_value  │
+    │ ---    ┆ ---       ┆ ---      │
+    │ f64    ┆ f64       ┆ f64      │
+    ╞════════╪═══════════╪══════════╡
+    │ 0.3125 ┆ 0.802788  ┆ 0.422097 │
+    └────────┴───────────┴──────────┘
     """
     names = validate.as_names(by)
     schema = lf.collect_schema()
@@ -292,6 +368,11 @@ def compare(
         raise ValueError(msg)
     validate.level(level)
     check_adjust(adjust)
+    if cluster is not None:
+        validate.cluster(schema, cluster, roles={**roles, model: "model"})
+        if power is not None:
+            msg = "power= plans unclustered studies\n\nHint: drop cluster= or power=."
+            raise ValueError(msg)
     if power is not None:
         validate.open_unit(power, "power")
         if method != "delong":
@@ -299,6 +380,7 @@ def compare(
             raise ValueError(msg)
     if bootstrap_tests.wanted(method, fpr=fpr, tpr=tpr, n_boot=n_boot, seed=seed):
         cols: dict[str, Any] = {"model": model, "case": case, "pos_label": pos_label}
+        cols["cluster"] = cluster
         test: dict[str, Any] = {"paired": paired, "alternative": alternative, "level": level}
         boot: dict[str, Any] = {"n_boot": n_boot, "seed": seed, "fpr": fpr, "tpr": tpr}
         boot["progress"] = progress  # progress (issue 35)
@@ -310,33 +392,48 @@ def compare(
     # the row's position within its model (and group) is then its case id.
     taken = list(schema)
     model_column, case_column = fresh("__roc_model", taken), fresh("__roc_case", taken)
+    cluster_column = fresh("__roc_cluster", taken)
     case_id = pl.col(case) if case is not None else pl.int_range(pl.len()).over([*names, model])
+    ids = [] if cluster is None else [validate.checked_cluster(cluster).alias(cluster_column)]
     rows = lf.select(
-        *names, score, label, pl.col(model).alias(model_column), case_id.alias(case_column)
+        *names, score, label, pl.col(model).alias(model_column), case_id.alias(case_column), *ids
     )
     keys = [*names, model_column]
+    extra = [case_column, *([] if cluster is None else [cluster_column])]
     placed, table = delong_table(
-        rows, score, label, names=keys, weight=None, pos_label=pos_label, extra=[case_column]
+        rows, score, label, names=keys, weight=None, pos_label=pos_label, extra=extra
     )
+    if cluster is not None:  # each model's clustered variance and its number of clusters
+        variances = cluster_variances(placed, table, keys, cluster_column)
+        table = table.drop("_var").join(variances, on=keys, how="left", nulls_equal=True)
+        table = table.with_columns(_clusters=pl.col("n_clusters").fill_null(0.0))
     # Past the coding every column is ours (the groups run under reserved names).
     placed = placed.rename({model_column: "_model", case_column: "_case"})
+    placed = placed.rename({cluster_column: "_cluster"}) if cluster is not None else placed
     table = table.rename({model_column: "_model"})
     dup = placed.group_by(*names, "_model").agg(
         _dup=pl.col("_case").filter(pl.col("_case").is_duplicated()).first(),
         _null_cases=pl.col("_case").is_null().sum(),
     )
     table = table.join(dup, on=[*names, "_model"], how="left", nulls_equal=True)
-    table = opaque(
-        table.with_columns(_n=pl.col("n_pos") + pl.col("n_neg")), _check_summary(model, case)
-    )
-    side = ["_model", "auc", "n_pos", "n_neg", "_var", "_n"]
+    # Rows, and the independent units of the Welch-type df: clusters when clustered.
+    size = pl.col("n_pos") + pl.col("n_neg")
+    units = pl.col("_clusters") if cluster is not None else size
+    table = opaque(table.with_columns(_n=size, _units=units), _check_summary(model, case))
+    side = ["_model", "auc", "n_pos", "n_neg", "_var", "_n", "_units"]
     a = table.select(*names, *(pl.col(c).alias(f"{c}_a") for c in side))
     b = table.select(*names, *(pl.col(c).alias(f"{c}_b") for c in side))
     pairs = join_groups(a, b, names, how="inner").filter(pl.col("_model_a") < pl.col("_model_b"))
     pair_keys = [*names, "_model_a", "_model_b"]
-    cells = placed.select(*names, "_model", "_case", "_y", "_d")
+    own = ["_cluster"] if cluster is not None else []
+    cells = placed.select(*names, "_model", "_case", "_y", "_d", *own)
     left = cells.rename({"_model": "_model_a", "_y": "_y_a", "_d": "_d_a"})
     right = cells.rename({"_model": "_model_b", "_y": "_y_b", "_d": "_d_b"})
+    if cluster is not None:
+        left, right = (
+            left.rename({"_cluster": "_cluster_a"}),
+            right.rename({"_cluster": "_cluster_b"}),
+        )
     matched = left.join(right, on=[*names, "_case"], how="inner", nulls_equal=True).filter(
         (pl.col("_model_a") < pl.col("_model_b")) & (pl.col("_y_a") == pl.col("_y_b"))
     )
@@ -352,19 +449,26 @@ def compare(
         _g01=ordered_variance(gap.filter(~y)),
     )
     pairs = pairs.join(covariances, on=pair_keys, how="left", nulls_equal=True)
+    if cluster is not None:
+        pairs = _clustered_pairs(pairs, ordered, pair_keys)
     same_cases = (pl.col("_matched") == pl.col("_n_a")) & (pl.col("_n_a") == pl.col("_n_b"))
     is_paired = same_cases.fill_null(False) if paired is not False else pl.lit(False)
     v_a, v_b = pl.col("_var_a"), pl.col("_var_b")
     # `_d` are counts, so V10 = _d / n_neg and 1 - V01 = _d / n_pos.
     m, n = (pl.col(c).cast(pl.Float64) for c in ("n_pos_a", "n_neg_a"))
     paired_variance = pl.col("_g10") / (m * n**2) + pl.col("_g01") / (n * m**2)
+    if cluster is not None:
+        paired_variance = pl.col("_paired_var")
     variance = pl.when(pl.col("paired")).then(paired_variance).otherwise(v_a + v_b)
     diff = pl.col("auc_a") - pl.col("auc_b")
     sd = pl.col("_sd")
-    welch = (v_a + v_b) ** 2 / (v_a**2 / (pl.col("_n_a") - 1) + v_b**2 / (pl.col("_n_b") - 1))
+    units_a, units_b = pl.col("_units_a"), pl.col("_units_b")
+    welch = (v_a + v_b) ** 2 / (v_a**2 / (units_a - 1) + v_b**2 / (units_b - 1))
+    pairs = pairs.with_columns(paired=is_paired)
+    if cluster is not None:
+        pairs = opaque(pairs, _check_clusters(model, cluster))
     out = (
-        pairs.with_columns(paired=is_paired)
-        .with_columns(diff=diff, _sd=variance.clip(lower_bound=0.0).sqrt())
+        pairs.with_columns(diff=diff, _sd=variance.clip(lower_bound=0.0).sqrt())
         .with_columns(
             statistic=pl.when(sd > 0)
             .then(pl.col("diff") / sd)
