@@ -22,6 +22,7 @@ from polars_roc.charts._altair import (
     per_panel,
     quantitative,
     require,
+    threshold_tip,
 )
 from polars_roc.charts._direction import ranks_lowest_first
 
@@ -207,7 +208,9 @@ def gain_chart(
     layers.append(best.mark_line(**best_style).encode(x, y, order, **best_hue))
     tips = [alt_.Tooltip(field=field(name), type="nominal") for name in by]
     tips += [
-        alt_.Tooltip(field=name, type="quantitative", format=".4~g")
+        threshold_tip(alt_, name)
+        if name == "threshold"
+        else alt_.Tooltip(field=name, type="quantitative", format=".4~g")
         for name in ("bin" if is_table else "threshold", "depth")
         if name in points.columns
     ]
