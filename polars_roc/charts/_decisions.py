@@ -63,7 +63,8 @@ def _labels(best: pl.DataFrame, by: list[str], x: str) -> list[str]:
     texts = []
     for record in best.iter_rows(named=True):
         key = ", ".join(str(record[name]) for name in by)
-        where = f"depth {record['depth']:.3f}" if x == "depth" else f"t = {threshold_text(record['threshold'])}"
+        cut = threshold_text(record["threshold"])
+        where = f"depth {record['depth']:.3f}" if x == "depth" else f"t = {cut}"
         y = record["_y"]
         number = f"{y:,.0f}" if abs(y) >= 1000 else f"{y:.4g}"
         texts.append(f"{key + ': ' if key else ''}best {number} at {where}")
@@ -287,7 +288,8 @@ def decision_curve_chart(
     tips = [alt_.Tooltip(field=field(n), type="nominal") for n in by]
     tips += [threshold_tip(alt_, "threshold")]
     tips += [
-        alt_.Tooltip(field=c, type="quantitative", format=".4f") for c in ("net_benefit", "treat_all")
+        alt_.Tooltip(field=c, type="quantitative", format=".4f")
+        for c in ("net_benefit", "treat_all")
     ]
     models = alt_.Chart().transform_filter(is_mark("model"))
     layers = [

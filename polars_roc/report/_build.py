@@ -554,9 +554,7 @@ def to_html(
     """
     chosen = ReportOptions.of(options, **settings)
     roles = {"by": by, "weight": weight, "pos_label": pos_label, "segment": segment}
-    data = compute(
-        lf, score, label, **roles, options=chosen, progress=progress, classes=classes
-    )
+    data = compute(lf, score, label, **roles, options=chosen, progress=progress, classes=classes)
     return render(data, source=source, progress=progress)
 
 

@@ -309,8 +309,9 @@ def gains_tables(table: pl.DataFrame, names: Sequence[str], *, lower: bool = Fal
 
     def one(rows: pl.DataFrame, key: str) -> str:
         body = []
-        empty = swallowed(rows, names).to_list() if "bin" in rows.columns else []
-        for row, ties in zip(rows.iter_rows(named=True), empty or [None] * rows.height):
+        has_bins = "bin" in rows.columns
+        empty = swallowed(rows, names).to_list() if has_bins else [None] * rows.height
+        for row, ties in zip(rows.iter_rows(named=True), empty, strict=True):
             first = f"<td>{html.escape(str(row[color]))}</td>" if color else ""
             cells = [_cell(row[c], c) for c in columns]
             if ties is not None and "bin" in columns:  # the bin that swallowed empty ones
@@ -408,7 +409,7 @@ def sections(
                 + html.escape(
                     f"{empty.len():,} bin(s) above hold every row of a block of tied scores "
                     "that reaches past one or more bins; those bins are empty and left out "
-                    "(the bin cell says which, e.g. \"3 (with 1–2: tied scores)\"), and the "
+                    '(the bin cell says which, e.g. "3 (with 1–2: tied scores)"), and the '
                     "gain chart has no point for them."
                 )
                 + "</p>"

@@ -83,7 +83,8 @@ def _table(frame: pl.DataFrame) -> str:
             if column == "threshold" and isinstance(value, float):
                 text = threshold_text(value)  # 4 significant digits, as everywhere
             else:
-                text = "–" if value is None else f"{value:.4g}" if isinstance(value, float) else value
+                number = isinstance(value, float)
+                text = "–" if value is None else f"{value:.4g}" if number else value
             cells.append(f"<td>{html.escape(str(text))}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     body = "".join(rows)

@@ -498,7 +498,8 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
     for key, *parts in body:
         heading = HEADINGS[key]
         wide = ' class="half"' if key in half else ""
-        html_ = f'<section id="{key}"{wide}><h2>{html.escape(heading)}</h2>{"".join(parts)}</section>'
+        title = f"<h2>{html.escape(heading)}</h2>"
+        html_ = f'<section id="{key}"{wide}>{title}{"".join(parts)}</section>'
         out.append((key, heading, html_))
     business = report_business.sections(
         table=None if data.gains is None else merge_groups(data.gains, names),
