@@ -51,6 +51,7 @@ from polars_roc._core.validate import By
 __all__ = ["Strategy", "calibration", "calibration_fit"]
 
 
+
 @same_kind
 def calibration(
     lf: pl.LazyFrame,

@@ -352,8 +352,6 @@ def no_clash(names: Sequence[str], outputs: Sequence[str]) -> None:
             f".rename({{{clash[0]!r}: {clash[0] + '_group'!r}}})."
         )
         raise ValueError(msg)
-
-
 def open_unit(value: Any, name: str) -> float:
     """Check a number lies strictly between 0 and 1 (a power, a significance level)."""
     if not is_real(value) or not 0.0 < value < 1.0:
