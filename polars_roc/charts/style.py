@@ -172,7 +172,7 @@ def threshold_expr(value: str) -> str:
     Examples
     --------
     >>> from polars_roc.charts.style import threshold_expr
-    >>> threshold_expr("datum.t")[:46]
+    >>> threshold_expr("datum.t")[:45]
     "!isValid(datum.t) ? '—' : !isFinite(datum.t) "
     """
     small = f"{value} !== 0 && abs({value}) < {SCIENTIFIC_BELOW}"
