@@ -60,6 +60,11 @@ def test_a_gains_bin_swallowed_by_ties_says_so() -> None:
     (first, *_) = tables(page)["gains-table"]
     assert first["bin"] == f"{bins[0]} (with 1–2: tied scores)"
     assert "tied scores that reaches past one or more bins" in page
+    # The gain chart's tooltip names the swallowed bins too.
+    (rows,) = specs(page)["gains"]["datasets"].values()
+    named = [row["_bin"] for row in rows if row.get("_mark") == "model" and row.get("_bin")]
+    assert named[0] == f"{bins[0]} (with 1–2: tied scores)"
+    assert named[1:] == [str(b) for b in bins[1:]]
     untied = pl.DataFrame({"score": rng.random(n), "label": label})
     assert "tied scores" not in report.to_html(untied.lazy(), ci=None, js="cdn")
 

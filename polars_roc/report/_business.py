@@ -36,6 +36,7 @@ import polars as pl
 
 from polars_roc import calibration as calibrating
 from polars_roc import charts, gains
+from polars_roc._core.swallowed import swallowed_bins
 from polars_roc.charts.style import color_domain, rate_text, threshold_text
 from polars_roc.report._figures import COLUMNS, panel_size
 
@@ -357,18 +358,7 @@ def swallowed(table: pl.DataFrame, names: Sequence[str]) -> pl.Series:
     ['1–2', None, '5', None]
     """
     groups = [name for name in names[:2] if name in table.columns]
-    previous = pl.col("bin").shift(1)
-    if groups:
-        previous = previous.over(groups)
-    first = previous.fill_null(0) + 1
-    last = pl.col("bin") - 1
-    text = (
-        pl.when(first == last)
-        .then(first.cast(pl.String))
-        .when(first < last)
-        .then(pl.concat_str([first.cast(pl.String), pl.lit("–"), last.cast(pl.String)]))
-    )
-    return table.select(text.alias("swallowed")).to_series()
+    return table.select(swallowed_bins(groups).alias("swallowed")).to_series()
 
 
 def sections(
@@ -409,8 +399,8 @@ def sections(
                 + html.escape(
                     f"{empty.len():,} bin(s) above hold every row of a block of tied scores "
                     "that reaches past one or more bins; those bins are empty and left out "
-                    '(the bin cell says which, e.g. "3 (with 1–2: tied scores)"), and the '
-                    "gain chart has no point for them."
+                    "(the bin cell and the gain chart's tooltip say which, e.g. "
+                    '"3 (with 1–2: tied scores)"); the gain chart has no point for them.'
                 )
                 + "</p>"
             )
