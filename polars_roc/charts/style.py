@@ -183,9 +183,9 @@ def threshold_expr(value: str) -> str:
     )
 
 
-def text_column(name: str) -> str:
+def text_column(column: str) -> str:
     """
-    The column holding the printed text of a threshold or score column `name`.
+    The column holding the printed text of a threshold or score column `column`.
 
     Examples
     --------
@@ -193,7 +193,7 @@ def text_column(name: str) -> str:
     >>> text_column("threshold")
     '_text_threshold'
     """
-    return f"_text_{name}"
+    return f"_text_{column}"
 
 
 def rate_text(value: float | None) -> str:
