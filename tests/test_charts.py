@@ -204,7 +204,7 @@ def test_roc_chart_lines_legend_aucs_and_tooltips(scored: pl.DataFrame) -> None:
     line = spec["layer"][1]["encoding"]
     assert line["x"]["scale"]["domain"] == line["y"]["scale"]["domain"] == [0, 1]
     tips = {tip["field"] for tip in spec["layer"][2]["encoding"]["tooltip"]}
-    assert {"threshold", "tp", "fp", "tn", "fn"} <= tips
+    assert {"_text_threshold", "tp", "fp", "tn", "fn"} <= tips  # the threshold as text
     root = render(chart)
     assert len(marks(root, "line", 0)) == 1  # the chance diagonal
     assert len(marks(root, "line", 1)) == 3  # one curve per model

@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 import polars_roc as pr
+from polars_roc.charts.style import threshold_text
 from polars_roc.cli import main
 
 
@@ -41,7 +42,7 @@ def test_value_panel_shows_the_value_optimal_threshold(scores: Path, tmp_path: P
     table = re.search(r'<table id="value-best">(.*?)</table>', page, re.S)
     assert table is not None
     for model, threshold in expected.select("model", "threshold").iter_rows():
-        assert f"<td>{model}</td><td>{threshold:.4g}</td>" in table.group(1)
+        assert f"<td>{model}</td><td>{threshold_text(threshold)}</td>" in table.group(1)
 
 
 def test_value_flags_need_gain_tp(

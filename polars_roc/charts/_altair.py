@@ -22,13 +22,18 @@ from polars_roc.charts.style import (
     COUNT_FORMAT,
     RATE_FORMAT,
     SMALL_FORMAT,
-    THRESHOLD_FORMAT,
     color_domain,
     color_range,
+    text_column,
+    threshold_text,
 )
 
 if TYPE_CHECKING:
     import altair as alt
+
+#: Threshold and score columns a chart's data also holds as printed text (see
+#: :func:`printed`): tooltips show the text, as the report's tables print it.
+PRINTED = ("threshold", "bin_start", "bin_end", "score", "mean_score", "min_score", "max_score")
 
 #: At most this many point labels in a panel (more would crowd it: tooltips only).
 MAX_POINT_LABELS = 20
@@ -131,9 +136,10 @@ def tooltips(alt: Any, frame: pl.DataFrame, by: Sequence[str], names: Sequence[s
     for name in names:
         if name not in frame.columns:
             continue
-        if name == "threshold":
-            fmt = THRESHOLD_FORMAT
-        elif name in ("tp", "fp", "tn", "fn", "n_pos", "n_neg"):
+        if name in PRINTED:
+            out.append(threshold_tip(alt, name))
+            continue
+        if name in ("tp", "fp", "tn", "fn", "n_pos", "n_neg"):
             fmt = COUNT_FORMAT
         elif name in ("auc_se", "pauc"):
             fmt = SMALL_FORMAT  # small numbers: one more decimal, as in the report's tables
@@ -141,6 +147,33 @@ def tooltips(alt: Any, frame: pl.DataFrame, by: Sequence[str], names: Sequence[s
             fmt = RATE_FORMAT
         out.append(alt.Tooltip(field=field(name), type="quantitative", format=fmt))
     return out
+
+
+def threshold_tip(alt: Any, name: str, title: str | None = None) -> Any:
+    """The tooltip of a threshold or score column: its text (:func:`printed`), 4 digits."""
+    return alt.Tooltip(field=text_column(name), type="nominal", title=title or name)
+
+
+def printed(frame: pl.DataFrame) -> pl.DataFrame:
+    """
+    `frame` with the text of each of its :data:`PRINTED` columns (``_text_<name>``).
+
+    The text is :func:`polars_roc.charts.style.threshold_text`'s: 4 significant digits,
+    scientific below 1e-3, ``+inf`` / ``−inf`` for the infinite ends.
+    """
+    columns = []
+    for name in PRINTED:
+        if name not in frame.columns or not frame.schema[name].is_numeric():
+            continue
+        values = frame[name].cast(pl.Float64)
+        distinct = values.drop_nulls().unique().to_list()
+        texts = {value: threshold_text(value) for value in distinct}
+        columns.append(
+            values.replace_strict(texts, default=None, return_dtype=pl.String).alias(
+                text_column(name)
+            )
+        )
+    return frame.with_columns(columns) if columns else frame
 
 
 @dataclass(frozen=True)
@@ -228,7 +261,7 @@ def combine(**layers: pl.DataFrame | None) -> pl.DataFrame:
     ]
     if not parts:
         return pl.DataFrame({"_mark": []}, schema={"_mark": pl.String})
-    return finite(pl.concat(parts, how="diagonal_relaxed"))
+    return finite(printed(pl.concat(parts, how="diagonal_relaxed")))
 
 
 def js_key(value: Any) -> str:
@@ -325,7 +358,8 @@ def place_labels(
     :mod:`polars_roc.charts._layout`), named by the group columns the panels do not show.
     When a panel's lines do not all fit, that panel shows none (the legend, the tooltips and
     the tables still give the numbers). `points` (``*by``, the two `fields`, ``_text``) get
-    their text next to the point, or as a stacked line, or none when neither has room.
+    their text next to the point (within :data:`~polars_roc.charts._layout.NEAR` pixels),
+    or none when there is no free place there.
     With `top` the lines stack down from the panel's top instead of up from its bottom.
     """
     legend = order = None
@@ -376,13 +410,11 @@ def place_labels(
             if unnamed:  # a text says whose it is unless its colour and panel do
                 prefix = " · ".join(js_key(row[name]) for name in unnamed)
                 row = {**row, "_text": f"{prefix}: {row['_text']}"}
+            # Beside its point or not at all (the point keeps its tooltip): a label far
+            # from its dot, e.g. stacked in a corner, reads as belonging to nothing.
             spot = panel.near(i, row["_text"], (row[x_name], row[y_name]))
             if spot is not None:
                 out.append(_text_row(row, spot, by, fields, "left"))
-                continue
-            spot = panel.stack(i, row["_text"])
-            if spot is not None:
-                out.append(_text_row(row, spot, by, fields, align))
     rows_frame = None
     if out:
         schema = {name: summary_dtype(summary, points, name) for name in by}

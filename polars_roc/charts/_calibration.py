@@ -20,6 +20,7 @@ from polars_roc.charts._altair import (
     nominal,
     quantitative,
     require,
+    threshold_tip,
 )
 from polars_roc.charts.style import color_domain
 
@@ -134,7 +135,7 @@ def _panel(
     tips = [alt_.Tooltip(field=field(name), type="nominal") for name in by]
     tips += [
         alt_.Tooltip(field="bin", type="quantitative"),
-        alt_.Tooltip(field="mean_score", type="quantitative", format=".4f"),
+        threshold_tip(alt_, "mean_score", "mean score"),
         alt_.Tooltip(field="fraction_positive", type="quantitative", format=".4f"),
         alt_.Tooltip(field="n", type="quantitative", format=",.4~g"),
     ]

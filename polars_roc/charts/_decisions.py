@@ -22,8 +22,9 @@ from polars_roc.charts._altair import (
     per_panel,
     quantitative,
     require,
+    threshold_tip,
 )
-from polars_roc.charts.style import THRESHOLD_FORMAT
+from polars_roc.charts.style import threshold_text
 
 if TYPE_CHECKING:
     import altair as alt
@@ -62,7 +63,8 @@ def _labels(best: pl.DataFrame, by: list[str], x: str) -> list[str]:
     texts = []
     for record in best.iter_rows(named=True):
         key = ", ".join(str(record[name]) for name in by)
-        where = f"depth {record['depth']:.3f}" if x == "depth" else f"t = {record['threshold']:.4g}"
+        cut = threshold_text(record["threshold"])
+        where = f"depth {record['depth']:.3f}" if x == "depth" else f"t = {cut}"
         y = record["_y"]
         number = f"{y:,.0f}" if abs(y) >= 1000 else f"{y:.4g}"
         texts.append(f"{key + ': ' if key else ''}best {number} at {where}")
@@ -163,7 +165,7 @@ def value_chart(
     apart = detail(alt_, [n for n in by if n != color and n not in panels.names])
     tips = [alt_.Tooltip(field=field(n), type="nominal") for n in by]
     tips += [
-        alt_.Tooltip(field="threshold", type="quantitative", format=THRESHOLD_FORMAT),
+        threshold_tip(alt_, "threshold"),
         alt_.Tooltip(field="depth", type="quantitative", format=".4~g"),
         alt_.Tooltip(field="_y", type="quantitative", format=",.4~g", title=y_name),
     ]
@@ -284,9 +286,10 @@ def decision_curve_chart(
     apart = detail(alt_, [n for n in by if n != color and n not in panels.names])
     every = detail(alt_, [n for n in by if n not in panels.names])
     tips = [alt_.Tooltip(field=field(n), type="nominal") for n in by]
+    tips += [threshold_tip(alt_, "threshold")]
     tips += [
         alt_.Tooltip(field=c, type="quantitative", format=".4f")
-        for c in ("threshold", "net_benefit", "treat_all")
+        for c in ("net_benefit", "treat_all")
     ]
     models = alt_.Chart().transform_filter(is_mark("model"))
     layers = [

@@ -32,7 +32,7 @@ from polars_roc.charts._altair import (
 from polars_roc.charts._axes import fpr_axis
 from polars_roc.charts._direction import predicted, runs_lower
 from polars_roc.charts._roc import chance_rows, ordered_curve, thinned_curve
-from polars_roc.charts.style import COUNT_FORMAT, RATE_FORMAT, THRESHOLD_DIGITS, THRESHOLD_FORMAT
+from polars_roc.charts.style import COUNT_FORMAT, RATE_FORMAT, THRESHOLD_DIGITS, threshold_expr
 from polars_roc.typing import FprScale
 
 if TYPE_CHECKING:
@@ -47,15 +47,19 @@ def slider_step(low: float, high: float, typical: float | None = None) -> float:
     """
     A round step for the slider: thresholds to 4 significant digits, 100 positions at least.
 
-    The digits count from the `typical` threshold's size (e.g. the median's: 0.5193 for
-    scores in [0, 1]), else the largest's.
-
-    The slider then shows round values (``0.5954``, never ``0.5954397202808415``).
+    The digits count from the largest threshold's size (its power of ten), so no value the
+    slider shows has more than 4 significant digits (``0.5954``, never ``0.5954397202808415`` nor
+    ``0.38486``); `typical` (e.g. the median threshold) is accepted for compatibility and
+    only used when the ends are both zero.
     """
     if not high > low:
         return 1.0
-    largest = max(abs(low), abs(high)) if typical is None or typical <= 0 else typical
-    digits = math.floor(math.log10(largest)) - (THRESHOLD_DIGITS - 1)
+    largest = max(abs(low), abs(high))
+    if largest == 0 and typical is not None and typical > 0:
+        largest = typical
+    # Steps of the 4th significant digit of the numbers up to `largest`: 1e-4 up to 1
+    # (0.4846; 1 itself prints as 1), 0.1 up to 1,000 (712.3).
+    digits = math.ceil(math.log10(largest)) - THRESHOLD_DIGITS
     spread = math.floor(math.log10((high - low) / 100))
     return float(10 ** min(digits, spread))
 
@@ -241,10 +245,14 @@ def threshold_explorer(
         roc = panels.apply(alt_, roc.properties(data=data))
 
     names = ["threshold", *COUNTS, *shown]
-    formats = {"threshold": THRESHOLD_FORMAT, **dict.fromkeys(COUNTS, COUNT_FORMAT)}
+    formats = dict.fromkeys(COUNTS, COUNT_FORMAT)
     formats.update(dict.fromkeys(shown, RATE_FORMAT))
     pick = json.dumps(formats)
-    text = f"isValid(datum.value) ? format(datum.value, {pick}[datum.key]) : '–'"
+    # The threshold as every table prints it (4 significant digits, scientific below 1e-3).
+    text = (
+        f"datum.key === 'threshold' ? {threshold_expr('datum.value')} : "
+        f"isValid(datum.value) ? format(datum.value, {pick}[datum.key]) : '–'"
+    )
     table = (
         chosen.transform_fold([field(c) for c in names])
         .transform_calculate(_shown=text)

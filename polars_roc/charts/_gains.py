@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_roc._core.columns import GAIN_CURVE, GAINS_TABLE
+from polars_roc._core.swallowed import bin_text
 from polars_roc.charts._altair import (
     Panels,
     altair,
@@ -22,6 +23,7 @@ from polars_roc.charts._altair import (
     per_panel,
     quantitative,
     require,
+    threshold_tip,
 )
 from polars_roc.charts._direction import ranks_lowest_first
 
@@ -165,6 +167,10 @@ def gain_chart(
     points = gains.select(
         *by, "depth", _y=pl.col(value).cast(pl.Float64), **_extra(gains, is_table)
     )
+    if is_table:  # the bin as the report prints it: which empty bins its ties swallowed
+        ordered = gains.with_row_index("_i").sort([*by, "bin"], nulls_last=True)
+        texts = ordered.select("_i", bin_text(by).alias("_bin")).sort("_i")["_bin"]
+        points = points.with_columns(texts)
     if is_table and not lift:  # a gains table starts at the origin
         origin = gains.select(by).unique(maintain_order=True) if by else pl.DataFrame()
         start = origin.with_columns(depth=pl.lit(0.0), _y=pl.lit(0.0))
@@ -206,9 +212,13 @@ def gain_chart(
     best_hue = {} if shared else {**hue, **apart}
     layers.append(best.mark_line(**best_style).encode(x, y, order, **best_hue))
     tips = [alt_.Tooltip(field=field(name), type="nominal") for name in by]
+    if is_table:
+        tips.append(alt_.Tooltip(field="_bin", type="nominal", title="bin"))
     tips += [
-        alt_.Tooltip(field=name, type="quantitative", format=".4~g")
-        for name in ("bin" if is_table else "threshold", "depth")
+        threshold_tip(alt_, name)
+        if name == "threshold"
+        else alt_.Tooltip(field=name, type="quantitative", format=".4~g")
+        for name in ("threshold", "depth")
         if name in points.columns
     ]
     tips.append(alt_.Tooltip(field="_y", type="quantitative", format=".4f", title=value))

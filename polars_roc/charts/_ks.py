@@ -20,9 +20,10 @@ from polars_roc.charts._altair import (
     nominal,
     quantitative,
     require,
+    threshold_tip,
 )
 from polars_roc.charts._direction import predicted, runs_lower
-from polars_roc.charts.style import threshold_text
+from polars_roc.charts.style import CLASS_COLORS, threshold_text
 
 if TYPE_CHECKING:
     import altair as alt
@@ -134,11 +135,13 @@ def ks_chart(
     x = quantitative(alt_, "X", "threshold", title="Score threshold t")
     y = quantitative(alt_, "Y", "value", title=f"Share of the class scoring {predicted(lower)} t")
     y = y.scale(domain=[0, 1])
-    hue = nominal(alt_, "Color", "_class", title="class")
+    # The classes in their own colours (those of the score chart), never the models'.
+    classes = alt_.Scale(domain=["negatives", "positives"], range=list(CLASS_COLORS))
+    hue = nominal(alt_, "Color", "_class", title="class", scale=classes)
     apart = detail(alt_, [name for name in by if name not in panels.names])
     tips = [alt_.Tooltip(field=field(name), type="nominal") for name in [*by, "_class"]]
     tips += [
-        alt_.Tooltip(field="threshold", type="quantitative", format=".6~g"),
+        threshold_tip(alt_, "threshold"),
         alt_.Tooltip(field="value", type="quantitative", format=".4f"),
     ]
     lines = alt_.Chart().transform_filter(is_mark("line"))

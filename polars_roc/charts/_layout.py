@@ -10,10 +10,11 @@ Two kinds of text:
 * **stacked lines** (AUC, pAUC, AP per group): right- or left-aligned lines at the bottom of
   the panel (or at its top, where a log FPR axis leaves room), one line per group,
   :data:`LINE` pixels apart;
-* **point labels** (a threshold next to its operating point): the first free place of eight
-  around the point (right-below, right-above, left-below, left-above, ...) that stays inside
-  the plot and overlaps no other text or marked point; a label with no free place joins the
-  stacked lines, and is left out (its point keeps its tooltip) when the stack is full.
+* **point labels** (a threshold next to its operating point): the first free place around
+  the point (right-below, right-above, left-below, left-above, ..., then one line further
+  out) that stays inside the plot and overlaps no other text or marked point, its box within
+  :data:`NEAR` pixels of the point; a label with no free place is left out (its point keeps
+  its tooltip), never moved away from its point.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ LINE = 14
 PAD = 5
 #: Radius kept free around a marked point, in pixels.
 POINT = 6
+#: Farthest a point label's box may be from its point, in pixels.
+NEAR = POINT + 1 + LINE + 2
 #: At most this share of a panel's height is given to stacked lines.
 STACK_SHARE = 0.6
 
@@ -172,6 +175,11 @@ class Panel:
             (px - gap - width, py - height / 2),
             (px - width / 2, py + gap),
             (px - width / 2, py - gap - height),
+            # one line further out, still beside the point
+            (px + gap, py + 2 + LINE),
+            (px + gap, py - 2 - height - LINE),
+            (px - gap - width, py + 2 + LINE),
+            (px - gap - width, py - 2 - height - LINE),
         ]
         for x0, y0 in candidates:
             box = (x0, y0, x0 + width, y0 + height)

@@ -258,8 +258,9 @@ def roc_chart(
     colour alone tells the groups apart, and otherwise as lines of text inside each panel
     (none in a panel whose lines do not all fit). Each group keeps its colour in every chart
     of the same groups (the colour scale's domain is the sorted group values), while the
-    legend lists the best AUC first. Operating-point labels sit next to their points where
-    they overlap nothing, else join the lines of text; no two texts ever overlap.
+    legend lists the best AUC first. An operating-point label (4 significant digits,
+    scientific below 1e-3) sits beside its point where it overlaps nothing, else is left
+    out (the point keeps its tooltip); no two texts ever overlap.
 
     Curves longer than `max_points` (all groups together) are thinned for drawing, with the
     error bound of :mod:`polars_roc.charts._thin`; AUC labels and tooltips use exact rows.

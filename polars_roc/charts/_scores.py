@@ -25,8 +25,10 @@ from polars_roc.charts._altair import (
     is_mark,
     nominal,
     quantitative,
+    threshold_tip,
 )
-from polars_roc.charts.style import COUNT_FORMAT, THRESHOLD_FORMAT
+from polars_roc.charts.style import CLASS_COLORS as _COLORS
+from polars_roc.charts.style import COUNT_FORMAT
 from polars_roc.typing import ScoreChartKind as Kind
 
 if TYPE_CHECKING:
@@ -36,7 +38,7 @@ KINDS = ("histogram", "density", "sorted", "strip")
 #: Class names shown in the legend, and their colours: grey and purple, colours no group
 #: takes (groups take the palette of :mod:`polars_roc.charts.style`).
 CLASSES = ["negative", "positive"]
-CLASS_COLORS = ["#9a9a9a", "#6a3d9a"]
+CLASS_COLORS = list(_COLORS)
 #: Pixels at the bottom of the sorted-score plot kept for the two class barcodes.
 RUG = 30
 #: Grid points of the binned kernel density estimate, at most and at least per curve.
@@ -321,12 +323,8 @@ def score_chart(
             tips = [
                 *panel_tips,
                 klass,
-                alt_.Tooltip(
-                    field="bin_start", type="quantitative", title="from", format=THRESHOLD_FORMAT
-                ),
-                alt_.Tooltip(
-                    field="bin_end", type="quantitative", title="to", format=THRESHOLD_FORMAT
-                ),
+                threshold_tip(alt_, "bin_start", "from"),
+                threshold_tip(alt_, "bin_end", "to"),
                 alt_.Tooltip(field="count", type="quantitative", format=COUNT_FORMAT),
             ]
             mark = alt_.Chart().transform_filter(is_mark("bar")).mark_bar(opacity=0.55)
@@ -334,7 +332,7 @@ def score_chart(
         elif k == "density":
             data = combine(density=density_rows(rows, names, density_grid(max_points, n_panels)))
             y = quantitative(alt_, "Y", "density", title="density")
-            tips = [*panel_tips, klass, alt_.Tooltip(field="score", format=THRESHOLD_FORMAT)]
+            tips = [*panel_tips, klass, threshold_tip(alt_, "score")]
             mark = alt_.Chart().transform_filter(is_mark("density"))
             layer = mark.mark_area(opacity=0.35, line=True).encode(
                 x_score, y.stack(None), color=hue, tooltip=tips
@@ -346,7 +344,7 @@ def score_chart(
             # The scores above, and one barcode per class along the bottom: where each
             # class's rows sit in the ranking.
             y = quantitative(alt_, "Y", "score", title=score).scale(range=[height - RUG, 0])
-            tips = [*panel_tips, klass, alt_.Tooltip(field="score", format=THRESHOLD_FORMAT)]
+            tips = [*panel_tips, klass, threshold_tip(alt_, "score")]
             mark = alt_.Chart().transform_filter(is_mark("point"))
             on_top = alt_.Order(field="_class", type="nominal", sort="ascending")  # positives
             layers = [
@@ -363,7 +361,7 @@ def score_chart(
             data = combine(point=strip_rows(rows, names, share, seed))
             y = nominal(alt_, "Y", "_class", title="class", sort=CLASSES)
             offset = quantitative(alt_, "YOffset", "_jitter", scale=alt_.Scale(domain=[-1.5, 1.5]))
-            tips = [*panel_tips, klass, alt_.Tooltip(field="score", format=THRESHOLD_FORMAT)]
+            tips = [*panel_tips, klass, threshold_tip(alt_, "score")]
             mark = alt_.Chart().transform_filter(is_mark("point"))
             layer = mark.mark_circle(size=14, opacity=0.5).encode(
                 x_score, y, yOffset=offset, color=hue, tooltip=tips

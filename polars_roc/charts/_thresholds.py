@@ -23,11 +23,19 @@ from polars_roc.charts._altair import (
     nominal,
     quantitative,
     require,
+    threshold_tip,
 )
 from polars_roc.charts._direction import predicted, runs_lower
 from polars_roc.charts._layout import FONT, LINE, PAD, text_width
 from polars_roc.charts._thin import budget, drawing_order, thin
-from polars_roc.charts.style import RATE_FORMAT, THRESHOLD_FORMAT, rate_text, threshold_text
+from polars_roc.charts.style import (
+    MEASURE_DASHES,
+    MEASURE_PALETTE,
+    MEASURE_SHADES,
+    RATE_FORMAT,
+    rate_text,
+    threshold_text,
+)
 
 if TYPE_CHECKING:
     import altair as alt
@@ -273,11 +281,25 @@ def threshold_chart(
     axis = alt_.Axis(titleLimit=width, format="~g")
     x = quantitative(alt_, "X", "threshold", title=title, axis=axis)
     y = quantitative(alt_, "Y", "value", title="Value")
-    hue = nominal(alt_, "Color", "measure", title="measure", sort=measures)
-    strokes = {} if dash is None else {"strokeDash": nominal(alt_, "StrokeDash", dash)}
+    # Measures in their own encoding, never the models' colours: a dash each in near-black
+    # shades, or (when the dash tells groups apart) the dark measure palette.
+    n = len(measures)
+    colors = MEASURE_SHADES if dash is None else MEASURE_PALETTE
+    palette = alt_.Scale(domain=list(measures), range=[colors[i % len(colors)] for i in range(n)])
+    hue = nominal(alt_, "Color", "measure", title="measure", sort=measures, scale=palette)
+    if dash is None:
+        dashes = [list(MEASURE_DASHES[i % len(MEASURE_DASHES)]) for i in range(n)]
+        shape = alt_.Scale(domain=list(measures), range=dashes)
+        strokes = {
+            "strokeDash": nominal(
+                alt_, "StrokeDash", "measure", title="measure", sort=measures, scale=shape
+            )
+        }
+    else:
+        strokes = {"strokeDash": nominal(alt_, "StrokeDash", dash)}
     tips = [
         *(alt_.Tooltip(field=field(name), type="nominal") for name in [*by, "measure"]),
-        alt_.Tooltip(field="threshold", type="quantitative", format=THRESHOLD_FORMAT),
+        threshold_tip(alt_, "threshold"),
         alt_.Tooltip(field="value", type="quantitative", format=RATE_FORMAT),
     ]
     lines = alt_.Chart().transform_filter(is_mark("line"))

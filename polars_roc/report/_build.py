@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from polars_roc import areas, charts, curves, operating
@@ -53,7 +54,7 @@ from polars_roc.report import _page as report_page
 from polars_roc.report import _segments as report_segments
 from polars_roc.report import _survival as report_survival  # survival horizons (issue 34)
 from polars_roc.report._data import CI_NAMES, Progress, ReportData
-from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles
+from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles, panel_size
 from polars_roc.report._page import HEADINGS
 from polars_roc.report.options import ReportCI, ReportOptions
 
@@ -92,6 +93,7 @@ def compute(
     time_to_event: str | None = None,
     event: str | None = None,
     horizons: float | Sequence[float] | None = None,
+    classes: dict[str, Any] | None = None,
     **settings: Any,
 ) -> ReportData:
     """
@@ -124,6 +126,10 @@ def compute(
         0/1) and the horizons (default: the quartiles of the observed event times): adds
         the "Survival horizons" section, AUC(t) per group and horizon
         (:func:`polars_roc.survival.time_auc`) with its cases, controls and censored rows.
+    classes
+        Rows stacked by :func:`~polars_roc.report.one_vs_rest` (its roles hold this): the
+        class column, the label and each class's score column, for the page's header (cases,
+        not rows) and the classes' own colours.
     **settings
         Any setting of :class:`~polars_roc.report.ReportOptions` by name (``ci=None``,
         ``direction="lower"``, ``nan_policy="omit"``, ...): it overrides `options`.
@@ -164,6 +170,8 @@ def compute(
     ci, level, method, n_boot, seed = (
         chosen.ci, chosen.level, chosen.method, chosen.n_boot, chosen.seed
     )  # fmt: skip
+    if ci == "bootstrap" and seed is None:  # a fresh seed, drawn here so the page prints it
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
     costs = {"cost_fp": chosen.cost_fp, "cost_fn": chosen.cost_fn}
     prevalence = chosen.prevalence
     gains_bins, calibration_bins = chosen.gains_bins, chosen.calibration_bins
@@ -292,6 +300,7 @@ def compute(
         "fpr_scale": chosen.fpr_scale,
         **policies,
         **({"amounts": amounts, "capacity": capacity} if amounts else {}),
+        **({"classes": dict(classes)} if classes else {}),  # multiclass (issue 35)
     }
     return ReportData(
         auc=auc,
@@ -397,8 +406,8 @@ def _score_chart(
             pos_label=pos_label,
             kind="histogram",
             bins=40,
-            width=160 if names else 320,
-            height=110 if names else 200,
+            width=panel_size("scores", n_segments if column else across, 320) if names else 640,
+            height=140 if names else 240,
             facet=facet,
             row=row,
             column=column,
@@ -541,6 +550,7 @@ def to_html(
     time_to_event: str | None = None,
     event: str | None = None,
     horizons: float | Sequence[float] | None = None,
+    classes: dict[str, Any] | None = None,
     **settings: Any,
 ) -> str:
     """
@@ -555,7 +565,7 @@ def to_html(
     ----------
     lf
         Scored rows, e.g. ``pl.scan_csv(path)``.
-    score, label, by, weight, pos_label, progress, segment, time_to_event, event, horizons
+    score, label, by, weight, pos_label, progress, segment, time_to_event, event, horizons, classes
         As in :func:`compute`.
     options, **settings
         The report's settings (:class:`~polars_roc.report.ReportOptions`), and any of them
@@ -581,7 +591,7 @@ def to_html(
     chosen = ReportOptions.of(options, **settings)
     roles = {"by": by, "weight": weight, "pos_label": pos_label, "segment": segment}
     roles |= {"time_to_event": time_to_event, "event": event, "horizons": horizons}  # issue 34
-    data = compute(lf, score, label, **roles, options=chosen, progress=progress)
+    data = compute(lf, score, label, **roles, options=chosen, progress=progress, classes=classes)
     return render(data, source=source, progress=progress)
 
 
@@ -638,7 +648,8 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
         if key not in builders:
             continue
         try:
-            figures.append(_Figure(key, builders[key]().to_dict()))
+            spec = report_figures.class_colors(builders[key]().to_dict(), data.roles)
+            figures.append(_Figure(key, spec))
         except Exception as error:  # one failed chart must not cost the reader the rest
             note = f"The {HEADINGS[key]} chart could not be drawn: {one_line(error)}"
             notes.append(note)

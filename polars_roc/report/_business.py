@@ -36,6 +36,7 @@ import polars as pl
 
 from polars_roc import calibration as calibrating
 from polars_roc import charts, gains
+from polars_roc._core.swallowed import swallowed_bins
 from polars_roc.charts.style import color_domain, rate_text, threshold_text
 from polars_roc.report._figures import COLUMNS, panel_size
 
@@ -241,7 +242,7 @@ def builders(
     if table is not None:
         rows = shown(table, segment, MAX_SEGMENTS)
         across = min(rows[segment].n_unique(), COLUMNS) if segment else 1
-        size = panel_size("gains", across, 300)
+        size = panel_size("gains", across, 400)
         grid: dict[str, Any] = {"facet": segment, "columns": COLUMNS} if segment else {}
         out["gains"] = lambda: charts.gain_chart(rows, color=color, size=size, **grid)
     ks_rows = shown(curve, segment, KS_SEGMENTS)
@@ -253,12 +254,12 @@ def builders(
         ks_grid = {"facet": color, "columns": COLUMNS}
     else:
         ks_across, ks_grid = 1, {}
-    ks_size = panel_size("ks", ks_across, 260)
+    ks_size = panel_size("ks", ks_across, 340)
     out["ks"] = lambda: charts.ks_chart(ks_rows, size=ks_size, max_points=2000, **ks_grid)
     if calibration is not None:
         bins = shown(calibration, segment, MAX_SEGMENTS)
         cal_across = min(bins[segment].n_unique(), COLUMNS) if segment else 1
-        cal_size = panel_size("calibration", cal_across, 260)
+        cal_size = panel_size("calibration", cal_across, 380)
         wrap: dict[str, Any] = {"facet": segment, "columns": COLUMNS} if segment else {}
         out["calibration"] = lambda: charts.calibration_chart(
             bins, color=color, size=cal_size, histogram_height=70, **wrap
@@ -309,9 +310,21 @@ def gains_tables(table: pl.DataFrame, names: Sequence[str], *, lower: bool = Fal
 
     def one(rows: pl.DataFrame, key: str) -> str:
         body = []
-        for row in rows.iter_rows(named=True):
+        has_bins = "bin" in rows.columns
+        empty = swallowed(rows, names).to_list() if has_bins else [None] * rows.height
+        for row, ties in zip(rows.iter_rows(named=True), empty, strict=True):
             first = f"<td>{html.escape(str(row[color]))}</td>" if color else ""
-            body.append(f"<tr>{first}{''.join(_cell(row[c], c) for c in columns)}</tr>")
+            cells = [_cell(row[c], c) for c in columns]
+            if ties is not None and "bin" in columns:  # the bin that swallowed empty ones
+                note = html.escape(f"{row['bin']} (with {ties}: tied scores)")
+                why = html.escape(
+                    f"A block of tied scores reaches past bin{'s' if '–' in ties else ''} "
+                    f"{ties}: ties are never split, so the block sits whole in this bin and "
+                    f"bin{'s' if '–' in ties else ''} {ties} {'are' if '–' in ties else 'is'} "
+                    "empty."
+                )
+                cells[columns.index("bin")] = f'<td class="num tied" title="{why}">{note}</td>'
+            body.append(f"<tr>{first}{''.join(cells)}</tr>")
         return (
             f'<table class="gains" id="{key}"><thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(body)}</tbody></table>"
@@ -327,6 +340,25 @@ def gains_tables(table: pl.DataFrame, names: Sequence[str], *, lower: bool = Fal
         table_html = one(rows, f"gains-table-{index}")
         parts.append(f"<details{opened}><summary>{summary}</summary>{table_html}</details>")
     return "".join(parts)
+
+
+def swallowed(table: pl.DataFrame, names: Sequence[str]) -> pl.Series:
+    """
+    Per gains-table row, the empty bins its tied scores swallowed (``"2"``, ``"1–3"``), or null.
+
+    A block of tied scores is never split across bins, so when it reaches past the end of
+    one or more bins it sits whole in the bin where it ends and the bins it crossed are
+    empty and left out of the table (``bin`` skips them).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> table = pl.DataFrame({"model": ["a", "a", "a", "b"], "bin": [3, 4, 6, 1]})
+    >>> swallowed(table, ["model"]).to_list()
+    ['1–2', None, '5', None]
+    """
+    groups = [name for name in names[:2] if name in table.columns]
+    return table.select(swallowed_bins(groups).alias("swallowed")).to_series()
 
 
 def sections(
@@ -360,6 +392,18 @@ def sections(
             f"{per}, over the random diagonal and the perfect model (dotted)."
         )
         tables = gains_tables(table, names, lower=lower)
+        empty = swallowed(table, names).drop_nulls()
+        if empty.len():  # say where ties emptied bins (issue 35)
+            tables += (
+                '<p class="explain">'
+                + html.escape(
+                    f"{empty.len():,} bin(s) above hold every row of a block of tied scores "
+                    "that reaches past one or more bins; those bins are empty and left out "
+                    "(the bin cell and the gain chart's tooltip say which, e.g. "
+                    '"3 (with 1–2: tied scores)"); the gain chart has no point for them.'
+                )
+                + "</p>"
+            )
         out.append(("gains", _caption(caption) + tables + chart("gains")))
     if len(names) > 1:
         layout = f" (one row of panels per {color}, one column per {names[1]})"

@@ -17,6 +17,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc import charts
+from polars_roc.charts.style import threshold_text
 from polars_roc.decisions import decision_curve, value_curve
 from polars_roc.thresholds import best_threshold
 
@@ -76,10 +77,14 @@ def builders(
 def _table(frame: pl.DataFrame) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in frame.columns)
     rows = []
-    for row in frame.iter_rows():
+    for row in frame.iter_rows(named=True):
         cells = []
-        for value in row:
-            text = "–" if value is None else f"{value:.4g}" if isinstance(value, float) else value
+        for column, value in row.items():
+            if column == "threshold" and isinstance(value, float):
+                text = threshold_text(value)  # 4 significant digits, as everywhere
+            else:
+                number = isinstance(value, float)
+                text = "–" if value is None else f"{value:.4g}" if number else value
             cells.append(f"<td>{html.escape(str(text))}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     body = "".join(rows)

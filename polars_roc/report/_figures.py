@@ -1,5 +1,5 @@
 """
-The charts of the HTML report, laid out to fit a page 1,024 to 1,400 pixels wide.
+The charts of the HTML report, laid out to fill a page 1,400 pixels wide.
 
 :mod:`polars_roc.report` computes the frames and writes the page; this module decides which
 chart builder draws each figure, with which roles and sizes:
@@ -7,8 +7,10 @@ chart builder draws each figure, with which roles and sizes:
 * the first group column colours the curves (the same colour in every chart: the builders
   share a colour scale over the sorted group values), the second splits them into panels;
   more group columns are folded into the second (:func:`merge_groups`);
-* panels wrap into at most :data:`COLUMNS` per row, sized so every chart stays within
-  :data:`PAGE_WIDTH` pixels (a 1,024-pixel window less the page's margins);
+* panels wrap into at most :data:`COLUMNS` per row, sized so every chart fills (and stays
+  within) :data:`PAGE_WIDTH` pixels (a 1,400-pixel window less the page's margins); a
+  single-panel ROC or partial-AUC chart takes half of it (the two share a row), and the
+  page shrinks a chart to a narrower window (its SVG scales to the width it has);
 * when every AUC is above :data:`ZOOM_ABOVE`, the ROC and partial-AUC panels show only FPR 0
   to :data:`ZOOM_FPR` (:func:`fpr_zoom`): strong models otherwise hug the top-left corner;
   with ``roles["fpr_scale"] == "log"`` they (and the threshold explorer) draw a log FPR
@@ -31,11 +33,14 @@ from typing import Any, TypeVar
 import polars as pl
 
 from polars_roc import charts
+from polars_roc.charts.style import MULTICLASS_PALETTE
 
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 
-#: Widest a chart may be, in pixels (a 1,024-pixel window less margins and a scrollbar).
-PAGE_WIDTH = 940
+#: Widest a chart may be, in pixels (a 1,400-pixel window less margins and a scrollbar).
+PAGE_WIDTH = 1280
+#: Widest a chart sharing a row with another may be (two per row).
+HALF_WIDTH = (PAGE_WIDTH - 32) // 2
 #: Most panels side by side.
 COLUMNS = 3
 #: Zoom the FPR axis when every AUC is above this, to FPR 0 to ZOOM_FPR.
@@ -53,6 +58,47 @@ _MARGIN = {
     "calibration": 380,
 }
 _GAP = 20
+
+
+def class_colors(spec: dict[str, Any], roles: dict[str, Any]) -> dict[str, Any]:
+    """
+    A multiclass report's chart with its classes in their own colours, not the models'.
+
+    The charts colour their first group column with the models' palette; in a report of
+    stacked one-vs-rest rows (``roles["classes"]``) that column holds the classes, so each
+    colour scale on it takes :data:`~polars_roc.charts.style.MULTICLASS_PALETTE` instead
+    (same domain, so a class keeps its colour in every chart). Other specs are returned as
+    they are.
+
+    Examples
+    --------
+    >>> roles = {"classes": {"column": "class"}}
+    >>> spec = {"encoding": {"color": {"field": "class", "scale": {"domain": ["a", "b"]}}}}
+    >>> class_colors(spec, roles)["encoding"]["color"]["scale"]["range"]
+    ['#1b9e77', '#d95f02']
+    """
+    classes = roles.get("classes")
+    if not classes:
+        return spec
+    column = classes["column"]
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            color = node.get("color")
+            if isinstance(color, dict) and color.get("field") == column:
+                scale = color.get("scale")
+                if isinstance(scale, dict) and "domain" in scale:
+                    n = len(scale["domain"])
+                    palette = MULTICLASS_PALETTE
+                    scale["range"] = [palette[i % len(palette)] for i in range(n)]
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(spec)
+    return spec
 
 
 def merge_groups(frame: Frame, names: Sequence[str]) -> Frame:
@@ -100,7 +146,7 @@ def panel_size(key: str, n_columns: int, largest: int) -> int:
     --------
     >>> from polars_roc.report._figures import panel_size
     >>> panel_size("roc", 1, 340), panel_size("roc", 3, 340)
-    (340, 223)
+    (340, 336)
     """
     room = PAGE_WIDTH - _MARGIN[key] - _GAP * (n_columns - 1)
     return max(100, min(largest, room // max(n_columns, 1)))
@@ -155,7 +201,8 @@ def builders(
     facet = kept[1] if len(kept) > 1 else None
     n_panels = curve[facet].n_unique() if facet else 1
     across = min(n_panels, COLUMNS)
-    size = panel_size("roc", across, 340)
+    # one panel: half the page (beside the partial-AUC chart); more: the page's width
+    size = panel_size("roc", across, 360) if facet else HALF_WIDTH - _MARGIN["pauc"] - 20
     kind, bounds = roles["range"]
     scale = roles.get("fpr_scale", "linear")
     zoom = fpr_zoom(auc) if scale == "linear" else None
@@ -171,9 +218,9 @@ def builders(
         if n_columns > COLUMNS + 1:  # too wide a grid: wrap the columns, dash the rows
             grid = {"facet": column, "columns": COLUMNS, "dash": row}
             n_columns = COLUMNS
-    width = panel_size("thresholds", n_columns, 420) if kept else 420
+    width = panel_size("thresholds", n_columns, 420) if kept else 900
     return {
-        "auc": lambda: charts.auc_interval_chart(auc, color=color),
+        "auc": lambda: charts.auc_interval_chart(auc, color=color, width=640),
         "roc": lambda: charts.roc_chart(
             curve,
             color=color,
@@ -211,7 +258,7 @@ def builders(
             facet=facet,
             columns=COLUMNS,
             zoom=zoom,
-            size=panel_size("explorer", across, 300),
+            size=panel_size("explorer", across, 420),
             fpr_scale=scale,
         ),
     }

@@ -65,8 +65,10 @@ def one_vs_rest(
     tuple[pl.LazyFrame, dict[str, Any]]
         The stacked rows (``*by, class, score, label[, weight]``; `class` is the first
         group column, so it colours the report's charts) and the roles to pass to
-        :func:`polars_roc.report.compute` (``score, label, by, weight, pos_label``). The
-        new columns' names avoid the input's group and weight names.
+        :func:`polars_roc.report.compute` (``score, label, by, weight, pos_label,
+        classes``: `classes` names the class column, the label and each class's score
+        column, so the page counts cases, not stacked rows, and names the score columns).
+        The new columns' names avoid the input's group and weight names.
 
     Examples
     --------
@@ -116,5 +118,10 @@ def one_vs_rest(
         "by": [class_, *names],
         "weight": weight,
         "pos_label": None,
+        "classes": {
+            "column": class_,
+            "label": label,
+            "scores": {str(value): column for value, column in pairs},
+        },
     }
     return pl.concat(parts, how="vertical"), roles

@@ -130,7 +130,38 @@ def meta(data: ReportData, source: str | None) -> str:
         ("cutpoint", _cutpoint(roles)),
         ("generated", datetime.date.today().isoformat()),
     ]
+    classes = roles.get("classes")
+    if classes:  # multiclass (issue 35): cases, not stacked rows; the score columns
+        items = _class_meta(data.n_rows, roles, classes) + items[7:]
+        items.insert(0, ("data", source or "a LazyFrame"))
     return "".join(f"<span><b>{html.escape(k)}</b> {html.escape(str(v))}</span>" for k, v in items)
+
+
+def _class_meta(
+    n_rows: int, roles: dict[str, Any], classes: dict[str, Any]
+) -> list[tuple[str, str]]:
+    """
+    The header's roles for stacked one-vs-rest rows: cases, label, score columns, groups.
+
+    Each case is one stacked row per class, so the cases are the rows over the classes.
+
+    Examples
+    --------
+    >>> classes = {"column": "class", "label": "y", "scores": {"a": "p_a", "b": "p_b"}}
+    >>> roles = {"by": ["class"], "weight": None}
+    >>> _class_meta(10, roles, classes)[:2]
+    [('cases', '5 (each scored for 2 classes)'), ('label', 'y (each class against the rest)')]
+    """
+    scores: dict[str, str] = classes["scores"]
+    cases = n_rows // max(len(scores), 1)
+    others = [name for name in roles["by"] if name != classes["column"]]
+    return [
+        ("cases", f"{cases:,} (each scored for {len(scores)} classes)"),
+        ("label", f"{classes['label']} (each class against the rest)"),
+        ("scores", ", ".join(f"{name}: {column}" for name, column in scores.items())),
+        ("weight", roles["weight"] or "none"),
+        ("groups", ", ".join(["class", *others])),
+    ]
 
 
 def _lower(roles: dict[str, Any]) -> bool:
@@ -464,9 +495,13 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         ),
     ]
     out = []
+    # Two single-panel charts share a row of the page (ROC beside partial AUC, issue 35).
+    half = {"roc", "pauc"} if len(names) <= 1 else set()
     for key, *parts in body:
         heading = HEADINGS[key]
-        html_ = f'<section id="{key}"><h2>{html.escape(heading)}</h2>{"".join(parts)}</section>'
+        wide = ' class="half"' if key in half else ""
+        title = f"<h2>{html.escape(heading)}</h2>"
+        html_ = f'<section id="{key}"{wide}>{title}{"".join(parts)}</section>'
         out.append((key, heading, html_))
     business = report_business.sections(
         table=None if data.gains is None else merge_groups(data.gains, names),
@@ -503,7 +538,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
 
 STYLE = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222;
-       margin: 0 auto; max-width: 1280px; padding: 0 24px 48px; }
+       margin: 0 auto; max-width: 1340px; padding: 0 24px 48px; }
 h1 { margin: 24px 0 4px; font-size: 24px; }
 h2 { margin: 32px 0 8px; font-size: 18px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
 .meta span { display: inline-block; margin: 0 16px 4px 0; color: #555; }
@@ -525,6 +560,11 @@ summary { cursor: pointer; color: #1f5fa8; }
 table.gains { margin: 4px 0 10px; }
 tbody tr:hover { background: #f8fbff; }
 .chart { margin: 8px 0 16px; overflow-x: auto; }
+.chart svg { max-width: 100%; height: auto; }
+main { display: flex; flex-wrap: wrap; column-gap: 32px; }
+main > * { flex: 1 1 100%; min-width: 0; }
+main > section.half { flex: 1 1 calc(50% - 16px); }
+@media (max-width: 1100px) { main > section.half { flex-basis: 100%; } }
 .chart.error { color: #b00020; white-space: pre-wrap; }
 footer { margin-top: 40px; color: #777; font-size: 12px; }
 """
