@@ -49,6 +49,25 @@ def _order(group: IntArray, values: npt.NDArray[np.generic], n_groups: int) -> I
     return first[np.argsort(_small(group[first], n_groups), kind="stable")]
 
 
+def _runs(
+    group: IntArray, values: npt.NDArray[np.generic], n_groups: int
+) -> tuple[IntArray, npt.NDArray[np.bool_], IntArray, IntArray]:
+    """
+    The rows by group then value, and the runs of one value within one group in that order.
+
+    Returns ``order, new, starts, ends``: `new` marks each run's first row, `starts` and
+    `ends` (exclusive) are the runs' bounds.
+    """
+    order = _order(group, values, n_groups)
+    g, v = group[order], values[order]
+    new = np.empty(len(g), dtype=bool)
+    new[:1] = True
+    np.not_equal(g[1:], g[:-1], out=new[1:])
+    new[1:] |= v[1:] != v[:-1]
+    starts = np.flatnonzero(new)
+    return order, new, starts, np.append(starts[1:], len(g))
+
+
 def _small(values: IntArray, bound: int) -> npt.NDArray[np.integer]:
     """`values` (``0 <= values < bound``) as int16 when they fit: numpy radix-sorts those."""
     return values.astype(np.int16) if bound <= np.iinfo(np.int16).max else values
@@ -99,14 +118,8 @@ def censoring(
     """
     n_horizons = len(horizons)
     n = len(group)
-    order = _order(group, time, n_groups)
+    order, new, starts, ends = _runs(group, time, n_groups)  # runs of one time in a group
     g, t, e = group[order], time[order], event[order]
-    new = np.empty(n, dtype=bool)
-    new[:1] = True
-    np.not_equal(g[1:], g[:-1], out=new[1:])
-    new[1:] |= t[1:] != t[:-1]
-    starts = np.flatnonzero(new)  # runs of one time within one group
-    ends = np.append(starts[1:], n)
     events_before = np.concatenate(([0], np.cumsum(e)))
     d = (events_before[ends] - events_before[starts]).astype(np.float64)
     c = (ends - starts) - d
@@ -166,14 +179,8 @@ def dynamic_counts(
     u = np.zeros((n_groups, n_horizons))
     if n == 0 or not is_event.any():
         return Dynamic(u, case_weight, cases, controls)
-    order = _order(group, score, n_groups)
-    g, s, k = group[order], score[order], bucket[order]
-    new_level = np.empty(n, dtype=bool)
-    new_level[:1] = True
-    np.not_equal(g[1:], g[:-1], out=new_level[1:])
-    new_level[1:] |= s[1:] != s[:-1]
-    starts = np.flatnonzero(new_level)  # runs of one score within one group
-    ends = np.append(starts[1:], n)
+    order, new_level, starts, ends = _runs(group, score, n_groups)  # one score in a group
+    g, k = group[order], bucket[order]
     level = np.cumsum(new_level) - 1
     # The event rows, by bucket: the cases at horizon j are a prefix of them.
     at = np.flatnonzero(is_event[order])
