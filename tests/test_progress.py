@@ -148,7 +148,10 @@ def test_the_bar_counts_every_group_s_replicates(fake: list[_FakeBar]) -> None:
     assert (fake[0].total, fake[0].n, fake[0].closed) == (groups * 70, groups * 70, True)
 
 
-def test_grouped_resampler_adds_up_on_one_tally(fake: list[_FakeBar]) -> None:
+def test_grouped_resampler_adds_up_on_one_tally(
+    fake: list[_FakeBar], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(progress, "GRACE", 60.0)  # a stalled machine between groups
     groups = DF["model"].n_unique()
     DF.roc.auc(by="model", ci="bootstrap", n_boot=70, progress=True)
     # groups one after another take up the tally (within GRACE): it ends at groups x n_boot
