@@ -174,22 +174,23 @@ def dynamic_counts(
     rows = _per_bucket(index, n_groups, cells)
     controls = (rows[:, -1:] - rows[:, :n_horizons]).astype(np.int64)
     is_event = event.astype(bool)
-    cases = _per_bucket(index[is_event], n_groups, cells)[:, :n_horizons].astype(np.int64)
-    case_weight = _per_bucket(index[is_event], n_groups, cells, weight[is_event])[:, :n_horizons]
+    at_event = index[is_event]
+    cases = _per_bucket(at_event, n_groups, cells)[:, :n_horizons].astype(np.int64)
+    case_weight = _per_bucket(at_event, n_groups, cells, weight[is_event])[:, :n_horizons]
     u = np.zeros((n_groups, n_horizons))
     if n == 0 or not is_event.any():
         return Dynamic(u, case_weight, cases, controls)
     order, new_level, starts, ends = _runs(group, score, n_groups)  # one score in a group
-    g, k = group[order], bucket[order]
+    g, k = group[order], _small(bucket[order], cells)  # small: cheaper passes per horizon
     level = np.cumsum(new_level) - 1
     # The event rows, by bucket: the cases at horizon j are a prefix of them.
     at = np.flatnonzero(is_event[order])
-    at = at[np.argsort(_small(k[at], cells), kind="stable")]
+    at = at[np.argsort(k[at], kind="stable")]
     first = starts[level[at]]
     past = ends[level[at]]
     case_group = g[at]
     group_first = np.searchsorted(g, np.arange(n_groups), side="left")[case_group]
-    mass = weight[order][at]
+    mass = weight[order[at]]
     prefix = np.searchsorted(k[at], np.arange(n_horizons), side="right")
     below = np.empty(n + 1, dtype=np.int64)
     below[0] = 0
