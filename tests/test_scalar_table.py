@@ -1,9 +1,9 @@
-"""Every public scalar expression, and where it runs: the table behind the README's claims.
+"""Every public scalar expression, and where it runs: the table behind the expressions page.
 
 `TABLE` holds one row per scalar: the expression, its frame twin (if any) and the contexts it
-runs in. One parametrised test checks every (row, context) pair; another reads the README's
+runs in. One parametrised test checks every (row, context) pair; another reads the docs page's
 "Scalars as expressions" table and requires it to say exactly what `TABLE` says. To add a
-scalar, add a `Scalar(...)` row here and a line to the README table.
+scalar, add a `Scalar(...)` row here and a line to the table of docs/tasks/expressions.md.
 
 The contexts, each checked against an independent computation of the same number:
 
@@ -33,7 +33,8 @@ from sklearn.metrics import roc_auc_score, roc_curve
 
 import polars_roc as pr
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+#: The documentation page whose table this file checks (the README links to it).
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "tasks" / "expressions.md"
 ALL = frozenset({"select", "agg", "over", "dynamic", "streaming", "bootstrap", "engines"})
 Frame = Callable[[pl.LazyFrame, list[str]], pl.LazyFrame]
 
@@ -117,7 +118,7 @@ TABLE: list[Scalar] = [
         "auc",
         rel=1e-12,
     ),
-    # Other issues of this round add their rows here, and a line to the README table.
+    # Other issues of this round add their rows here, and a line to the docs page's table.
     Scalar(
         "calibration_slope",
         _w(pr.calibration_slope),
@@ -226,10 +227,10 @@ def test_scalar_runs_where_the_table_says(name: str, context: str) -> None:
     check(BY_NAME[name], context)
 
 
-def readme_table() -> dict[str, set[str]]:
-    """The README's "Scalars as expressions" table: scalar -> contexts marked ✓."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("## Scalars as expressions", 1)[1].split("\n## ", 1)[0]
+def docs_table() -> dict[str, set[str]]:
+    """The "Scalars as expressions" page's table: scalar -> contexts marked ✓."""
+    text = PAGE.read_text(encoding="utf-8")
+    section = text.split("# Scalars as expressions", 1)[1].split("\n## ", 1)[0]
     lines = [line for line in section.splitlines() if line.startswith("| ")]
     header = [cell.strip() for cell in lines[0].strip("|").split("|")]
     table = {}
@@ -242,9 +243,9 @@ def readme_table() -> dict[str, set[str]]:
     return table
 
 
-def test_the_readme_table_says_what_the_test_table_checks() -> None:
+def test_the_docs_table_says_what_the_test_table_checks() -> None:
     expected = {row.name: set(row.runs) for row in TABLE}
-    assert readme_table() == expected
+    assert docs_table() == expected
 
 
 # ----- weighted rows: the expression against the frame method, the same kernel -------------
