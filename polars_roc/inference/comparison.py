@@ -36,10 +36,12 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc._core import validate
+from polars_roc import curves
+from polars_roc._core import binormal, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import COMPARE
 from polars_roc._core.compat import opaque
+from polars_roc._core.counts import with_totals
 from polars_roc._core.delong import cluster_variances, delong_table, obuchowski, ordered_variance
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import difference_test, normal_quantile
@@ -54,6 +56,7 @@ from polars_roc.typing import Adjust, Alternative
 __all__ = ["Alternative", "compare"]
 
 _ALTERNATIVES = ("two-sided", "greater", "less")
+_POWER_METHODS = ("delong", "obuchowski")
 
 
 def _check_summary(model: str, case: str | None) -> Any:
@@ -162,22 +165,66 @@ def _clustered_pairs(
     return pairs.join(variances, on=pair_keys, how="left", nulls_equal=True)
 
 
-def _needed(power: float, alternative: str, level: float) -> list[pl.Expr]:
+def _binormal_pairs(
+    pairs: pl.LazyFrame,
+    rows: pl.LazyFrame,
+    ordered: pl.LazyFrame,
+    *,
+    score: str,
+    label: str,
+    keys: list[str],
+    pos_label: Any,
+    pair_keys: list[str],
+) -> pl.LazyFrame:
+    """
+    Pairs with each curve's binormal ``_A_a, _B_a, _A_b, _B_b`` and the score correlations.
+
+    The curves' points are the counts core's (:func:`polars_roc.curves.counts`), one fit per
+    group and model (:func:`polars_roc._core.binormal.fit`); ``_ra`` / ``_rn`` are Pearson's
+    correlations of the two models' scores over the matched positives / negatives.
+    """
+    table = with_totals(curves.counts(rows, score, label, by=keys, pos_label=pos_label), keys)
+    tp, fp = pl.col("tp"), pl.col("fp")
+    fit = binormal.fit(tp, fp, pl.col("_positives"), pl.col("_negatives"))
+    fits = table.group_by(keys).agg(fit).rename({keys[-1]: "_model"})
+    names = keys[:-1]
+    for side in ("a", "b"):
+        own = fits.rename({"_model": f"_model_{side}", "_A": f"_A_{side}", "_B": f"_B_{side}"})
+        pairs = pairs.join(own, on=[*names, f"_model_{side}"], how="left", nulls_equal=True)
+    y = pl.col("_y_a")
+    s_a, s_b = pl.col("_s_a").cast(pl.Float64), pl.col("_s_b").cast(pl.Float64)
+    correlations = ordered.group_by(pair_keys, maintain_order=True).agg(
+        _ra=binormal.correlation(s_a.filter(y), s_b.filter(y)),
+        _rn=binormal.correlation(s_a.filter(~y), s_b.filter(~y)),
+    )
+    return pairs.join(correlations, on=pair_keys, how="left", nulls_equal=True)
+
+
+def _needed(power: float, alternative: str, level: float, power_method: str) -> list[pl.Expr]:
     """
     Cases needed for the observed paired difference (pROC's ``ncases.obuchowski``).
 
-    With ``V₁, V₂`` the DeLong variances and ``C`` their covariance, scaled by the number of
-    positives ``m``: ``v₀ = 2(V₁ - C)·m`` under the null, ``v_A = (V₁ + V₂ - 2C)·m``, and
-    ``n = (z_α·√v₀ + z_β·√v_A)² / Δ²`` positives, ``κ·n`` negatives.
+    With ``V₁, V₂`` the variances of the two AUCs and ``C`` their covariance, per positive:
+    ``v₀ = 2(V₁ - C)`` under the null, ``v_A = V₁ + V₂ - 2C``, and
+    ``n = (z_α·√v₀ + z_β·√v_A)² / Δ²`` positives, ``κ·n`` negatives. DeLong's variances
+    (scaled by the number of positives ``m``) or Obuchowski's binormal ones
+    (:mod:`polars_roc._core.binormal`).
     """
     alpha = 1 - level
     z_alpha = normal_quantile(1 - (alpha / 2 if alternative == "two-sided" else alpha))
     z_beta = normal_quantile(power)
     m = pl.col("n_pos_a").cast(pl.Float64)
     kappa = pl.col("n_neg_a").cast(pl.Float64) / m
-    v_a, v_b, v_diff = pl.col("_var_a"), pl.col("_var_b"), pl.col("_sd") ** 2
-    null = ((v_a - v_b + v_diff) * m).clip(lower_bound=0.0)
-    cases = (z_alpha * null.sqrt() + z_beta * (v_diff * m).sqrt()) ** 2 / pl.col("diff") ** 2
+    if power_method == "obuchowski":
+        a_a, b_a, a_b, b_b = (pl.col(c) for c in ("_A_a", "_B_a", "_A_b", "_B_b"))
+        correlations = (pl.col("_rn"), pl.col("_ra"))
+        cases = binormal.cases_needed(
+            a_a, b_a, a_b, b_b, *correlations, kappa, pl.col("diff"), z_alpha=z_alpha, z_beta=z_beta
+        )
+    else:
+        v_a, v_b, v_diff = pl.col("_var_a"), pl.col("_var_b"), pl.col("_sd") ** 2
+        null = ((v_a - v_b + v_diff) * m).clip(lower_bound=0.0)
+        cases = (z_alpha * null.sqrt() + z_beta * (v_diff * m).sqrt()) ** 2 / pl.col("diff") ** 2
     cases = pl.when(pl.col("paired") & (pl.col("diff") != 0)).then(cases)
     return [cases.alias("n_pos_needed"), (cases * kappa).alias("n_neg_needed")]
 
@@ -207,6 +254,7 @@ def compare(
     power: float | None = None,
     progress: bool | None = None,
     cluster: str | None = None,
+    power_method: Literal["delong", "obuchowski"] = "delong",
 ) -> pl.LazyFrame:
     """
     DeLong's (or a bootstrap) test of two AUCs, for every pair of models, per group.
@@ -373,6 +421,18 @@ def compare(
         if power is not None:
             msg = "power= plans unclustered studies\n\nHint: drop cluster= or power=."
             raise ValueError(msg)
+    if power_method not in _POWER_METHODS:
+        msg = (
+            f"power_method must be 'delong' or 'obuchowski', got {power_method!r}\n\nHint: "
+            f"power_method='obuchowski' for pROC's binormal variance, else leave it out."
+        )
+        raise ValueError(msg)
+    if power is None and power_method != "delong":
+        msg = (
+            f"power_method={power_method!r} needs power= (it only sets how the sample size "
+            f"is planned)\n\nHint: pass a wanted power, e.g. power=0.9."
+        )
+        raise ValueError(msg)
     if power is not None:
         validate.open_unit(power, "power")
         if method != "delong":
@@ -426,14 +486,13 @@ def compare(
     pairs = join_groups(a, b, names, how="inner").filter(pl.col("_model_a") < pl.col("_model_b"))
     pair_keys = [*names, "_model_a", "_model_b"]
     own = ["_cluster"] if cluster is not None else []
+    binormal_power = power is not None and power_method == "obuchowski"
+    own += ["_s"] if binormal_power else []
     cells = placed.select(*names, "_model", "_case", "_y", "_d", *own)
     left = cells.rename({"_model": "_model_a", "_y": "_y_a", "_d": "_d_a"})
     right = cells.rename({"_model": "_model_b", "_y": "_y_b", "_d": "_d_b"})
-    if cluster is not None:
-        left, right = (
-            left.rename({"_cluster": "_cluster_a"}),
-            right.rename({"_cluster": "_cluster_b"}),
-        )
+    for kept in own:  # the cluster ids, the scores
+        left, right = left.rename({kept: f"{kept}_a"}), right.rename({kept: f"{kept}_b"})
     matched = left.join(right, on=[*names, "_case"], how="inner", nulls_equal=True).filter(
         (pl.col("_model_a") < pl.col("_model_b")) & (pl.col("_y_a") == pl.col("_y_b"))
     )
@@ -451,6 +510,17 @@ def compare(
     pairs = pairs.join(covariances, on=pair_keys, how="left", nulls_equal=True)
     if cluster is not None:
         pairs = _clustered_pairs(pairs, ordered, pair_keys)
+    if binormal_power:
+        pairs = _binormal_pairs(
+            pairs,
+            rows.select(*names, score, label, model_column),
+            ordered,
+            score=score,
+            label=label,
+            keys=keys,
+            pos_label=pos_label,
+            pair_keys=pair_keys,
+        )
     same_cases = (pl.col("_matched") == pl.col("_n_a")) & (pl.col("_n_a") == pl.col("_n_b"))
     is_paired = same_cases.fill_null(False) if paired is not False else pl.lit(False)
     v_a, v_b = pl.col("_var_a"), pl.col("_var_b")
@@ -485,7 +555,7 @@ def compare(
         pl.col("_model_a").alias("model_a"),
         pl.col("_model_b").alias("model_b"),
         *COMPARE[2:],
-        *([] if power is None else _needed(power, alternative, level)),
+        *([] if power is None else _needed(power, alternative, level, power_method)),
     )
     out = opaque(out, _check_pairs(case)) if paired is True else out
     return with_adjusted(out, adjust)
