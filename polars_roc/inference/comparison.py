@@ -314,9 +314,22 @@ def compare(
     power
         A wanted power in (0, 1): adds ``n_pos_needed, n_neg_needed``, the positives and
         negatives (at the observed ratio) a paired study needs to detect the observed
-        difference at the test's level (``1 - level``, halved when two-sided), from the
-        DeLong variances and covariance as pROC's ``power.roc.test(roc1, roc2)``
-        (Obuchowski & McClish 1997, eq. 9). Null for an unpaired pair or no difference.
+        difference at the test's level (``1 - level``, halved when two-sided), as pROC's
+        ``power.roc.test(roc1, roc2)`` with ``roc1`` the curve of `model_a`
+        (Obuchowski & McClish 1997, eq. 2: ``n = (z_α·√V₀ + z_β·√V_A)² / diff²`` per
+        positive, ``V₀ = 2(V_a - C)`` taking `model_a` as the null, ``V_A = V_a + V_b -
+        2C``). Null for an unpaired pair or no difference.
+    power_method
+        The variances ``V_a, V_b, C`` that plan the study (only with `power`):
+        ``"delong"`` (default) the DeLong variances and covariance of the observed AUCs;
+        ``"obuchowski"`` Obuchowski's binormal ones, as pROC's ``method="obuchowski"``:
+        each curve's binormal ``A, B`` is pROC's least-squares fit of
+        ``Φ⁻¹(1 - fpr) = A + B·Φ⁻¹(tpr)`` over its points (one per distinct score), leaving
+        out the points where a rate is 0 or 1 (infinite quantiles), and the correlations of
+        the two models' scores over the positives and over the negatives (Pearson) give the
+        covariance. Null where pROC stops or returns NaN: a curve with fewer than two points
+        inside the unit square or all at one `tpr` (pROC: "ROC curve not smoothable"), a
+        constant score within a class (no correlation), a negative ``V₀``.
     cluster
         Column of cluster ids (a patient with several lesions, a customer with several
         accounts; each case belongs to one cluster, the same under every model). DeLong's
@@ -344,7 +357,8 @@ def compare(
         ``*by, model_a, model_b, auc_a, auc_b, diff, diff_lower, diff_upper, statistic,
         p_value, paired, df``: `paired` tells which test ran, `df` the t test's degrees of
         freedom (null for the normal tests); + ``p_adjusted`` with `adjust`; +
-        ``n_pos_needed, n_neg_needed`` with `power` (DeLong method only).
+        ``n_pos_needed, n_neg_needed`` with `power` (DeLong test only; `power_method`
+        sets their variance).
 
     Examples
     --------
@@ -371,6 +385,26 @@ def compare(
     >>> boot = df.roc.compare(case="case", method="bootstrap", n_boot=500, seed=1, adjust="holm")
     >>> boot.select("diff", "paired", "p_adjusted").row(0)[:2]
     (0.3125, True)
+
+    The cases a study needs to detect the observed difference with 90% power, from DeLong's
+    variances or from Obuchowski's binormal ones (pROC's ``power.roc.test(..., method=
+    "obuchowski")``):
+
+    >>> sim = pr.datasets.simulate(2000, models=["gbm", "logit"], seed=7)
+    >>> plans = [
+    ...     sim.roc.compare(case="case", power=0.9, power_method=method)
+    ...     for method in ("delong", "obuchowski")
+    ... ]
+    >>> pl.concat(plans).select("diff", pl.col("n_pos_needed", "n_neg_needed").round(2))
+    shape: (2, 3)
+    ┌──────────┬──────────────┬──────────────┐
+    │ diff     ┆ n_pos_needed ┆ n_neg_needed │
+    │ ---      ┆ ---          ┆ ---          │
+    │ f64      ┆ f64          ┆ f64          │
+    ╞══════════╪══════════════╪══════════════╡
+    │ 0.197296 ┆ 18.36        ┆ 137.91       │
+    │ 0.197296 ┆ 32.41        ┆ 243.42       │
+    └──────────┴──────────────┴──────────────┘
 
     Two cases per patient: the clustered test is wider where a patient's cases agree.
 
