@@ -320,7 +320,8 @@ def compare(
         positive, ``V₀ = 2(V_a - C)`` taking `model_a` as the null, ``V_A = V_a + V_b -
         2C``). Null for an unpaired pair or no difference.
     power_method
-        The variances ``V_a, V_b, C`` that plan the study (only with `power`):
+        The variances ``V_a, V_b, C`` that plan the study (with `power`; ``"obuchowski"``
+        without `power` is an error):
         ``"delong"`` (default) the DeLong variances and covariance of the observed AUCs;
         ``"obuchowski"`` Obuchowski's binormal ones, as pROC's ``method="obuchowski"``:
         each curve's binormal ``A, B`` is pROC's least-squares fit of
