@@ -35,18 +35,15 @@ Examples
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 
 import numpy as np
 import polars as pl
 
-from polars_roc._core.distributions import normal_cdf
+from polars_roc._core.distributions import normal_cdf, normal_quantiles
 
 Number = float | int | pl.Expr
 #: The bounds (low, high) of the false positive rate of a partial area.
 Bounds = tuple[float, float]
-
-_inv_cdf = np.vectorize(NormalDist().inv_cdf, otypes=[np.float64])
 
 
 def _quantiles(s: pl.Series) -> pl.Series:
@@ -54,7 +51,7 @@ def _quantiles(s: pl.Series) -> pl.Series:
     p = s.cast(pl.Float64).to_numpy()
     inside = (p > 0) & (p < 1)
     with np.errstate(invalid="ignore"):
-        q = _inv_cdf(np.where(inside, p, 0.5)) if p.size else p
+        q = normal_quantiles(np.where(inside, p, 0.5)) if p.size else p
         out = np.where(inside, q, np.where(p == 0, -np.inf, np.where(p == 1, np.inf, np.nan)))
     return pl.Series(s.name, out, dtype=pl.Float64, nan_to_null=True)
 

@@ -46,6 +46,10 @@ def normal_quantile(p: float) -> float:
     return NormalDist().inv_cdf(p)
 
 
+#: :func:`normal_quantile` elementwise over an array (every p strictly inside (0, 1)).
+normal_quantiles = np.vectorize(NormalDist().inv_cdf, otypes=[np.float64])
+
+
 def _betacf(a: FloatArray, b: FloatArray, x: FloatArray) -> FloatArray:
     """
     Continued fraction of the incomplete beta function (modified Lentz), vectorized.

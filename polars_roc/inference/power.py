@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from statistics import NormalDist
 from typing import Literal, overload
 
 import numpy as np
@@ -49,7 +48,7 @@ import numpy.typing as npt
 import polars as pl
 
 from polars_roc._core import validate
-from polars_roc._core.distributions import normal_cdf
+from polars_roc._core.distributions import normal_cdf, normal_quantiles
 
 __all__ = ["Sided", "detectable_auc", "roc_power", "roc_sample_size"]
 
@@ -61,7 +60,7 @@ _FloatArray = npt.NDArray[np.float64]
 _NumberOrExpr = float | int | str | pl.Expr
 
 _NULL_VARIANCE = 0.0792  # Obuchowski's V(0.5) per case, times (1 + 1/kappa)
-_quantile = np.vectorize(NormalDist().inv_cdf, otypes=[np.float64])
+_quantile = normal_quantiles
 
 
 def _theta_variance(theta: _FloatArray, kappa: _FloatArray) -> _FloatArray:
