@@ -54,6 +54,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 import polars as pl
 
 from polars_roc import curves
@@ -61,7 +62,7 @@ from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.compat import opaque
 from polars_roc._core.direction import Direction, directed
-from polars_roc._core.dynamic import Censoring, censoring, dynamic_counts
+from polars_roc._core.dynamic import censoring, dynamic_counts, sorted_rows
 from polars_roc._core.frames import same_kind
 from polars_roc._core.names import fresh
 from polars_roc._core.progress import Ticks, ticks
@@ -170,37 +171,27 @@ def _rows(
     return rows.with_columns(pl.when(counts).then(t).alias(own["t"])), keys, own
 
 
-class _Rows:
-    """The counted rows of a collected ``_rows`` frame as numpy arrays, groups numbered."""
-
-    def __init__(self, df: pl.DataFrame, keys: list[str], own: dict[str, str]) -> None:
-        self.ids = df.select(keys).unique().sort(keys, nulls_last=True)
-        numbered = self.ids.with_row_index(own["gid"])
-        joined = df.join(numbered, on=keys, how="left", nulls_equal=True, maintain_order="left")
-        self.counted = joined[own["t"]].is_not_null().to_numpy()
-        kept = joined.filter(pl.col(own["t"]).is_not_null())
-        self.group = kept[own["gid"]].to_numpy().astype(np.int64)
-        self.time = kept[own["t"]].to_numpy()
-        self.event = kept[own["e"]].to_numpy().astype(bool)
-        self.kept = kept
-
-    def censoring(self, horizons: list[float]) -> Censoring:
-        grid = np.asarray(horizons, dtype=np.float64)
-        return censoring(self.group, self.time, self.event, grid, self.ids.height)
-
-
 def _weighted(rows: pl.LazyFrame, keys: list[str], own: dict[str, str]) -> pl.LazyFrame:
     """The rows with ``_w``: ``1 / G(time)`` for a counted event, 1 otherwise."""
 
     def weights(df: pl.DataFrame) -> pl.DataFrame:
-        arrays = _Rows(df, keys, own)
+        order = sorted_rows(df, keys, time=own["t"])
+        time, event = _in_order(df, own, order.by_time)
         weight = np.ones(df.height)
-        weight[arrays.counted] = arrays.censoring([]).weight
+        weight[order.by_time] = censoring(time, event, order.bounds, np.empty(0)).weight
         return df.with_columns(pl.Series(own["w"], weight))
 
     schema = rows.collect_schema()
     schema[own["w"]] = pl.Float64()
     return opaque(rows, weights, schema=schema)
+
+
+def _in_order(
+    df: pl.DataFrame, own: dict[str, str], order: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """The times and events of the counted rows `order` (row numbers of `df`)."""
+    time = df[own["t"]].to_numpy()  # a float column: null (not counted) reads as NaN
+    return time[order], df[own["e"]].fill_null(value=False).to_numpy()[order]
 
 
 def _expanded(
@@ -248,33 +239,43 @@ def _auc_table(
     grid = np.asarray(horizons, dtype=np.float64)
 
     def table(df: pl.DataFrame) -> pl.DataFrame:
-        arrays = _Rows(df, keys, own)
-        n_groups = arrays.ids.height
-        scores = arrays.kept[score]
-        values = scores.to_numpy()
-        nan = np.isnan(values) if scores.dtype.is_float() else np.zeros(len(values), bool)
-        weighted = arrays.censoring(horizons)
-        bucket = np.searchsorted(grid, arrays.time, side="left").astype(np.int64)
-        infinite = ~np.isfinite(weighted.weight)
+        order = sorted_rows(df, keys, time=own["t"], score=score)
+        n_groups, bounds = order.keys.height, order.bounds
+        time, event = _in_order(df, own, order.by_time)
+        weighted = censoring(time, event, bounds, grid)
+        bucket = np.searchsorted(grid, time, side="left")
+        # To score order through the rows' numbers: the case weights and the buckets.
+        case = event & (bucket < n_horizons)
+        weight = np.zeros(df.height)
+        weight[order.by_time] = np.where(case, weighted.weight, 0.0)
+        buckets: npt.NDArray[np.integer] = np.zeros(
+            df.height, dtype=np.int16 if n_horizons < 2**15 else np.int64
+        )
+        buckets[order.by_time] = bucket
+        values = df.select(pl.col(score).fill_null(strategy="zero")).to_series().to_numpy()
+        values = values[order.by_score]
+        nan = np.isnan(values) if values.dtype.kind == "f" else np.zeros(len(values), bool)
         counts = dynamic_counts(
-            arrays.group,
             np.where(nan, 0, values) if nan.any() else values,
-            bucket,
-            arrays.event,
-            np.where(infinite, 0.0, weighted.weight),
-            n_groups,
+            buckets[order.by_score],
+            weight[order.by_score],
+            bounds,
             n_horizons,
         )
-        has_nan = np.bincount(arrays.group, weights=nan, minlength=n_groups) > 0
+        has_nan = np.zeros(n_groups, dtype=bool)
+        has_nan[np.searchsorted(bounds, np.flatnonzero(nan), side="right") - 1] = True
         # A case whose censoring curve fell to 0 has no weight: its horizons are undefined.
-        cells = arrays.group[infinite] * (n_horizons + 1) + bucket[infinite]
-        hits = np.bincount(cells, minlength=n_groups * (n_horizons + 1))
+        infinite = np.flatnonzero(case & np.isinf(weighted.weight))
+        group = np.searchsorted(bounds, infinite, side="right") - 1
+        hits = np.bincount(
+            group * (n_horizons + 1) + bucket[infinite], minlength=n_groups * (n_horizons + 1)
+        )
         unweighted = np.cumsum(hits.reshape(n_groups, -1), axis=1)[:, :n_horizons] > 0
         with np.errstate(divide="ignore", invalid="ignore"):
             auc = counts.u / (counts.case_weight * counts.controls)
         defined = (counts.cases > 0) & (counts.controls > 0) & ~has_nan[:, None] & ~unweighted
         auc = np.where(defined, auc, np.nan)
-        repeated = arrays.ids.select(pl.all().repeat_by(n_horizons).explode())
+        repeated = order.keys.select(pl.all().repeat_by(n_horizons).explode())
         long = pl.DataFrame(
             {
                 "_j": np.tile(np.arange(n_horizons), n_groups),

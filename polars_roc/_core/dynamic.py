@@ -1,11 +1,12 @@
 """
-Cumulative/dynamic AUC at several horizons: the numpy kernels of :mod:`polars_roc.survival`.
+Cumulative/dynamic AUC at several horizons: the kernels of :mod:`polars_roc.survival`.
 
-Two passes over the rows, each one sort: :func:`censoring` sorts them by group and time for
-the Kaplan–Meier curves (the censoring curve ``G`` that weights the cases, the survival
-curve ``S`` that weights ``mean_auc``), :func:`dynamic_counts` by group and score for the
-Mann-Whitney numerators. A sort by group then value is one float sort and one stable sort of
-small integers (numpy's radix sort), cheaper than a two-key lexsort.
+:func:`sorted_rows` puts each group's counted rows in two orders in one Polars aggregation
+(both sorts run per group, on every core): by time, for the Kaplan–Meier curves of
+:func:`censoring` (the censoring curve ``G`` that weights the cases, the survival curve ``S``
+that weights ``mean_auc``), and by score, for the Mann-Whitney numerators of
+:func:`dynamic_counts`. A group's rows stay together in both orders (its block
+``bounds[g]:bounds[g + 1]``), so every later gather stays within a group's block.
 
 At horizon ``j`` a row is a control when its time exceeds the horizon (``bucket > j``, the
 bucket being the number of horizons before its time) and a case when it had an event by then
@@ -25,6 +26,7 @@ import polars as pl
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
 
 
 class Dynamic(NamedTuple):
@@ -37,40 +39,68 @@ class Dynamic(NamedTuple):
 
 
 class Censoring(NamedTuple):
-    """The IPCW weight of each row (input order) and ``S`` per group and horizon."""
+    """The IPCW weight of each row (in the order given) and ``S`` per group and horizon."""
 
     weight: FloatArray  # 1 / G(time) for an event (inf where G fell to 0), 1 otherwise
     survival: FloatArray  # [group, horizon]: Kaplan–Meier S at the horizon (1 before any time)
 
 
-def _order(group: IntArray, values: npt.NDArray[np.generic], n_groups: int) -> IntArray:
-    """Row order by group, then by value (tied values in no particular order)."""
-    first = pl.Series(values).arg_sort().to_numpy()  # Polars sorts on every core
-    return first[np.argsort(_small(group[first], n_groups), kind="stable")]
+class Sorted(NamedTuple):
+    """Each group's counted rows (row numbers of the frame) by time and by score."""
+
+    keys: pl.DataFrame  # one row per group, sorted by the keys (nulls last)
+    bounds: IntArray  # [group + 1]: group g holds positions bounds[g]:bounds[g + 1]
+    by_time: IntArray
+    by_score: IntArray  # empty when no score was asked for
 
 
-def _runs(
-    group: IntArray, values: npt.NDArray[np.generic], n_groups: int
-) -> tuple[IntArray, npt.NDArray[np.bool_], IntArray, IntArray]:
+def sorted_rows(
+    df: pl.DataFrame, keys: list[str], *, time: str, score: str | None = None
+) -> Sorted:
     """
-    The rows by group then value, and the runs of one value within one group in that order.
+    The rows of `df` whose `time` is not null, grouped by `keys`, by time and by `score`.
 
-    Returns ``order, new, starts, ends``: `new` marks each run's first row, `starts` and
-    `ends` (exclusive) are the runs' bounds.
+    Every group of `df` is kept (a group without counted rows has an empty block). Tied
+    values come in no particular order.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_roc._core.dynamic import sorted_rows
+    >>> df = pl.DataFrame({"g": [1, 0, 1, 0], "t": [3.0, 2.0, 1.0, None], "s": [0, 5, 9, 1]})
+    >>> rows = sorted_rows(df, ["g"], time="t", score="s")
+    >>> rows.bounds.tolist(), rows.by_time.tolist(), rows.by_score.tolist()
+    ([0, 1, 3], [1, 2, 0], [1, 0, 2])
     """
-    order = _order(group, values, n_groups)
-    g, v = group[order], values[order]
-    new = np.empty(len(g), dtype=bool)
-    new[:1] = True
-    np.not_equal(g[1:], g[:-1], out=new[1:])
-    new[1:] |= v[1:] != v[:-1]
-    starts = np.flatnonzero(new)
-    return order, new, starts, np.append(starts[1:], len(g))
+    index = "__roc_row"
+    counted = pl.col(time).is_not_null()
+    row = pl.col(index).filter(counted)
+    orders = [row.sort_by(pl.col(time).filter(counted)).alias("_time")]
+    if score is not None:
+        orders.append(row.sort_by(pl.col(score).filter(counted)).alias("_score"))
+    lists = (
+        df.select(*keys, time, *([] if score is None else [score]))
+        .with_row_index(index)
+        .group_by(keys)
+        .agg(orders)
+        .sort(keys, nulls_last=True)
+    )
+    bounds = np.zeros(lists.height + 1, dtype=np.int64)
+    np.cumsum(lists["_time"].list.len().to_numpy(), out=bounds[1:])
+
+    def positions(column: str) -> IntArray:
+        return lists[column].explode().drop_nulls().to_numpy().astype(np.int64)
+
+    by_score = positions("_score") if score is not None else np.empty(0, dtype=np.int64)
+    return Sorted(lists.select(keys), bounds, positions("_time"), by_score)
 
 
-def _small(values: IntArray, bound: int) -> npt.NDArray[np.integer]:
-    """`values` (``0 <= values < bound``) as int16 when they fit: numpy radix-sorts those."""
-    return values.astype(np.int16) if bound <= np.iinfo(np.int16).max else values
+def group_ids(bounds: IntArray) -> IntArray:
+    """The group of each position of blocks ``bounds[g]:bounds[g + 1]`` (a cumulative count)."""
+    marks = np.zeros(int(bounds[-1]), dtype=np.int64)
+    starts = bounds[1:-1]
+    np.add.at(marks, starts[starts < len(marks)], 1)
+    return np.cumsum(marks, out=marks)
 
 
 def _per_bucket(
@@ -81,23 +111,29 @@ def _per_bucket(
     return np.cumsum(counts.reshape(n_groups, n_buckets), axis=1)
 
 
+def _runs(values: npt.NDArray[np.generic], bounds: IntArray) -> IntArray:
+    """The first position of each run of one value within a group's block."""
+    new = np.empty(len(values), dtype=bool)
+    new[:1] = True
+    np.not_equal(values[1:], values[:-1], out=new[1:])
+    new[bounds[1:-1][bounds[1:-1] < len(values)]] = True
+    return np.flatnonzero(new)
+
+
 def _segmented_cumprods(segment: IntArray, *factors: FloatArray) -> list[FloatArray]:
     """The running products of each of `factors`, restarting at each segment (sorted)."""
     frame = pl.DataFrame({"s": segment, **{f"f{i}": f for i, f in enumerate(factors)}})
-    products = frame.select(pl.exclude("s").cum_prod().over("s"))
+    products = frame.select(pl.exclude("s").cum_prod().over("s", mapping_strategy="explode"))
     return [column.to_numpy() for column in products.get_columns()]
 
 
 def censoring(
-    group: IntArray,
-    time: FloatArray,
-    event: npt.NDArray[np.bool_],
-    horizons: FloatArray,
-    n_groups: int,
+    time: FloatArray, event: BoolArray, bounds: IntArray, horizons: FloatArray
 ) -> Censoring:
     """
     Kaplan–Meier curves of each group's censoring times (``G``) and event times (``S``).
 
+    `time` and `event` are in a :class:`Sorted` time order (each group's block by time).
     At a tied time events come first: ``G(t) = Π_{s <= t} (1 - c_s / (r_s - d_s))`` and
     ``S(t) = Π_{s <= t} (1 - d_s / r_s)``, with ``r_s`` the rows at risk (``time >= s``),
     ``d_s`` the events and ``c_s`` the censorings at ``s``. A case is weighted by ``G`` at its
@@ -108,53 +144,57 @@ def censoring(
     >>> import numpy as np
     >>> from polars_roc._core.dynamic import censoring
     >>> out = censoring(
-    ...     np.zeros(4, dtype=np.int64), np.array([1.0, 2.0, 3.0, 4.0]),
-    ...     np.array([True, False, True, True]), np.array([2.5]), 1
+    ...     np.array([1.0, 2.0, 3.0, 4.0]), np.array([True, False, True, True]),
+    ...     np.array([0, 4]), np.array([2.5])
     ... )
     >>> out.weight.tolist()  # the censoring at 2 leaves G = 2/3 from then on
     [1.0, 1.0, 1.5, 1.5]
     >>> out.survival.tolist()  # S(2.5) = 3/4
     [[0.75]]
     """
-    n_horizons = len(horizons)
-    n = len(group)
-    order, new, starts, ends = _runs(group, time, n_groups)  # runs of one time in a group
-    g, t, e = group[order], time[order], event[order]
-    events_before = np.concatenate(([0], np.cumsum(e)))
+    n, n_groups, n_horizons = len(time), len(bounds) - 1, len(horizons)
+    starts = _runs(time, bounds)  # runs of one time within a group
+    ends = np.append(starts[1:], n)
+    events_before = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(event, out=events_before[1:])
     d = (events_before[ends] - events_before[starts]).astype(np.float64)
     c = (ends - starts) - d
-    run_group = g[starts]
-    group_end = np.searchsorted(g, np.arange(n_groups), side="right")
-    at_risk = (group_end[run_group] - starts).astype(np.float64)
+    run_group = np.searchsorted(bounds, starts, side="right") - 1
+    at_risk = (bounds[run_group + 1] - starts).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         g_factor = np.where(at_risk > d, 1 - c / (at_risk - d), 1.0)
         s_factor = 1 - d / at_risk
         big_g, big_s = _segmented_cumprods(run_group, g_factor, s_factor)
-        weight_sorted = np.where(e, 1 / big_g[np.cumsum(new) - 1], 1.0)
-    weight = np.empty(n, dtype=np.float64)
-    weight[order] = weight_sorted
-    # S at horizon j: the group's last run at a time <= t_j (its bucket <= j).
-    bucket = np.searchsorted(horizons, t[starts], side="left")
+        inverse = np.divide(1.0, big_g)
+    if len(starts) == n:  # no tied times: each row is its own run
+        weight = np.where(event, inverse, 1.0)
+    else:
+        run = np.zeros(n, dtype=np.int64)
+        run[starts[1:]] = 1
+        weight = np.where(event, inverse[np.cumsum(run, out=run)], 1.0)
+    # S at horizon j: the group's last run at a time <= t_j.
+    bucket = np.searchsorted(horizons, time[starts], side="left")
     runs = _per_bucket(run_group * (n_horizons + 1) + bucket, n_groups, n_horizons + 1)
     runs = runs[:, :n_horizons].astype(np.int64)
     first_run = np.searchsorted(run_group, np.arange(n_groups), side="left")
-    last = np.maximum(first_run[:, None] + runs - 1, 0)
-    survival = np.where(runs > 0, big_s[last] if len(big_s) else 1.0, 1.0)
+    last_run, seen = first_run[:, None] + runs - 1, runs > 0
+    survival = np.where(seen, big_s[np.maximum(last_run, 0)] if len(big_s) else 1.0, 1.0)
     return Censoring(weight, survival.astype(np.float64))
 
 
 def dynamic_counts(
-    group: IntArray,
     score: npt.NDArray[np.generic],
-    bucket: IntArray,
-    event: npt.NDArray[np.bool_],
+    bucket: npt.NDArray[np.integer],
     weight: FloatArray,
-    n_groups: int,
+    bounds: IntArray,
     n_horizons: int,
 ) -> Dynamic:
     """
     The numerators and class sizes of AUC(t_j) for every group and horizon.
 
+    The arrays are in a :class:`Sorted` score order (each group's block by score); `weight`
+    is a row's case weight (``inf`` where ``G`` fell to 0: counted, not weighted), 0 for a
+    row that is a case at no horizon (censored, or its event after the last horizon).
     `score` keeps its own dtype (integers compare exactly); NaN scores are the caller's.
 
     Examples
@@ -162,43 +202,44 @@ def dynamic_counts(
     >>> import numpy as np
     >>> from polars_roc._core.dynamic import dynamic_counts
     >>> out = dynamic_counts(
-    ...     np.zeros(4, dtype=np.int64), np.array([0.9, 0.7, 0.4, 0.2]),
-    ...     np.array([0, 1, 2, 2]), np.array([True, True, False, True]), np.ones(4), 1, 2
+    ...     np.array([0.2, 0.4, 0.7, 0.9]), np.array([2, 2, 1, 0]),
+    ...     np.array([1.0, 0.0, 1.0, 1.0]), np.array([0, 4]), 2
     ... )
     >>> (out.u / (out.case_weight * out.controls)).tolist()  # AUC at the two horizons
     [[1.0, 1.0]]
     """
-    n = len(group)
-    cells = n_horizons + 1
+    n, n_groups, cells = len(score), len(bounds) - 1, n_horizons + 1
+    group = group_ids(bounds)
     index = group * cells + bucket
     rows = _per_bucket(index, n_groups, cells)
     controls = (rows[:, -1:] - rows[:, :n_horizons]).astype(np.int64)
-    is_event = event.astype(bool)
-    at_event = index[is_event]
-    cases = _per_bucket(at_event, n_groups, cells)[:, :n_horizons].astype(np.int64)
-    case_weight = _per_bucket(at_event, n_groups, cells, weight[is_event])[:, :n_horizons]
+    at = np.flatnonzero(weight)  # the rows that are a case at some horizon, by position
+    at_index = index[at]
+    cases = _per_bucket(at_index, n_groups, cells)[:, :n_horizons].astype(np.int64)
+    mass = weight[at]
+    mass[np.isinf(mass)] = 0.0
+    case_weight = _per_bucket(at_index, n_groups, cells, mass)[:, :n_horizons]
     u = np.zeros((n_groups, n_horizons))
-    if n == 0 or not is_event.any():
+    if len(at) == 0:
         return Dynamic(u, case_weight, cases, controls)
-    order, new_level, starts, ends = _runs(group, score, n_groups)  # one score in a group
-    g, k = group[order], _small(bucket[order], cells)  # small: cheaper passes per horizon
-    level = np.cumsum(new_level) - 1
-    # The event rows, by bucket: the cases at horizon j are a prefix of them.
-    at = np.flatnonzero(is_event[order])
-    at = at[np.argsort(k[at], kind="stable")]
-    first = starts[level[at]]
-    past = ends[level[at]]
-    case_group = g[at]
-    group_first = np.searchsorted(g, np.arange(n_groups), side="left")[case_group]
-    mass = weight[order[at]]
-    prefix = np.searchsorted(k[at], np.arange(n_horizons), side="right")
-    below = np.empty(n + 1, dtype=np.int64)
-    below[0] = 0
+    # The cases by bucket (then position): the cases at horizon j are a prefix of them.
+    by_bucket = np.argsort(bucket[at], kind="stable")
+    at, mass, case_group = at[by_bucket], mass[by_bucket], group[at][by_bucket]
+    prefix = np.searchsorted(bucket[at], np.arange(n_horizons), side="right")
+    starts = _runs(score, bounds)  # runs of one score within a group
+    if len(starts) == n:  # no tied scores: a case's run is itself (and holds no control)
+        first, past = at, None
+    else:
+        run = np.zeros(n, dtype=np.int64)
+        run[starts[1:]] = 1
+        level = np.cumsum(run, out=run)[at]
+        first, past = starts[level], np.append(starts[1:], n)[level]
+    group_first = bounds[:-1][case_group]
+    below = np.zeros(n + 1, dtype=np.int64)  # controls before each position
     for j in range(n_horizons):
         m = prefix[j]
-        np.cumsum(k > j, out=below[1:])  # controls before each position
-        lo, hi = below[first[:m]], below[past[:m]]
-        before = lo - below[group_first[:m]]
-        pairs = before + (hi - lo) / 2
+        np.cumsum(bucket > j, out=below[1:])
+        before = below[first[:m]] - below[group_first[:m]]
+        pairs = before if past is None else before + (below[past[:m]] - below[first[:m]]) / 2
         u[:, j] = np.bincount(case_group[:m], weights=mass[:m] * pairs, minlength=n_groups)
     return Dynamic(u, case_weight, cases, controls)
