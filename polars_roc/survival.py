@@ -54,7 +54,6 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
-import numpy.typing as npt
 import polars as pl
 
 from polars_roc import curves
@@ -62,7 +61,7 @@ from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.compat import opaque
 from polars_roc._core.direction import Direction, directed
-from polars_roc._core.dynamic import censoring, dynamic_counts, sorted_rows
+from polars_roc._core.dynamic import case_weights, dynamic_table, sorted_rows
 from polars_roc._core.frames import same_kind
 from polars_roc._core.names import fresh
 from polars_roc._core.progress import Ticks, ticks
@@ -175,23 +174,12 @@ def _weighted(rows: pl.LazyFrame, keys: list[str], own: dict[str, str]) -> pl.La
     """The rows with ``_w``: ``1 / G(time)`` for a counted event, 1 otherwise."""
 
     def weights(df: pl.DataFrame) -> pl.DataFrame:
-        order = sorted_rows(df, keys, time=own["t"])
-        time, event = _in_order(df, own, order.by_time)
-        weight = np.ones(df.height)
-        weight[order.by_time] = censoring(time, event, order.bounds, np.empty(0)).weight
-        return df.with_columns(pl.Series(own["w"], weight))
+        order = sorted_rows(df, keys, time=own["t"], event=own["e"])
+        return df.with_columns(pl.Series(own["w"], case_weights(order, df.height)))
 
     schema = rows.collect_schema()
     schema[own["w"]] = pl.Float64()
     return opaque(rows, weights, schema=schema)
-
-
-def _in_order(
-    df: pl.DataFrame, own: dict[str, str], order: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-    """The times and events of the counted rows `order` (row numbers of `df`)."""
-    time = df[own["t"]].to_numpy()  # a float column: null (not counted) reads as NaN
-    return time[order], df[own["e"]].fill_null(value=False).to_numpy()[order]
 
 
 def _expanded(
@@ -239,41 +227,13 @@ def _auc_table(
     grid = np.asarray(horizons, dtype=np.float64)
 
     def table(df: pl.DataFrame) -> pl.DataFrame:
-        order = sorted_rows(df, keys, time=own["t"], score=score)
-        n_groups, bounds = order.keys.height, order.bounds
-        time, event = _in_order(df, own, order.by_time)
-        weighted = censoring(time, event, bounds, grid)
-        bucket = np.searchsorted(grid, time, side="left")
-        # To score order through the rows' numbers: the case weights and the buckets.
-        case = event & (bucket < n_horizons)
-        weight = np.zeros(df.height)
-        weight[order.by_time] = np.where(case, weighted.weight, 0.0)
-        buckets: npt.NDArray[np.integer] = np.zeros(
-            df.height, dtype=np.int16 if n_horizons < 2**15 else np.int64
-        )
-        buckets[order.by_time] = bucket
-        values = df.select(pl.col(score).fill_null(strategy="zero")).to_series().to_numpy()
-        values = values[order.by_score]
-        nan = np.isnan(values) if values.dtype.kind == "f" else np.zeros(len(values), bool)
-        counts = dynamic_counts(
-            np.where(nan, 0, values) if nan.any() else values,
-            buckets[order.by_score],
-            weight[order.by_score],
-            bounds,
-            n_horizons,
-        )
-        has_nan = np.zeros(n_groups, dtype=bool)
-        has_nan[np.searchsorted(bounds, np.flatnonzero(nan), side="right") - 1] = True
-        # A case whose censoring curve fell to 0 has no weight: its horizons are undefined.
-        infinite = np.flatnonzero(case & np.isinf(weighted.weight))
-        group = np.searchsorted(bounds, infinite, side="right") - 1
-        hits = np.bincount(
-            group * (n_horizons + 1) + bucket[infinite], minlength=n_groups * (n_horizons + 1)
-        )
-        unweighted = np.cumsum(hits.reshape(n_groups, -1), axis=1)[:, :n_horizons] > 0
+        order = sorted_rows(df, keys, time=own["t"], event=own["e"], score=score)
+        found = dynamic_table(order, df.height, grid)
+        counts, has_nan, n_groups = found.counts, found.has_nan, order.keys.height
         with np.errstate(divide="ignore", invalid="ignore"):
             auc = counts.u / (counts.case_weight * counts.controls)
-        defined = (counts.cases > 0) & (counts.controls > 0) & ~has_nan[:, None] & ~unweighted
+        defined = (counts.cases > 0) & (counts.controls > 0) & ~has_nan[:, None]
+        defined &= ~found.unweighted
         auc = np.where(defined, auc, np.nan)
         repeated = order.keys.select(pl.all().repeat_by(n_horizons).explode())
         long = pl.DataFrame(
@@ -282,7 +242,7 @@ def _auc_table(
                 "auc": auc.ravel(),
                 "n_cases": counts.cases.ravel(),
                 "n_controls": counts.controls.ravel(),
-                "_S": weighted.survival.ravel(),
+                "_S": found.survival.ravel(),
             }
         ).fill_nan(None)
         out = pl.concat([repeated, long], how="horizontal")

@@ -18,6 +18,7 @@ score order, read at its cases: ``U_j = Σ_cases w · (controls below + ½ contr
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import NamedTuple
 
 import numpy as np
@@ -27,6 +28,11 @@ import polars as pl
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+RowArray = npt.NDArray[np.unsignedinteger]  # row numbers of a frame (Polars' uint32)
+
+#: Rows per block of whole groups: the kernels run a block at a time, so that their
+#: temporaries stay small (reused by the allocator, near the cache) whatever the frame's size.
+BLOCK_ROWS = 1 << 20
 
 
 class Dynamic(NamedTuple):
@@ -46,40 +52,47 @@ class Censoring(NamedTuple):
 
 
 class Sorted(NamedTuple):
-    """Each group's counted rows (row numbers of the frame) by time and by score."""
+    """Each group's counted rows by time and by score: row numbers and values."""
 
     keys: pl.DataFrame  # one row per group, sorted by the keys (nulls last)
     bounds: IntArray  # [group + 1]: group g holds positions bounds[g]:bounds[g + 1]
-    by_time: IntArray
-    by_score: IntArray  # empty when no score was asked for
+    by_time: RowArray  # row numbers of the frame
+    time: FloatArray  # their times (ascending within a group)
+    event: BoolArray  # their events
+    by_score: RowArray  # row numbers of the frame (empty when no score was asked for)
+    score: npt.NDArray[np.generic]  # their scores (ascending within a group)
 
 
 def sorted_rows(
-    df: pl.DataFrame, keys: list[str], *, time: str, score: str | None = None
+    df: pl.DataFrame, keys: list[str], *, time: str, event: str, score: str | None = None
 ) -> Sorted:
     """
     The rows of `df` whose `time` is not null, grouped by `keys`, by time and by `score`.
 
     Every group of `df` is kept (a group without counted rows has an empty block). Tied
-    values come in no particular order.
+    values come in no particular order. The values come out of the same sort (no gather).
 
     Examples
     --------
     >>> import polars as pl
     >>> from polars_roc._core.dynamic import sorted_rows
-    >>> df = pl.DataFrame({"g": [1, 0, 1, 0], "t": [3.0, 2.0, 1.0, None], "s": [0, 5, 9, 1]})
-    >>> rows = sorted_rows(df, ["g"], time="t", score="s")
-    >>> rows.bounds.tolist(), rows.by_time.tolist(), rows.by_score.tolist()
-    ([0, 1, 3], [1, 2, 0], [1, 0, 2])
+    >>> df = pl.DataFrame(
+    ...     {"g": [1, 0, 1, 0], "t": [3.0, 2.0, 1.0, None], "e": [True] * 4, "s": [0, 5, 9, 1]}
+    ... )
+    >>> rows = sorted_rows(df, ["g"], time="t", event="e", score="s")
+    >>> rows.bounds.tolist(), rows.by_time.tolist(), rows.time.tolist(), rows.score.tolist()
+    ([0, 1, 3], [1, 2, 0], [2.0, 1.0, 3.0], [5, 0, 9])
     """
     index = "__roc_row"
     counted = pl.col(time).is_not_null()
-    row = pl.col(index).filter(counted)
-    orders = [row.sort_by(pl.col(time).filter(counted)).alias("_time")]
+    row, when = pl.col(index).filter(counted).alias("r"), pl.col(time).filter(counted)
+    fields = [row, when.alias("t"), pl.col(event).filter(counted).alias("e")]
+    orders = [pl.struct(fields).sort_by(when).alias("_time")]
     if score is not None:
-        orders.append(row.sort_by(pl.col(score).filter(counted)).alias("_score"))
+        by = pl.col(score).filter(counted)
+        orders.append(pl.struct(row, by.alias("s")).sort_by(by).alias("_score"))
     lists = (
-        df.select(*keys, time, *([] if score is None else [score]))
+        df.select(*keys, time, event, *([] if score is None else [score]))
         .with_row_index(index)
         .group_by(keys)
         .agg(orders)
@@ -87,12 +100,21 @@ def sorted_rows(
     )
     bounds = np.zeros(lists.height + 1, dtype=np.int64)
     np.cumsum(lists["_time"].list.len().to_numpy(), out=bounds[1:])
-
-    def positions(column: str) -> IntArray:
-        return lists[column].explode().drop_nulls().to_numpy().astype(np.int64)
-
-    by_score = positions("_score") if score is not None else np.empty(0, dtype=np.int64)
-    return Sorted(lists.select(keys), bounds, positions("_time"), by_score)
+    by_time = lists["_time"].explode().drop_nulls().struct.unnest()
+    by_score = (
+        lists["_score"].explode().drop_nulls().struct.unnest()
+        if score is not None
+        else pl.DataFrame({"r": [], "s": []}, schema={"r": pl.UInt32, "s": pl.Float64})
+    )
+    return Sorted(
+        lists.select(keys),
+        bounds,
+        by_time["r"].to_numpy(),
+        by_time["t"].to_numpy(),
+        by_time["e"].to_numpy(),
+        by_score["r"].to_numpy(),
+        by_score["s"].to_numpy(),
+    )
 
 
 def group_ids(bounds: IntArray) -> IntArray:
@@ -120,24 +142,40 @@ def _runs(values: npt.NDArray[np.generic], bounds: IntArray) -> IntArray:
     return np.flatnonzero(new)
 
 
+#: Up to this many segments a block's running products run one numpy call per segment.
+LOOP_SEGMENTS = 256
+
+
 def _segmented_cumprods(segment: IntArray, *factors: FloatArray) -> list[FloatArray]:
     """The running products of each of `factors`, restarting at each segment (sorted)."""
+    edges = np.flatnonzero(np.diff(segment)) + 1
+    if len(edges) < LOOP_SEGMENTS:  # few long segments: numpy's product, segment by segment
+        out = [np.empty_like(f) for f in factors]
+        for lo, hi in pairwise([0, *edges.tolist(), len(segment)]):
+            for f, o in zip(factors, out, strict=True):
+                np.cumprod(f[lo:hi], out=o[lo:hi])
+        return out
     frame = pl.DataFrame({"s": segment, **{f"f{i}": f for i, f in enumerate(factors)}})
     products = frame.select(pl.exclude("s").cum_prod().over("s", mapping_strategy="explode"))
     return [column.to_numpy() for column in products.get_columns()]
 
 
 def censoring(
-    time: FloatArray, event: BoolArray, bounds: IntArray, horizons: FloatArray
+    time: FloatArray,
+    event: BoolArray,
+    bounds: IntArray,
+    bucket: npt.NDArray[np.integer],
+    n_horizons: int,
 ) -> Censoring:
     """
     Kaplan–Meier curves of each group's censoring times (``G``) and event times (``S``).
 
-    `time` and `event` are in a :class:`Sorted` time order (each group's block by time).
-    At a tied time events come first: ``G(t) = Π_{s <= t} (1 - c_s / (r_s - d_s))`` and
-    ``S(t) = Π_{s <= t} (1 - d_s / r_s)``, with ``r_s`` the rows at risk (``time >= s``),
-    ``d_s`` the events and ``c_s`` the censorings at ``s``. A case is weighted by ``G`` at its
-    own time, censorings at that time included (scikit-survival's rule).
+    `time` and `event` are in a :class:`Sorted` time order (each group's block by time),
+    `bucket` the number of horizons before each time. At a tied time events come first:
+    ``G(t) = Π_{s <= t} (1 - c_s / (r_s - d_s))`` and ``S(t) = Π_{s <= t} (1 - d_s / r_s)``,
+    with ``r_s`` the rows at risk (``time >= s``), ``d_s`` the events and ``c_s`` the
+    censorings at ``s``. A case is weighted by ``G`` at its own time, censorings at that time
+    included (scikit-survival's rule).
 
     Examples
     --------
@@ -145,36 +183,40 @@ def censoring(
     >>> from polars_roc._core.dynamic import censoring
     >>> out = censoring(
     ...     np.array([1.0, 2.0, 3.0, 4.0]), np.array([True, False, True, True]),
-    ...     np.array([0, 4]), np.array([2.5])
+    ...     np.array([0, 4]), np.array([0, 0, 1, 1]), 1
     ... )
     >>> out.weight.tolist()  # the censoring at 2 leaves G = 2/3 from then on
     [1.0, 1.0, 1.5, 1.5]
-    >>> out.survival.tolist()  # S(2.5) = 3/4
+    >>> out.survival.tolist()  # S at the horizon between 2 and 3: 3/4
     [[0.75]]
     """
-    n, n_groups, n_horizons = len(time), len(bounds) - 1, len(horizons)
+    n, n_groups = len(time), len(bounds) - 1
     starts = _runs(time, bounds)  # runs of one time within a group
-    ends = np.append(starts[1:], n)
-    events_before = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(event, out=events_before[1:])
-    d = (events_before[ends] - events_before[starts]).astype(np.float64)
-    c = (ends - starts) - d
-    run_group = np.searchsorted(bounds, starts, side="right") - 1
+    if len(starts) == n:  # no tied times: each row is its own run
+        run_group = group_ids(bounds)
+        d = event.astype(np.float64)
+        c = 1 - d
+    else:
+        ends = np.append(starts[1:], n)
+        events_before = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(event, out=events_before[1:])
+        d = (events_before[ends] - events_before[starts]).astype(np.float64)
+        c = (ends - starts) - d
+        run_group = np.searchsorted(bounds, starts, side="right") - 1
     at_risk = (bounds[run_group + 1] - starts).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         g_factor = np.where(at_risk > d, 1 - c / (at_risk - d), 1.0)
         s_factor = 1 - d / at_risk
         big_g, big_s = _segmented_cumprods(run_group, g_factor, s_factor)
         inverse = np.divide(1.0, big_g)
-    if len(starts) == n:  # no tied times: each row is its own run
+    if len(starts) == n:
         weight = np.where(event, inverse, 1.0)
     else:
         run = np.zeros(n, dtype=np.int64)
         run[starts[1:]] = 1
         weight = np.where(event, inverse[np.cumsum(run, out=run)], 1.0)
-    # S at horizon j: the group's last run at a time <= t_j.
-    bucket = np.searchsorted(horizons, time[starts], side="left")
-    runs = _per_bucket(run_group * (n_horizons + 1) + bucket, n_groups, n_horizons + 1)
+    # S at horizon j: the group's last run at a time <= t_j (bucket <= j).
+    runs = _per_bucket(run_group * (n_horizons + 1) + bucket[starts], n_groups, n_horizons + 1)
     runs = runs[:, :n_horizons].astype(np.int64)
     first_run = np.searchsorted(run_group, np.arange(n_groups), side="left")
     last_run, seen = first_run[:, None] + runs - 1, runs > 0
@@ -234,12 +276,102 @@ def dynamic_counts(
         run[starts[1:]] = 1
         level = np.cumsum(run, out=run)[at]
         first, past = starts[level], np.append(starts[1:], n)[level]
-    group_first = bounds[:-1][case_group]
-    below = np.zeros(n + 1, dtype=np.int64)  # controls before each position
+    # Controls before each position, counted from the block's start: a case's count within
+    # its group is that minus its group's first count, taken off per group after the sum.
+    below: IntArray = np.zeros(n + 1, dtype=np.int32 if n < 2**31 else np.int64)
+    control = np.empty(n, dtype=bool)
     for j in range(n_horizons):
         m = prefix[j]
-        np.cumsum(bucket > j, out=below[1:])
-        before = below[first[:m]] - below[group_first[:m]]
-        pairs = before if past is None else before + (below[past[:m]] - below[first[:m]]) / 2
+        np.greater(bucket, j, out=control)
+        np.cumsum(control, out=below[1:])
+        lo = below[first[:m]]
+        pairs: npt.NDArray[np.number] = lo if past is None else lo + (below[past[:m]] - lo) / 2
         u[:, j] = np.bincount(case_group[:m], weights=mass[:m] * pairs, minlength=n_groups)
+        u[:, j] -= below[bounds[:-1]] * case_weight[:, j]
     return Dynamic(u, case_weight, cases, controls)
+
+
+class Table(NamedTuple):
+    """:func:`dynamic_counts` of every group, with ``S`` and the horizons left unweighted."""
+
+    counts: Dynamic
+    survival: FloatArray  # [group, horizon]
+    unweighted: BoolArray  # [group, horizon]: a case there has G = 0 (no weight)
+    has_nan: BoolArray  # [group]: a NaN score among the counted rows
+
+
+def blocks(bounds: IntArray, rows: int = BLOCK_ROWS) -> list[tuple[int, int]]:
+    """
+    Consecutive ranges ``(g0, g1)`` of groups of about `rows` rows each (a group is whole).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from polars_roc._core.dynamic import blocks
+    >>> blocks(np.array([0, 3, 4, 9, 10]), rows=4)
+    [(0, 2), (2, 4)]
+    """
+    total = int(bounds[-1])
+    first = np.searchsorted(bounds, np.arange(0, total, rows), side="right") - 1
+    cuts = np.unique(np.concatenate(([0], first, [len(bounds) - 1])))
+    return [(int(a), int(b)) for a, b in pairwise(cuts) if a < b]
+
+
+def case_weights(order: Sorted, n_rows: int) -> FloatArray:
+    """The IPCW weight of every row (input order; 1 for a row not counted or not an event)."""
+    weight = np.ones(n_rows)
+    bounds = order.bounds
+    for g0, g1 in blocks(bounds):
+        lo, hi = bounds[g0], bounds[g1]
+        local, none = bounds[g0 : g1 + 1] - lo, np.zeros(hi - lo, dtype=np.int8)
+        found = censoring(order.time[lo:hi], order.event[lo:hi], local, none, 0)
+        weight[order.by_time[lo:hi]] = found.weight
+    return weight
+
+
+def dynamic_table(order: Sorted, n_rows: int, horizons: FloatArray) -> Table:
+    """
+    Every group's AUC(t) counts, a block of whole groups at a time.
+
+    Within a block the rows go from time order to score order by their row numbers: a
+    scratch array holds each row's place in its block's time order, read in score order.
+    """
+    n_groups, n_horizons, bounds = len(order.bounds) - 1, len(horizons), order.bounds
+    cells = (n_groups, n_horizons)
+    u, case_weight = np.zeros(cells), np.zeros(cells)
+    cases, controls = np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64)
+    survival, unweighted = np.ones(cells), np.zeros(cells, dtype=bool)
+    has_nan = np.zeros(n_groups, dtype=bool)
+    place = np.empty(n_rows, dtype=np.int32 if n_rows < 2**31 else np.int64)
+    floats = order.score.dtype.kind == "f"
+    for g0, g1 in blocks(bounds):
+        lo, hi = bounds[g0], bounds[g1]
+        local = bounds[g0 : g1 + 1] - lo
+        t, e = order.time[lo:hi], order.event[lo:hi]
+        bucket = np.searchsorted(horizons, t, side="left").astype(_small(n_horizons))
+        weighted = censoring(t, e, local, bucket, n_horizons)
+        survival[g0:g1] = weighted.survival
+        case = e & (bucket < n_horizons)
+        infinite = np.flatnonzero(case & np.isinf(weighted.weight))
+        if len(infinite):  # a case whose censoring curve fell to 0: its horizons are undefined
+            group = np.searchsorted(local, infinite, side="right") - 1
+            index = group * (n_horizons + 1) + bucket[infinite]
+            hits = _per_bucket(index, g1 - g0, n_horizons + 1)[:, :n_horizons]
+            unweighted[g0:g1] = hits > 0
+        place[order.by_time[lo:hi]] = np.arange(hi - lo)
+        moved = place[order.by_score[lo:hi]]  # score order, as places in time order
+        values = order.score[lo:hi]
+        nan = np.isnan(values) if floats else None
+        if nan is not None and nan.any():
+            has_nan[g0 + np.searchsorted(local, np.flatnonzero(nan), side="right") - 1] = True
+            values = np.where(nan, 0, values)
+        weight = np.where(case, weighted.weight, 0.0)
+        counts = dynamic_counts(values, bucket[moved], weight[moved], local, n_horizons)
+        u[g0:g1], case_weight[g0:g1] = counts.u, counts.case_weight
+        cases[g0:g1], controls[g0:g1] = counts.cases, counts.controls
+    return Table(Dynamic(u, case_weight, cases, controls), survival, unweighted, has_nan)
+
+
+def _small(bound: int) -> type[np.integer]:
+    """The narrowest integer type holding ``0..bound`` (fewer bytes per pass)."""
+    return np.int8 if bound < 2**7 else np.int16 if bound < 2**15 else np.int64
