@@ -31,7 +31,7 @@ from polars_roc import (
     survival,
     thresholds,
 )
-from polars_roc._core.frames import trimmed
+from polars_roc._core.frames import collected
 from polars_roc.decisions import decision_curve, value_curve  # value and decisions (issue 32)
 from polars_roc.geometry import crossings, hull, iso
 from polars_roc.inference.disparity import disparity  # segments (issue 30)
@@ -126,11 +126,7 @@ def _lazy_method(function: Callable[..., pl.LazyFrame]) -> Callable[..., pl.Lazy
 def _eager_method(function: Callable[..., pl.LazyFrame]) -> Callable[..., pl.DataFrame]:
     @functools.wraps(function)
     def method(self: RocFrame, *args: Any, **kwargs: Any) -> pl.DataFrame:
-        query = function(self._df.lazy(), *args, **kwargs)
-        try:
-            return query.collect()
-        except Exception as error:  # our message, without Polars' dump of the query plan
-            raise trimmed(error) from None
+        return collected(function(self._df.lazy(), *args, **kwargs), function)
 
     return _as_method(method, function, pl.DataFrame)
 

@@ -62,7 +62,7 @@ from polars_roc._core.checks import NanPolicy
 from polars_roc._core.compat import opaque
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.dynamic import case_weights, dynamic_table, sorted_rows
-from polars_roc._core.frames import same_kind
+from polars_roc._core.frames import in_memory, same_kind
 from polars_roc._core.names import fresh
 from polars_roc._core.progress import Ticks, ticks
 from polars_roc._core.resampling import group_rng
@@ -254,6 +254,7 @@ def _auc_table(
 
 @same_kind
 @directed
+@in_memory  # its work is one callback over the whole frame (see docs/benchmarks.md)
 def time_auc(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -444,7 +445,7 @@ def _bootstrap(
                 stacked.lazy(), score, time=time, event=event, horizons=horizons,
                 names=[*names, rep],
             )  # fmt: skip
-            parts.append(aucs.select(*names, "horizon", "auc").collect())
+            parts.append(aucs.select(*names, "horizon", "auc").collect(engine="in-memory"))
         auc = pl.col("auc")
         null = auc.is_null().any() | (pl.len() < n_boot)
         return (

@@ -18,6 +18,8 @@ score order, read at its cases: ``U_j = Σ_cases w · (controls below + ½ contr
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -300,9 +302,11 @@ class Table(NamedTuple):
     has_nan: BoolArray  # [group]: a NaN score among the counted rows
 
 
-def blocks(bounds: IntArray, rows: int = BLOCK_ROWS) -> list[tuple[int, int]]:
+def blocks(bounds: IntArray, rows: int | None = None) -> list[tuple[int, int]]:
     """
-    Consecutive ranges ``(g0, g1)`` of groups of about `rows` rows each (a group is whole).
+    Consecutive ranges ``(g0, g1)`` of groups of about `rows` rows each; a group is whole.
+
+    `rows` defaults to :data:`BLOCK_ROWS`.
 
     Examples
     --------
@@ -311,27 +315,47 @@ def blocks(bounds: IntArray, rows: int = BLOCK_ROWS) -> list[tuple[int, int]]:
     >>> blocks(np.array([0, 3, 4, 9, 10]), rows=4)
     [(0, 2), (2, 4)]
     """
-    total = int(bounds[-1])
+    total, rows = int(bounds[-1]), rows or BLOCK_ROWS
     first = np.searchsorted(bounds, np.arange(0, total, rows), side="right") - 1
     cuts = np.unique(np.concatenate(([0], first, [len(bounds) - 1])))
     return [(int(a), int(b)) for a, b in pairwise(cuts) if a < b]
 
 
+def each_block(bounds: IntArray, work: Callable[[int, int], None]) -> None:
+    """
+    Run ``work(g0, g1)`` on every block of :func:`blocks`, on Polars' threads' worth of workers.
+
+    The blocks hold disjoint groups and rows, so `work` writes its own slices of shared
+    output arrays; numpy releases the interpreter lock in its loops, so blocks run at once.
+    """
+    parts = blocks(bounds)
+    workers = min(pl.thread_pool_size(), len(parts))
+    if workers <= 1:
+        for part in parts:
+            work(*part)
+        return
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for done in [pool.submit(work, *part) for part in parts]:
+            done.result()
+
+
 def case_weights(order: Sorted, n_rows: int) -> FloatArray:
     """The IPCW weight of every row (input order; 1 for a row not counted or not an event)."""
-    weight = np.ones(n_rows)
-    bounds = order.bounds
-    for g0, g1 in blocks(bounds):
+    weight, bounds = np.ones(n_rows), order.bounds
+
+    def block(g0: int, g1: int) -> None:
         lo, hi = bounds[g0], bounds[g1]
         local, none = bounds[g0 : g1 + 1] - lo, np.zeros(hi - lo, dtype=np.int8)
         found = censoring(order.time[lo:hi], order.event[lo:hi], local, none, 0)
         weight[order.by_time[lo:hi]] = found.weight
+
+    each_block(bounds, block)
     return weight
 
 
 def dynamic_table(order: Sorted, n_rows: int, horizons: FloatArray) -> Table:
     """
-    Every group's AUC(t) counts, a block of whole groups at a time.
+    Every group's AUC(t) counts, a block of whole groups at a time (:func:`each_block`).
 
     Within a block the rows go from time order to score order by their row numbers: a
     scratch array holds each row's place in its block's time order, read in score order.
@@ -344,7 +368,8 @@ def dynamic_table(order: Sorted, n_rows: int, horizons: FloatArray) -> Table:
     has_nan = np.zeros(n_groups, dtype=bool)
     place = np.empty(n_rows, dtype=np.int32 if n_rows < 2**31 else np.int64)
     floats = order.score.dtype.kind == "f"
-    for g0, g1 in blocks(bounds):
+
+    def block(g0: int, g1: int) -> None:
         lo, hi = bounds[g0], bounds[g1]
         local = bounds[g0 : g1 + 1] - lo
         t, e = order.time[lo:hi], order.event[lo:hi]
@@ -369,6 +394,8 @@ def dynamic_table(order: Sorted, n_rows: int, horizons: FloatArray) -> Table:
         counts = dynamic_counts(values, bucket[moved], weight[moved], local, n_horizons)
         u[g0:g1], case_weight[g0:g1] = counts.u, counts.case_weight
         cases[g0:g1], controls[g0:g1] = counts.cases, counts.controls
+
+    each_block(bounds, block)
     return Table(Dynamic(u, case_weight, cases, controls), survival, unweighted, has_nan)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, Concatenate, ParamSpec, Protocol, cast, overload
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, cast, overload
 
 import polars as pl
 
@@ -37,6 +37,8 @@ def same_kind(function: Callable[Concatenate[pl.LazyFrame, P], pl.LazyFrame]) ->
     """
     Make a LazyFrame function return a DataFrame when its first argument is one.
 
+    A function marked :func:`in_memory` is collected by Polars' in-memory engine.
+
     Its `by` columns also run under reserved names (:func:`~polars_roc._core.names.private_by`),
     and `nan_policy` and the positive class's presence are applied once, to the input
     columns (:func:`~polars_roc._core.policies.column_policies`).
@@ -61,14 +63,51 @@ def same_kind(function: Callable[Concatenate[pl.LazyFrame, P], pl.LazyFrame]) ->
         args = tuple(plain(a) for a in args)
         kwargs = {name: plain(value) for name, value in kwargs.items()}
         if isinstance(frame, pl.DataFrame):
-            query = inner(frame.lazy(), *args, **kwargs)
-            try:
-                return query.collect()
-            except Exception as error:  # our message, without Polars' dump of the query plan
-                raise trimmed(error) from None
+            return collected(inner(frame.lazy(), *args, **kwargs), function)
         return inner(frame, *args, **kwargs)
 
     return cast(SameKind[P], run)
+
+
+#: The attribute :func:`in_memory` sets on a function.
+ENGINE = "_polars_roc_engine"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def in_memory(function: F) -> F:
+    """
+    Collect `function`'s eager calls with Polars' in-memory engine (results are the same).
+
+    For functions whose work runs in one Python callback over the whole frame: under the
+    streaming engine the callback holds one of Polars' threads while its own Polars calls
+    need them all (on 2 cores, half the machine).
+
+    Examples
+    --------
+    >>> @in_memory
+    ... def f() -> None: ...
+    >>> getattr(f, ENGINE)
+    'in-memory'
+    """
+    setattr(function, ENGINE, "in-memory")
+    return function
+
+
+def collected(query: pl.LazyFrame, function: Callable[..., Any]) -> pl.DataFrame:
+    """
+    `function`'s `query` collected (by the engine :func:`in_memory` chose), errors trimmed.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> collected(pl.LazyFrame({"x": [1]}), print).height
+    1
+    """
+    try:
+        return query.collect(engine=getattr(function, ENGINE, "auto"))
+    except Exception as error:  # our message, without Polars' dump of the query plan
+        raise trimmed(error) from None
 
 
 #: Where Polars starts appending the expression an error occurred in.
