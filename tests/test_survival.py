@@ -237,12 +237,9 @@ def test_bootstrap_intervals_are_percentiles_of_explicit_resamples() -> None:
 
 
 @pytest.mark.parametrize("ties", [False, True])
-def test_blocks_of_groups_and_both_product_paths_agree(
-    monkeypatch: pytest.MonkeyPatch, ties: bool
-) -> None:
-    # The kernel runs a block of whole groups at a time (_core/dynamic.BLOCK_ROWS) and takes
-    # running products segment by segment (few segments) or in Polars (many): tiny blocks and
-    # a low segment bound must give the numbers of one block, and each group its own oracle.
+def test_blocks_of_groups_agree_with_one_block(monkeypatch: pytest.MonkeyPatch, ties: bool) -> None:
+    # The kernel runs a block of whole groups at a time (_core/dynamic.BLOCK_ROWS), blocks on
+    # threads: tiny blocks must give the numbers of one block, and each group its oracle's.
     from polars_roc._core import dynamic
 
     df = pl.concat(
@@ -251,7 +248,6 @@ def test_blocks_of_groups_and_both_product_paths_agree(
     horizons = [0.2, 0.5, 0.9, 1.4]
     whole = df.roc.time_auc("s", time="t", event="e", horizons=horizons, by="g")
     monkeypatch.setattr(dynamic, "BLOCK_ROWS", 150)
-    monkeypatch.setattr(dynamic, "LOOP_SEGMENTS", 2)
     assert len(dynamic.blocks(np.cumsum([0, *[60 + 7 * i for i in range(9)]]))) > 3
     split = df.roc.time_auc("s", time="t", event="e", horizons=horizons, by="g")
     assert_frame_equal(split, whole, check_exact=False, rel_tol=1e-12)

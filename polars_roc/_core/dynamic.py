@@ -14,6 +14,11 @@ bucket being the number of horizons before its time) and a case when it had an e
 horizon and calling the weighted AUC kernel gives the same numbers (the tests check it) but
 sorts ``rows × horizons`` rows; here each horizon is one running count of its controls in
 score order, read at its cases: ``U_j = Σ_cases w · (controls below + ½ controls tied)``.
+
+The numpy kernels run a block of whole groups at a time (about :data:`BLOCK_ROWS` rows,
+:func:`blocks`), on a thread each (:func:`each_block`): a block's temporaries are small, so
+the allocator reuses them instead of asking the system for fresh memory at every step, and
+numpy releases the interpreter lock in its loops, so blocks run on every core.
 """
 
 from __future__ import annotations
@@ -144,19 +149,8 @@ def _runs(values: npt.NDArray[np.generic], bounds: IntArray) -> IntArray:
     return np.flatnonzero(new)
 
 
-#: Up to this many segments a block's running products run one numpy call per segment.
-LOOP_SEGMENTS = 256
-
-
 def _segmented_cumprods(segment: IntArray, *factors: FloatArray) -> list[FloatArray]:
     """The running products of each of `factors`, restarting at each segment (sorted)."""
-    edges = np.flatnonzero(np.diff(segment)) + 1
-    if len(edges) < LOOP_SEGMENTS:  # few long segments: numpy's product, segment by segment
-        out = [np.empty_like(f) for f in factors]
-        for lo, hi in pairwise([0, *edges.tolist(), len(segment)]):
-            for f, o in zip(factors, out, strict=True):
-                np.cumprod(f[lo:hi], out=o[lo:hi])
-        return out
     frame = pl.DataFrame({"s": segment, **{f"f{i}": f for i, f in enumerate(factors)}})
     products = frame.select(pl.exclude("s").cum_prod().over("s", mapping_strategy="explode"))
     return [column.to_numpy() for column in products.get_columns()]
