@@ -35,6 +35,17 @@ DATA = Path(__file__).resolve().parent / "data"
 POOL = [0.0, 0.25, 0.5, 0.75, 1.0]  # a small pool forces ties
 
 
+def asah_long() -> pl.DataFrame:
+    """pROC's aSAH in long format: one row per patient and marker, `case` the patient."""
+    wide = pl.read_csv(DATA / "aSAH.csv").with_row_index("case")
+    return wide.unpivot(
+        index=["case", "outcome", "gender"],
+        on=["s100b", "ndka", "wfns"],
+        variable_name="model",
+        value_name="score",
+    ).with_columns(pl.col("score").cast(pl.Float64))
+
+
 def pairwise_auc(labels, scores, weights=None) -> float | None:
     """P(score_pos > score_neg) + 1/2 P(tie) over all weighted pairs; None if undefined."""
     labels = np.asarray(labels, dtype=bool)

@@ -16,21 +16,11 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from conftest import DATA
+from conftest import asah_long
 from scipy.stats import norm
 
 import polars_roc as pr
 from polars_roc._core import binormal
-
-
-def asah() -> pl.DataFrame:
-    wide = pl.read_csv(DATA / "aSAH.csv").with_row_index("case")
-    return wide.unpivot(
-        index=["case", "outcome"],
-        on=["s100b", "ndka", "wfns"],
-        variable_name="model",
-        value_name="score",
-    ).with_columns(pl.col("score").cast(pl.Float64))
 
 
 def plan(df: pl.DataFrame, power: float, **kwargs: object) -> pl.DataFrame:
@@ -40,7 +30,7 @@ def plan(df: pl.DataFrame, power: float, **kwargs: object) -> pl.DataFrame:
 
 def ndka_wfns(power: float) -> tuple[float, float, float]:
     """``diff, n_pos_needed, n_neg_needed`` of ndka (model_a, pROC's roc1) against wfns."""
-    got = plan(asah(), power).filter(pl.col("model_a") == "ndka", pl.col("model_b") == "wfns")
+    got = plan(asah_long(), power).filter(pl.col("model_a") == "ndka", pl.col("model_b") == "wfns")
     return got.select("diff", "n_pos_needed", "n_neg_needed").row(0)
 
 
@@ -91,7 +81,7 @@ def test_power_and_level_as_proc() -> None:
 def test_delong_default_unchanged_and_model_a_is_proc_roc1() -> None:
     # test_that("power.roc.test ncases/ncontrols can take 2 ROC curves with DeLong
     # variance"): power.roc.test(r.ndka, r.wfns, power = 0.9): 64.77777 / 113.7561.
-    df = asah()
+    df = asah_long()
     kwargs = {"label": "outcome", "pos_label": "Poor", "case": "case", "power": 0.9}
     default = df.roc.compare(**kwargs)
     assert default.equals(df.roc.compare(**kwargs, power_method="delong"))
@@ -334,7 +324,7 @@ def test_binormal_fit_needs_two_inner_points() -> None:
 
 
 def test_bad_power_method_is_named() -> None:
-    df = asah()
+    df = asah_long()
     kwargs = {"label": "outcome", "pos_label": "Poor", "case": "case"}
     with pytest.raises(ValueError, match="power_method must be 'delong' or 'obuchowski'"):
         df.roc.compare(**kwargs, power=0.9, power_method="binormal")

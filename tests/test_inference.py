@@ -8,7 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 import scipy.stats
-from conftest import DATA, repeat_rows, scored_rows
+from conftest import asah_long, repeat_rows, scored_rows
 from hypothesis import example, given
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
@@ -44,17 +44,6 @@ def delong_reference(labels, scores) -> tuple[float | None, float | None]:
     if m < 2 or n < 2:
         return float(v10.mean()), None
     return float(v10.mean()), float(np.var(v10, ddof=1) / m + np.var(v01, ddof=1) / n)
-
-
-def asah_long() -> pl.DataFrame:
-    """aSAH in long format: one row per patient and marker, `case` the patient."""
-    wide = pl.read_csv(DATA / "aSAH.csv").with_row_index("case")
-    return wide.unpivot(
-        index=["case", "outcome", "gender"],
-        on=["s100b", "ndka", "wfns"],
-        variable_name="model",
-        value_name="score",
-    ).with_columns(pl.col("score").cast(pl.Float64))
 
 
 # ---------------------------------------------------------------------------------------

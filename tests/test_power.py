@@ -11,7 +11,7 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from conftest import DATA
+from conftest import asah_long
 from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import norm
@@ -19,18 +19,8 @@ from scipy.stats import norm
 import polars_roc as pr
 
 
-def asah() -> pl.DataFrame:
-    wide = pl.read_csv(DATA / "aSAH.csv").with_row_index("case")
-    return wide.unpivot(
-        index=["case", "outcome"],
-        on=["s100b", "ndka", "wfns"],
-        variable_name="model",
-        value_name="score",
-    ).with_columns(pl.col("score").cast(pl.Float64))
-
-
 def s100b_auc() -> float:
-    table = asah().filter(pl.col("model") == "s100b")
+    table = asah_long().filter(pl.col("model") == "s100b")
     return float(table.roc.auc(label="outcome", pos_label="Poor")["auc"].item())
 
 
@@ -60,7 +50,7 @@ def test_detectable_auc_as_proc() -> None:
 
 def test_compare_power_as_proc() -> None:
     # power.roc.test(r.ndka, r.wfns, power = 0.9): ncases 64.77777, ncontrols 113.7561
-    got = asah().roc.compare(label="outcome", pos_label="Poor", case="case", power=0.9)
+    got = asah_long().roc.compare(label="outcome", pos_label="Poor", case="case", power=0.9)
     row = got.filter((pl.col("model_a") == "ndka") & (pl.col("model_b") == "wfns"))
     assert row["n_pos_needed"].item() == pytest.approx(64.77777, abs=1e-5)
     assert row["n_neg_needed"].item() == pytest.approx(113.7561, abs=1e-4)
@@ -152,7 +142,7 @@ def test_bad_arguments_are_named(call, match: str) -> None:
 
 
 def test_compare_power_needs_delong() -> None:
-    df = asah()
+    df = asah_long()
     with pytest.raises(ValueError, match="power"):
         df.roc.compare(label="outcome", pos_label="Poor", case="case", power=1.2)
     with pytest.raises(ValueError, match="delong"):
