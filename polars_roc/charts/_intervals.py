@@ -193,7 +193,10 @@ def auc_interval_chart(
     >>> spec = auc_interval_chart(auc).to_dict()
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
     ['rule', 'rule', 'point']
-    >>> spec["layer"][2]["encoding"]["y"]["sort"]
+    >>> spec["layer"][2]["encoding"]["y"]["sort"]  # rows top down by their place: best first
+    {'field': '_place', 'op': 'min', 'order': 'ascending'}
+    >>> rows = [r for r in next(iter(spec["datasets"].values())) if r["_mark"] == "interval"]
+    >>> [r["_label"] for r in sorted(rows, key=lambda r: r["_place"])]
     ['b', 'a']
     """
     alt_ = altair()
