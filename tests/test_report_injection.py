@@ -44,9 +44,9 @@ HOSTILE = [
     "<!--<SCRIPT>x</script><img src=x onerror=\"document.title='PWNED3'\">",
     "&lt;script&gt; & <b>bold</b>",
 ]
-#: Line separators: JavaScript before ES2019 ends a string literal at them. (Not in the
-#: browser test: Vega-Lite writes a sort order's values raw into a Vega expression, which
-#: then fails to parse, so such a chart shows its error; the page is not affected.)
+#: Line separators: JavaScript before ES2019 ends a string literal at them, and Vega's
+#: expression parser rejects them raw (the charts sort by numbers, never by a list of names,
+#: which Vega-Lite would write raw into an expression: see tests/test_chart_names.py).
 SEPARATORS = ["line\u2028separator\u2029paragraph"]
 
 ENDERS = set(" \t\n\f/>")
@@ -125,16 +125,16 @@ def json_blocks(html: str) -> list[tuple[int, int]]:
     return blocks
 
 
-def hostile_frame() -> pl.DataFrame:
+def hostile_frame(names: list[str] = HOSTILE) -> pl.DataFrame:
     rows = []
-    for k, name in enumerate(HOSTILE):
+    for k, name in enumerate(names):
         for i in range(10):
             rows.append((name, f"model {k % 2}", (i + k % 3) / 12, i % 2 == 1))
     return pl.DataFrame(rows, schema=["segment", "model", "score", "label"], orient="row")
 
 
-def hostile_page(js: report_page.JsMode = "cdn") -> str:
-    frame = hostile_frame()
+def hostile_page(js: report_page.JsMode = "cdn", names: list[str] = HOSTILE) -> str:
+    frame = hostile_frame(names)
     data = pr.report.compute(frame.lazy(), by=["segment", "model"], ci=None)
     return pr.report.render(data, title="Injection test", js=js)
 
@@ -200,7 +200,7 @@ CHECK = """<script>
 def test_hostile_names_never_run_in_a_browser(tmp_path: Path) -> None:
     pytest.importorskip("vl_convert")
     assert CHROMIUM is not None
-    html = hostile_page(js="inline")
+    html = hostile_page(js="inline", names=HOSTILE + SEPARATORS)
     head, tail = html.rsplit("</body>", 1)
     page = tmp_path / "hostile.html"
     page.write_text(f"{head}{CHECK}\n</body>{tail}", encoding="utf-8")

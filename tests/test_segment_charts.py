@@ -28,7 +28,11 @@ def test_forest_draws_pooled_within_and_ivw_beneath_the_segments(frame: pl.DataF
     roll = frame.roc.rollup(segment="region", by="model")
     chart = pr.charts.auc_interval_chart(auc, rollup=roll)
     spec = chart.to_dict()
-    sort = spec["layer"][1]["encoding"]["y"]["sort"]
+    # Sorted by each row's place (a number: a list of names breaks on U+2028, see
+    # tests/test_chart_names.py): the segments, then the summaries.
+    assert spec["layer"][1]["encoding"]["y"]["sort"]["field"] == "_place"
+    drawn = [row for row in values(chart) if row["_mark"] in ("interval", "summary")]
+    sort = [row["_label"] for row in sorted(drawn, key=lambda row: row["_place"])]
     assert sort[-3:] == [f"{m} · IVW mean AUC" for m in ("baseline", "gbm", "logit")]
     assert len(sort) == 15 + 9
     summary = [row for row in values(chart) if row["_mark"] == "summary"]

@@ -193,7 +193,10 @@ def auc_interval_chart(
     >>> spec = auc_interval_chart(auc).to_dict()
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
     ['rule', 'rule', 'point']
-    >>> spec["layer"][2]["encoding"]["y"]["sort"]
+    >>> spec["layer"][2]["encoding"]["y"]["sort"]  # rows top down by their place: best first
+    {'field': '_place', 'op': 'min', 'order': 'ascending'}
+    >>> rows = [r for r in next(iter(spec["datasets"].values())) if r["_mark"] == "interval"]
+    >>> [r["_label"] for r in sorted(rows, key=lambda r: r["_place"])]
     ['b', 'a']
     """
     alt_ = altair()
@@ -229,15 +232,20 @@ def auc_interval_chart(
         reference_rows = per_panel(pl.DataFrame({"auc": [float(reference)]}), rows, panels.names)
     # segments (issue 30): the roll-up's summary rows beneath the segments.
     summary = None if rollup is None else summary_rows(rollup, names, panels.names)
+    if not panels.names:  # rows by AUC, then the summaries: each row's place, a number
+        rows = rows.with_columns(_place=pl.int_range(pl.len(), dtype=pl.Int64))
+        if summary is not None:
+            place = pl.int_range(pl.len(), dtype=pl.Int64) + rows.height
+            summary = summary.with_columns(_place=place)
     data = combine(reference=reference_rows, interval=rows, summary=summary)
     scale = alt_.Scale(zero=False, nice=False, padding=8)
     x = quantitative(alt_, "X", "auc", title="AUC", scale=scale)
-    sort = rows["_label"].unique(maintain_order=True).to_list()
-    if panels.names:
+    # Sorted by a number, never by an explicit list of the labels: Vega-Lite writes such a
+    # list's values unescaped into a Vega expression, which a U+2028 in a label breaks.
+    sort = alt_.EncodingSortField(field="_place", op="min", order="ascending")
+    if panels.names and summary is None:
         sort = alt_.EncodingSortField(field="auc", op="max", order="descending")
-    if summary is not None and not panels.names:
-        sort = [*sort, *summary["_label"].unique(maintain_order=True).to_list()]
-    elif summary is not None:  # by AUC, then the summaries in order: one number to sort by
+    elif summary is not None and panels.names:  # by AUC, then the summaries in order
         data = data.with_columns(_rank=pl.col("_rank").fill_null(-pl.col("auc") - 2))
         sort = alt_.EncodingSortField(field="_rank", op="min", order="ascending")
     y = nominal(alt_, "Y", "_label", title=None, sort=sort)

@@ -214,6 +214,13 @@ def cross_auc_chart(
         _neg=_text(pl.col("segment_neg")),
     ).collect()
     order = sorted(set(rows["_pos"].to_list()) | set(rows["_neg"].to_list()))
+    # Each segment's place in `order`, to sort both axes by: Vega-Lite writes an explicit
+    # sort list's values unescaped into a Vega expression, which a U+2028 in a name breaks.
+    places = pl.Series(range(len(order)), dtype=pl.Int64)
+    rows = rows.with_columns(
+        pl.col(side).replace_strict(order, places).alias(f"{side}_place")
+        for side in ("_pos", "_neg")
+    )
     reach = float(rows.select(pl.col("_gap").abs().max()).item() or 0.0) or 0.05
     data = combine(cell=rows)
     color = quantitative(
@@ -224,8 +231,10 @@ def cross_auc_chart(
         scale=alt_.Scale(scheme="redblue", domain=[-reach, reach], domainMid=0),
         legend=alt_.Legend(format="+.2f"),
     )
-    x = nominal(alt_, "X", "_neg", title="Negatives' segment", sort=order)
-    y = nominal(alt_, "Y", "_pos", title="Positives' segment", sort=order)
+    x_sort = alt_.EncodingSortField(field="_neg_place", op="min", order="ascending")
+    y_sort = alt_.EncodingSortField(field="_pos_place", op="min", order="ascending")
+    x = nominal(alt_, "X", "_neg", title="Negatives' segment", sort=x_sort)
+    y = nominal(alt_, "Y", "_pos", title="Positives' segment", sort=y_sort)
     tips = [
         alt_.Tooltip(field="_pos", type="nominal", title="positives of"),
         alt_.Tooltip(field="_neg", type="nominal", title="negatives of"),

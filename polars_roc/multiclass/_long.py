@@ -153,12 +153,56 @@ def weighted_median(s: pl.Expr, w: pl.Expr | None) -> pl.Expr:
     """The median (R's: the mean of the two middle values); weights count as repeats."""
     if w is None:
         return s.median()
+    lower, upper = _middles(s, w)
+    return (lower.cast(pl.Float64) + upper.cast(pl.Float64)) / 2
+
+
+def _middles(s: pl.Expr, w: pl.Expr | None) -> tuple[pl.Expr, pl.Expr]:
+    """The two middle values of the (weighted) scores, in their dtype: the median's mean."""
+    if w is None:
+        ranked = s.drop_nulls().sort()
+        n = ranked.len().cast(pl.Int64)
+        return ranked.get((n - 1) // 2, null_on_oob=True), ranked.get(n // 2, null_on_oob=True)
     order = s.arg_sort()
     values, weights = s.gather(order), w.gather(order)
     running, half = weights.cum_sum(), weights.sum() / 2
-    lower = values.filter(running >= half).first()
-    upper = values.filter(running > half).first()
-    return (lower + upper) / 2
+    return values.filter(running >= half).first(), values.filter(running > half).first()
+
+
+def median_above(s: pl.Expr, w: pl.Expr | None, first: pl.Expr, second: pl.Expr) -> pl.Expr:
+    """
+    Whether the (weighted) median score where `first` holds exceeds that where `second` does.
+
+    pROC's ``direction="auto"`` rule. Exact for integer scores: each median is the mean of
+    two middle values, so the sums of the middles are compared in Int128 (which holds the
+    sum of two Int64 or UInt64 values); a Float64 median rounds scores past 2**53 (apart by
+    less than 1,024 near 2**63 they are equal) and a sum in the scores' own type overflows.
+    Other scores compare their Float64 medians. Null when a side has no score.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> top = 2**63 - 1
+    >>> df = pl.DataFrame({"s": [top, top - 3, top - 2, top - 2], "a": [1, 1, 0, 0]})
+    >>> is_a = pl.col("a") == 1
+    >>> df.select(median_above(pl.col("s"), None, is_a, ~is_a)).item()  # top - 1.5 > top - 2
+    True
+    >>> df.select(pl.col("s").filter(is_a).median() > pl.col("s").filter(~is_a).median()).item()
+    False
+    """
+    (a_low, a_high), (b_low, b_high) = (
+        _middles(s.filter(mask), None if w is None else w.filter(mask)) for mask in (first, second)
+    )
+    wide = [value.cast(pl.Int128, strict=False) for value in (a_low, a_high, b_low, b_high)]
+    whole = pl.all_horizontal(
+        exact == value for exact, value in zip(wide, (a_low, a_high, b_low, b_high), strict=True)
+    )
+    exact = wide[0] + wide[1] > wide[2] + wide[3]
+    halves = (
+        weighted_median(s.filter(mask), None if w is None else w.filter(mask))
+        for mask in (first, second)
+    )
+    return pl.when(whole).then(exact).otherwise(next(halves) > next(halves))
 
 
 # ---------------------------------------------------------------------------------------
@@ -387,14 +431,8 @@ def pairs_of_one_score(
         if direction == "auto":
             w = None if weight is None else pl.col(n.weight)
             counted = labels.kept(pl.col(n.score), pl.col(n.positive), w)
-
-            def median(side: pl.Expr) -> pl.Expr:
-                mask = counted & side
-                return weighted_median(
-                    pl.col(n.score).filter(mask), None if w is None else w.filter(mask)
-                )
-
-            rule = median(~pl.col(n.positive)) > median(pl.col(n.positive))
+            positive = pl.col(n.positive)
+            rule = median_above(pl.col(n.score), w, counted & ~positive, counted & positive)
             pairs = pairs.with_columns(rule.over([*names, n.cls, n.other]).alias(n.flip))
             flipped = pl.when(pl.col(n.flip)).then(flipped).otherwise(pl.col(n.score))
         pairs = pairs.with_columns(flipped.alias(n.score))

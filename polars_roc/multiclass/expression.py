@@ -15,8 +15,8 @@ from polars_roc.multiclass._long import (
     DIRECTIONS,
     METHODS,
     fitted_coder,
+    median_above,
     per_class_scores,
-    weighted_median,
 )
 from polars_roc.typing import MulticlassDirection as Direction
 from polars_roc.typing import MulticlassMethod as Method
@@ -280,14 +280,9 @@ def _pairs(
                 # pROC's rule per pair; the medians appear once (a signed score would repeat
                 # them inside every use of the score).
                 counted = inside if w is None else inside & w.is_not_null() & (w > 0)
-                med_a, med_b = (_median(s, w, counted & side) for side in (is_a, is_b))
-                value = pl.when(med_a > med_b).then(1.0 - value).otherwise(value)
+                flip = median_above(s, w, counted & is_a, counted & is_b)
+                value = pl.when(flip).then(1.0 - value).otherwise(value)
         present = (n_a > 0) & (n_b > 0)
         aucs.append(value)
         sizes.append(pl.when(present).then(n_a + n_b).otherwise(0.0))
     return _combine(aucs, sizes, average)
-
-
-def _median(s: pl.Expr, w: pl.Expr | None, mask: pl.Expr) -> pl.Expr:
-    """The (weighted) median of the scores where `mask` holds."""
-    return weighted_median(s.filter(mask), None if w is None else w.filter(mask))
