@@ -281,6 +281,7 @@ def _pairs(
                 # them inside every use of the score).
                 counted = inside if w is None else inside & w.is_not_null() & (w > 0)
                 flip = median_above(s, w, counted & is_a, counted & is_b)
+                flip = flip.first()  # a scalar to Polars 2.0 too (it broadcast the weighted rule)
                 value = pl.when(flip).then(1.0 - value).otherwise(value)
         present = (n_a > 0) & (n_b > 0)
         aucs.append(value)
