@@ -33,7 +33,14 @@ from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import chi2_sf, normal_quantile
 from polars_roc._core.frames import same_kind
-from polars_roc._core.groups import join_groups, per_group, summarize
+from polars_roc._core.groups import (
+    at_block_end,
+    before_block,
+    changed,
+    join_groups,
+    per_group,
+    summarize,
+)
 from polars_roc._core.validate import By
 
 __all__ = ["ROLLUP_COLUMNS", "bias_auc", "cross_auc", "rollup"]
@@ -91,8 +98,10 @@ def _placed(
         extra=[key],
         masked=True,
     )
-    if ranks and not weighted:
-        pooled = coded.with_columns(_dp=per_group(pl.col("_s").rank("average"), names))
+    if ranks and not weighted:  # one sort by group and score: see _sorted_placements
+        return _sorted_placements(coded, names, key), key
+    if False:
+        pass
     else:
         pooled = delong.placements(coded, names, weighted=weighted).rename({"_d": "_dp"})
     y = pl.col("_y")
@@ -113,6 +122,76 @@ def _placed(
         delong.delong_variance(weighted=weighted).alias("_var"),
     ]
     return summarize(placed, [*names, key], measures), key
+
+
+def _sorted_placements(coded: pl.LazyFrame, names: list[str], key: str) -> pl.LazyFrame:
+    """
+    Unweighted rows per `by` group and segment: ``n_pos, n_neg, _u, _var, _nan, _rp``.
+
+    No rank: one sort of the rows by score, then stable sorts by group and by segment, and
+    running counts over the sorted frame (:func:`_below`). In group then score order, each
+    positive's count of the group's negatives below it (summed per segment as ``_rp``: the
+    pooled U's share); in segment, group then score order, each row's count of the other
+    class of its segment below it (DeLong placements,
+    :func:`polars_roc._core.delong.placements`): ``_u`` and ``_var``. Counts are Int64
+    (twice the half-integers): exact.
+    """
+    s, y = pl.col("_s"), pl.col("_y")
+    pos, neg = y.fill_null(False).cast(pl.Int64), (~y).fill_null(False).cast(pl.Int64)
+    rows = _stable_sort(coded.sort("_s", nulls_last=True), names)
+    rows = _below(rows, names, {"_dp": neg}).with_columns(_dp=pl.when(y).then("_dp"))
+    # A stable sort by the segment alone: each segment of each group together, in score
+    # order (a sort by several keys costs several times as much).
+    segment = [*names, key]
+    rows = _below(_stable_sort(rows, [key]), [key, *names], {"_dn": neg, "_dq": pos})
+    d = pl.when(y).then("_dn").otherwise("_dq").cast(pl.Float64) / 2
+    p, n = y.sum().cast(pl.Float64), (~y).sum().cast(pl.Float64)
+    d_pos, d_neg = d.filter(y), d.filter(~y)
+    # var(d / n) = var(d) / n²: scalars after the aggregation (a column over a group's scalar
+    # inside it is evaluated group by group, about 2x the whole aggregation).
+    variance = d_pos.var(ddof=1) / (n * n * p) + d_neg.var(ddof=1) / (p * p * n)
+    measures = [
+        y.sum().cast(pl.Int64).alias("n_pos"),
+        (~y).sum().cast(pl.Int64).alias("n_neg"),
+        d_pos.sum().alias("_u"),
+        pl.when((p >= 2) & (n >= 2)).then(variance).alias("_var"),
+        (pl.col("_dp").sum().cast(pl.Float64) / 2).alias("_rp"),
+        is_nan(s).any().alias("_nan"),
+    ]
+    return summarize(rows, segment, measures)
+
+
+def _stable_sort(rows: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
+    """`rows` sorted by `names` (nulls last), keeping the order within equal keys."""
+    if not names:
+        return rows
+    # The index keeps the sorts apart (see polars_roc._core.sorted_auc).
+    indexed = rows.with_columns(_i=pl.int_range(pl.len(), dtype=pl.UInt32))
+    return indexed.sort(names, nulls_last=True, maintain_order=True).drop("_i")
+
+
+def _below(rows: pl.LazyFrame, names: list[str], steps: dict[str, pl.Expr]) -> pl.LazyFrame:
+    """
+    Add, per step, twice the step's rows of each row's group scoring below it (ties half).
+
+    The rows sorted by `names` then score: running sums (Int64, exact) read before and at
+    the end of each tie block (:func:`polars_roc._core.groups.before_block`,
+    :func:`~polars_roc._core.groups.at_block_end`), less their value before the group. The
+    block flags are columns, computed once for all steps.
+    """
+    flags = rows.with_columns(
+        _first=changed([*names, "_s"]),
+        _start=changed(names),
+        **{f"{name}_step": step for name, step in steps.items()},
+    ).with_columns(pl.col(f"{name}_step").cum_sum().alias(f"{name}_run") for name in steps)
+    first, start = pl.col("_first"), pl.col("_start")
+    out = {}
+    for name in steps:
+        run, step = pl.col(f"{name}_run"), pl.col(f"{name}_step")
+        before = before_block(run, step, first) + at_block_end(run, first)
+        out[name] = before - 2 * before_block(run, step, start)
+    dropped = ["_first", "_start", *(f"{n}_{x}" for n in steps for x in ("step", "run"))]
+    return flags.with_columns(**out).drop(dropped)
 
 
 def _ranked_segment() -> list[pl.Expr]:
@@ -266,10 +345,7 @@ def rollup(
     )
     p, n = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
     a, v = pl.col("_a"), pl.col("_var")
-    # The pooled U: the positives' placements, or their ranks less P (P + 1) / 2 (unweighted).
-    pooled_u = _total(pl.col("_rp"))
-    if weight is None:
-        pooled_u = pooled_u - p.sum() * (p.sum() + 1) / 2
+    pooled_u = _total(pl.col("_rp"))  # the positives' placements among the group's negatives
     table = table.with_columns(_a=_segment_auc()).with_columns(
         _usable=a.is_not_null() & (v > 0).fill_null(False)
     )

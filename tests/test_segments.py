@@ -141,6 +141,37 @@ def test_rollup_matches_pairwise_counts_and_textbook_meta_analysis(frame: pl.Dat
             assert row["between"] == pytest.approx(want["pooled_auc"] - want["within_auc"])
 
 
+def test_rollup_null_keys_masked_rows_and_signed_zeros_match_the_oracle() -> None:
+    # The sorted route: two `by` keys (one null), null segments, rows that do not count
+    # (null score or label) inside groups and segments, and -0.0 tied with 0.0.
+    rng = np.random.default_rng(5)
+    n = 400
+    pick = lambda values: [values[i] for i in rng.integers(0, len(values), n)]  # noqa: E731
+    frame = pl.DataFrame(
+        {
+            "m": pick(["x", "y", None]),
+            "k": pick([1, 2]),
+            "segment": pick(["a", "b", "c", None]),
+            "score": pick([-0.0, 0.0, 0.5, 1.0, 0.25, None]),
+            "label": pick([True, False, False, None]),
+        },
+        schema={
+            "m": pl.String,
+            "k": pl.Int64,
+            "segment": pl.String,
+            "score": pl.Float64,
+            "label": pl.Boolean,
+        },
+    )
+    got = frame.roc.rollup(segment="segment", by=["m", "k"])
+    assert got.height == 6
+    for row in got.iter_rows(named=True):
+        part = frame.filter(pl.col("m").eq_missing(row["m"]) & (pl.col("k") == row["k"]))
+        want = rollup_oracle(part.drop_nulls(["score", "label"]))
+        for name, value in want.items():
+            assert close(row[name], value), (name, row[name], value)
+
+
 def test_rollup_recovers_base_rate_confounding() -> None:
     # Within each segment the score is noise; segments differ in base rate and score level.
     rng = np.random.default_rng(7)
