@@ -38,7 +38,6 @@ from polars_roc._core.groups import (
     before_block,
     changed,
     join_groups,
-    per_group,
     summarize,
 )
 from polars_roc._core.validate import By
@@ -578,26 +577,10 @@ def cross_auc(
         _nan_pos=is_nan(s.filter(y)).any(),
         _nan_neg=is_nan(s.filter(~y)).any(),
     )
-    # Positives once per segment holding negatives (`_b`), beside that segment's negatives.
-    held = segments.filter(pl.col("n_neg") > 0).select(*names, pl.col(key).alias("_b"))
-    positives = coded.filter(y)
-    if not weighted:  # each positive's rank among the group's positives, once, before the copies
-        positives = positives.with_columns(_r=per_group(s.rank("average"), names))
-    positives = join_groups(positives, held, names, how="inner")
-    negatives = coded.filter(~y).with_columns(pl.col(key).alias("_b"))
-    union = pl.concat([positives, negatives], how="diagonal_relaxed")
     if weighted:
-        placed = delong.placements(union, [*names, "_b"], weighted=True)
-    else:  # its rank among the copies and one segment's negatives, less that: the negatives below
-        placed = union.with_columns(_d=s.rank("average").over([*names, "_b"]) - pl.col("_r"))
-    mass = pl.col("_w") if weighted else pl.lit(1.0)
-    pair = [*names, key, "_b"]
-    sums = (
-        placed.filter(y)
-        .group_by(pair)
-        .agg(_u=(mass * pl.col("_d")).sum().cast(pl.Float64))
-        .rename({key: "segment_pos", "_b": "segment_neg"})
-    )
+        sums = _weighted_cross(coded, segments, names, key)
+    else:
+        sums = _merged_cross(coded, segments, names, key)
     pos = segments.select(*names, segment_pos=key, n_pos="n_pos", _nan_pos="_nan_pos")
     neg = segments.select(*names, segment_neg=key, n_neg="n_neg", _nan_neg="_nan_neg")
     grid = join_groups(pos, neg, names, how="inner")
@@ -608,3 +591,75 @@ def cross_auc(
     auc = pl.when(defined).then(_ratio(pl.col("_u").fill_null(0.0), pairs))
     out = grid.select(*on, auc=auc, n_pos="n_pos", n_neg="n_neg")
     return out.sort(on, nulls_last=True, maintain_order=True)
+
+
+def _weighted_cross(
+    coded: pl.LazyFrame, segments: pl.LazyFrame, names: list[str], key: str
+) -> pl.LazyFrame:
+    """
+    ``*names, segment_pos, segment_neg, _u`` of weighted rows, one placement pass.
+
+    Each positive row is repeated once per segment holding negatives (``_b``), beside that
+    segment's negatives, and placed among them by running weight sums
+    (:func:`polars_roc._core.delong.placements`).
+    """
+    y = pl.col("_y")
+    held = segments.filter(pl.col("n_neg") > 0).select(*names, pl.col(key).alias("_b"))
+    positives = join_groups(coded.filter(y), held, names, how="inner")
+    negatives = coded.filter(~y).with_columns(pl.col(key).alias("_b"))
+    union = pl.concat([positives, negatives], how="diagonal_relaxed")
+    placed = delong.placements(union, [*names, "_b"], weighted=True)
+    return (
+        placed.filter(y)
+        .group_by([*names, key, "_b"])
+        .agg(_u=(pl.col("_w") * pl.col("_d")).sum().cast(pl.Float64))
+        .rename({key: "segment_pos", "_b": "segment_neg"})
+    )
+
+
+def _merged_cross(
+    coded: pl.LazyFrame, segments: pl.LazyFrame, names: list[str], key: str
+) -> pl.LazyFrame:
+    """
+    ``*names, segment_pos, segment_neg, _u`` of unweighted rows: one sort, as-of merges.
+
+    The rows sorted once by score; each score gets its tie block's number ``_b``. Each
+    segment holding negatives gets a number ``_k`` (in key order), and every row of a
+    segment-of-negatives side the integer ``_k * width + _b`` (`width` above every block
+    number): one sorted key whose ranges are the segments, so the merges of
+    :func:`polars_roc._core.sorted_auc` run without a `by` (an as-of join by groups cost
+    3x the whole query). The positives, repeated once per segment of their group holding
+    negatives (segment-major, score order within: already sorted), take from two as-of
+    joins the negatives' running count strictly below and at or below them; less the
+    count before their segment of negatives, their sum per pair is twice the pair's U
+    (ties one half), exact in Int64.
+    """
+    y, k, b = pl.col("_y"), pl.col("_k"), pl.col("_b")
+    rows = coded.sort("_s", nulls_last=True).with_columns(_b=changed(["_s"]).cum_sum())
+    rows = rows.with_columns(_width=b.max() + 1).cache()
+    numbered = segments.sort([*names, key], nulls_last=True).with_row_index("_k")
+    n_neg = pl.col("n_neg").cast(pl.Int64)
+    numbered = numbered.with_columns(k.cast(pl.Int64), _before=n_neg.cum_sum() - n_neg).cache()
+    held = numbered.filter(pl.col("n_neg") > 0).select(*names, "_k", "_before", _to=key)
+    positives = rows.filter(y).select(*names, key, "_b", "_width")
+    if names:
+        repeated = held.join(
+            positives, on=names, how="inner", maintain_order="left_right", nulls_equal=True
+        )
+    else:
+        repeated = held.join(positives, how="cross", maintain_order="left_right")
+    at = (k * pl.col("_width") + b).alias("_at")
+    repeated = repeated.select(key, "_k", "_before", "_to", at.set_sorted())
+    own = numbered.select(*names, key, "_k")
+    negatives = rows.filter(~y).join(own, on=[*names, key], how="inner", nulls_equal=True)
+    negatives = negatives.select(at).sort("_at").with_row_index("_c", offset=1).cache()
+    count = pl.col("_c").cast(pl.Int64)
+    merged = repeated.join_asof(
+        negatives.select("_at", _lt=count), on="_at", strategy="backward", allow_exact_matches=False
+    ).join_asof(negatives.select("_at", _le=count), on="_at", strategy="backward")
+    twice = pl.col("_lt").fill_null(0) + pl.col("_le").fill_null(0) - 2 * pl.col("_before")
+    sums = merged.group_by("_k", key).agg(
+        _u=twice.sum().cast(pl.Float64) / 2, _to=pl.col("_to").first()
+    )
+    where = numbered.select("_k", *names)
+    return sums.join(where, on="_k").select(*names, segment_pos=key, segment_neg="_to", _u="_u")

@@ -294,6 +294,41 @@ def test_bias_auc_matches_pairwise_subgroup_bpsn_bnsp(frame: pl.DataFrame) -> No
         assert close(row["bnsp_auc"], auc(pin, nout, wpin, wnout))
 
 
+def test_cross_auc_null_keys_and_signed_zeros_match_pairwise_counts() -> None:
+    # The merged route: two `by` keys (one null), null segments, -0.0 tied with 0.0, a
+    # segment without negatives and one without positives.
+    rng = np.random.default_rng(11)
+    n = 300
+    pick = lambda values: [values[i] for i in rng.integers(0, len(values), n)]  # noqa: E731
+    frame = pl.DataFrame(
+        {
+            "m": pick(["x", None]),
+            "k": pick([1, 2]),
+            "segment": pick(["a", "b", None]),
+            "score": pick([-0.0, 0.0, 0.5, 1.0, 0.25]),
+            "label": pick([True, False]),
+        },
+        schema_overrides={"m": pl.String, "segment": pl.String, "score": pl.Float64},
+    )
+    extra = pl.DataFrame(
+        {"m": ["x", "x"], "k": [1, 1], "segment": ["p", "q"], "score": [0.3, 0.6]}
+    ).with_columns(label=pl.Series([True, False]))
+    frame = pl.concat([frame, extra])
+    got = frame.roc.cross_auc(segment="segment", by=["m", "k"])
+    expected_pairs = 0
+    for (m, k), rows in frame.group_by("m", "k"):
+        expected_pairs += rows["segment"].n_unique() ** 2
+        mine = got.filter(pl.col("m").eq_missing(m) & (pl.col("k") == k))
+        for row in mine.iter_rows(named=True):
+            a = rows.filter(pl.col("segment").eq_missing(row["segment_pos"]))
+            b = rows.filter(pl.col("segment").eq_missing(row["segment_neg"]))
+            pos, neg = classes(a)[0], classes(b)[1]
+            assert (row["n_pos"], row["n_neg"]) == (len(pos), len(neg))
+            want = pair_sum(pos, neg) / (len(pos) * len(neg)) if len(pos) * len(neg) else None
+            assert close(row["auc"], want), row
+    assert got.height == expected_pairs
+
+
 def test_cross_auc_diagonal_is_each_segment_auc_and_rebuilds_the_pooled_auc() -> None:
     df = pr.datasets.simulate(3000, seed=5).with_columns(region=pl.int_range(pl.len()) % 7)
     cross = df.roc.cross_auc(segment="region", by="model")
