@@ -10,9 +10,10 @@ channel, cohort), each a lazy query with no Python loop over segments:
   every ordered pair of segments (the diagonal is each segment's own AUC);
 * :func:`bias_auc`: per segment, the subgroup, BPSN and BNSP AUCs of Borkan et al. (2019).
 
-All three read DeLong placements (:mod:`polars_roc._core.delong`): a positive's placement is
-how much of the negatives of its group score below it (ties one half). Summed over a
-segment's positives, placements within the segment give its Mann-Whitney ``U_s``, and
+All three read DeLong placements (:mod:`polars_roc._core.delong`; for unweighted rows the
+roll-up and the cross-AUC count them after one sort by score, without ranks): a positive's
+placement is how much of the negatives of its group score below it (ties one half). Summed
+over a segment's positives, placements within the segment give its Mann-Whitney ``U_s``, and
 placements within the whole `by` group give its share of the pooled ``U``; the same rows
 give each segment's DeLong variance. Weighted rows count as repeated rows (frequency
 weights): placements are weight sums and ``U`` sums weight times placement.
@@ -69,7 +70,7 @@ def _placed(
     names: list[str],
     weight: str | None,
     pos_label: Any,
-    ranks: bool = False,
+    pooled_only: bool = False,
 ) -> tuple[pl.LazyFrame, str]:
     """
     Per `by` group and segment: ``n_pos, n_neg, _u, _var, _nan, _rp, _rn`` (and the key).
@@ -79,9 +80,9 @@ def _placed(
     among all negatives of the `by` group and ``_rn`` its negatives' placements among all
     positives of the group (weighted sums when weighted). One coding of the rows, the
     group's placements in windows, the segment's inside the aggregation (weighted: in
-    windows too, :func:`polars_roc._core.delong.placements`). With `ranks` (unweighted rows only),
-    ``_rp`` sums the positives' ranks among all rows of the group instead (one window less:
-    enough for the pooled U, not for the background pairs of :func:`bias_auc`).
+    windows too, :func:`polars_roc._core.delong.placements`). With `pooled_only`, unweighted
+    rows give no ``_rn`` (enough for the pooled U, not for the background pairs of
+    :func:`bias_auc`) and come from one sort instead: :func:`_sorted_placements`.
     """
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
@@ -97,12 +98,9 @@ def _placed(
         extra=[key],
         masked=True,
     )
-    if ranks and not weighted:  # one sort by group and score: see _sorted_placements
+    if pooled_only and not weighted:
         return _sorted_placements(coded, names, key), key
-    if False:
-        pass
-    else:
-        pooled = delong.placements(coded, names, weighted=weighted).rename({"_d": "_dp"})
+    pooled = delong.placements(coded, names, weighted=weighted).rename({"_d": "_dp"})
     y = pl.col("_y")
     mass = pl.col("_w") if weighted else pl.lit(1.0)
     n_pos, n_neg = kernels.class_totals(delong.coded_rows(weighted))
@@ -340,7 +338,7 @@ def rollup(
         names=names,
         weight=weight,
         pos_label=pos_label,
-        ranks=True,
+        pooled_only=True,
     )
     p, n = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
     a, v = pl.col("_a"), pl.col("_var")
@@ -512,11 +510,12 @@ def cross_auc(
     no positive or B no negative, or (``nan_policy="propagate"``) where either side holds a
     NaN score.
 
-    One rank pass per group, no loop over pairs: each positive row is repeated once per
-    segment holding negatives, ranked with that segment's negatives (DeLong placements,
-    :mod:`polars_roc._core.delong`), and the placements summed per pair. The work grows
-    with ``rows + positives × segments``: meant for tens of segments (the heatmap);
-    :func:`bias_auc` gives each segment against the rest at the cost of one pass.
+    One sort of the rows by score, no loop over pairs: each positive row is repeated once
+    per segment holding negatives and merged with that segment's sorted negatives (as-of
+    joins: the negatives below it, ties one half), and the counts summed per pair (weighted
+    rows: ranked with those negatives, :func:`polars_roc._core.delong.placements`). The
+    work grows with ``rows + positives × segments``: meant for tens of segments (the
+    heatmap); :func:`bias_auc` gives each segment against the rest at the cost of one pass.
 
     Parameters
     ----------
