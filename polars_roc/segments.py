@@ -138,9 +138,11 @@ def _sorted_placements(coded: pl.LazyFrame, names: list[str], key: str) -> pl.La
     rows = _stable_sort(coded.sort("_s", nulls_last=True), names)
     rows = _below(rows, names, {"_dp": neg}).with_columns(_dp=pl.when(y).then("_dp"))
     # A stable sort by the segment alone: each segment of each group together, in score
-    # order (a sort by several keys costs several times as much).
+    # order (a sort by several keys costs several times as much). The running counts
+    # before it keep the two sorts apart without an index (which cost it 1.8x).
     segment = [*names, key]
-    rows = _below(_stable_sort(rows, [key]), [key, *names], {"_dn": neg, "_dq": pos})
+    rows = rows.sort(key, nulls_last=True, maintain_order=True)
+    rows = _below(rows, [key, *names], {"_dn": neg, "_dq": pos})
     d = pl.when(y).then("_dn").otherwise("_dq").cast(pl.Float64) / 2
     p, n = y.sum().cast(pl.Float64), (~y).sum().cast(pl.Float64)
     d_pos, d_neg = d.filter(y), d.filter(~y)
