@@ -10,9 +10,10 @@ channel, cohort), each a lazy query with no Python loop over segments:
   every ordered pair of segments (the diagonal is each segment's own AUC);
 * :func:`bias_auc`: per segment, the subgroup, BPSN and BNSP AUCs of Borkan et al. (2019).
 
-All three read DeLong placements (:mod:`polars_roc._core.delong`): a positive's placement is
-how much of the negatives of its group score below it (ties one half). Summed over a
-segment's positives, placements within the segment give its Mann-Whitney ``U_s``, and
+All three read DeLong placements (:mod:`polars_roc._core.delong`; for unweighted rows the
+roll-up and the cross-AUC count them after one sort by score, without ranks): a positive's
+placement is how much of the negatives of its group score below it (ties one half). Summed
+over a segment's positives, placements within the segment give its Mann-Whitney ``U_s``, and
 placements within the whole `by` group give its share of the pooled ``U``; the same rows
 give each segment's DeLong variance. Weighted rows count as repeated rows (frequency
 weights): placements are weight sums and ``U`` sums weight times placement.
@@ -33,7 +34,13 @@ from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import chi2_sf, normal_quantile
 from polars_roc._core.frames import same_kind
-from polars_roc._core.groups import join_groups, per_group, summarize
+from polars_roc._core.groups import (
+    at_block_end,
+    before_block,
+    changed,
+    join_groups,
+    summarize,
+)
 from polars_roc._core.validate import By
 
 __all__ = ["ROLLUP_COLUMNS", "bias_auc", "cross_auc", "rollup"]
@@ -63,7 +70,7 @@ def _placed(
     names: list[str],
     weight: str | None,
     pos_label: Any,
-    ranks: bool = False,
+    pooled_only: bool = False,
 ) -> tuple[pl.LazyFrame, str]:
     """
     Per `by` group and segment: ``n_pos, n_neg, _u, _var, _nan, _rp, _rn`` (and the key).
@@ -73,9 +80,9 @@ def _placed(
     among all negatives of the `by` group and ``_rn`` its negatives' placements among all
     positives of the group (weighted sums when weighted). One coding of the rows, the
     group's placements in windows, the segment's inside the aggregation (weighted: in
-    windows too, :func:`polars_roc._core.delong.placements`). With `ranks` (unweighted rows only),
-    ``_rp`` sums the positives' ranks among all rows of the group instead (one window less:
-    enough for the pooled U, not for the background pairs of :func:`bias_auc`).
+    windows too, :func:`polars_roc._core.delong.placements`). With `pooled_only`, unweighted
+    rows give no ``_rn`` (enough for the pooled U, not for the background pairs of
+    :func:`bias_auc`) and come from one sort instead: :func:`_sorted_placements`.
     """
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
@@ -91,10 +98,9 @@ def _placed(
         extra=[key],
         masked=True,
     )
-    if ranks and not weighted:
-        pooled = coded.with_columns(_dp=per_group(pl.col("_s").rank("average"), names))
-    else:
-        pooled = delong.placements(coded, names, weighted=weighted).rename({"_d": "_dp"})
+    if pooled_only and not weighted:
+        return _sorted_placements(coded, names, key), key
+    pooled = delong.placements(coded, names, weighted=weighted).rename({"_d": "_dp"})
     y = pl.col("_y")
     mass = pl.col("_w") if weighted else pl.lit(1.0)
     n_pos, n_neg = kernels.class_totals(delong.coded_rows(weighted))
@@ -113,6 +119,78 @@ def _placed(
         delong.delong_variance(weighted=weighted).alias("_var"),
     ]
     return summarize(placed, [*names, key], measures), key
+
+
+def _sorted_placements(coded: pl.LazyFrame, names: list[str], key: str) -> pl.LazyFrame:
+    """
+    Unweighted rows per `by` group and segment: ``n_pos, n_neg, _u, _var, _nan, _rp``.
+
+    No rank: one sort of the rows by score, then stable sorts by group and by segment, and
+    running counts over the sorted frame (:func:`_below`). In group then score order, each
+    positive's count of the group's negatives below it (summed per segment as ``_rp``: the
+    pooled U's share); in segment, group then score order, each row's count of the other
+    class of its segment below it (DeLong placements,
+    :func:`polars_roc._core.delong.placements`): ``_u`` and ``_var``. Counts are Int64
+    (twice the half-integers): exact.
+    """
+    s, y = pl.col("_s"), pl.col("_y")
+    pos, neg = y.fill_null(False).cast(pl.Int64), (~y).fill_null(False).cast(pl.Int64)
+    rows = _stable_sort(coded.sort("_s", nulls_last=True), names)
+    rows = _below(rows, names, {"_dp": neg}).with_columns(_dp=pl.when(y).then("_dp"))
+    # A stable sort by the segment alone: each segment of each group together, in score
+    # order (a sort by several keys costs several times as much). The running counts
+    # before it keep the two sorts apart without an index (which cost it 1.8x).
+    segment = [*names, key]
+    rows = rows.sort(key, nulls_last=True, maintain_order=True)
+    rows = _below(rows, [key, *names], {"_dn": neg, "_dq": pos})
+    d = pl.when(y).then("_dn").otherwise("_dq").cast(pl.Float64) / 2
+    p, n = y.sum().cast(pl.Float64), (~y).sum().cast(pl.Float64)
+    d_pos, d_neg = d.filter(y), d.filter(~y)
+    # var(d / n) = var(d) / n²: scalars after the aggregation (a column over a group's scalar
+    # inside it is evaluated group by group, about 2x the whole aggregation).
+    variance = d_pos.var(ddof=1) / (n * n * p) + d_neg.var(ddof=1) / (p * p * n)
+    measures = [
+        y.sum().cast(pl.Int64).alias("n_pos"),
+        (~y).sum().cast(pl.Int64).alias("n_neg"),
+        d_pos.sum().alias("_u"),
+        pl.when((p >= 2) & (n >= 2)).then(variance).alias("_var"),
+        (pl.col("_dp").sum().cast(pl.Float64) / 2).alias("_rp"),
+        is_nan(s).any().alias("_nan"),
+    ]
+    return summarize(rows, segment, measures)
+
+
+def _stable_sort(rows: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
+    """`rows` sorted by `names` (nulls last), keeping the order within equal keys."""
+    if not names:
+        return rows
+    # The index keeps the sorts apart (see polars_roc._core.sorted_auc).
+    indexed = rows.with_columns(_i=pl.int_range(pl.len(), dtype=pl.UInt32))
+    return indexed.sort(names, nulls_last=True, maintain_order=True).drop("_i")
+
+
+def _below(rows: pl.LazyFrame, names: list[str], steps: dict[str, pl.Expr]) -> pl.LazyFrame:
+    """
+    Add, per step, twice the step's rows of each row's group scoring below it (ties half).
+
+    The rows sorted by `names` then score: running sums (Int64, exact) read before and at
+    the end of each tie block (:func:`polars_roc._core.groups.before_block`,
+    :func:`~polars_roc._core.groups.at_block_end`), less their value before the group. The
+    block flags are columns, computed once for all steps.
+    """
+    flags = rows.with_columns(
+        _first=changed([*names, "_s"]),
+        _start=changed(names),
+        **{f"{name}_step": step for name, step in steps.items()},
+    ).with_columns(pl.col(f"{name}_step").cum_sum().alias(f"{name}_run") for name in steps)
+    first, start = pl.col("_first"), pl.col("_start")
+    out = {}
+    for name in steps:
+        run, step = pl.col(f"{name}_run"), pl.col(f"{name}_step")
+        before = before_block(run, step, first) + at_block_end(run, first)
+        out[name] = before - 2 * before_block(run, step, start)
+    dropped = ["_first", "_start", *(f"{n}_{x}" for n in steps for x in ("step", "run"))]
+    return flags.with_columns(**out).drop(dropped)
 
 
 def _ranked_segment() -> list[pl.Expr]:
@@ -262,14 +340,11 @@ def rollup(
         names=names,
         weight=weight,
         pos_label=pos_label,
-        ranks=True,
+        pooled_only=True,
     )
     p, n = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
     a, v = pl.col("_a"), pl.col("_var")
-    # The pooled U: the positives' placements, or their ranks less P (P + 1) / 2 (unweighted).
-    pooled_u = _total(pl.col("_rp"))
-    if weight is None:
-        pooled_u = pooled_u - p.sum() * (p.sum() + 1) / 2
+    pooled_u = _total(pl.col("_rp"))  # the positives' placements among the group's negatives
     table = table.with_columns(_a=_segment_auc()).with_columns(
         _usable=a.is_not_null() & (v > 0).fill_null(False)
     )
@@ -437,11 +512,12 @@ def cross_auc(
     no positive or B no negative, or (``nan_policy="propagate"``) where either side holds a
     NaN score.
 
-    One rank pass per group, no loop over pairs: each positive row is repeated once per
-    segment holding negatives, ranked with that segment's negatives (DeLong placements,
-    :mod:`polars_roc._core.delong`), and the placements summed per pair. The work grows
-    with ``rows + positives × segments``: meant for tens of segments (the heatmap);
-    :func:`bias_auc` gives each segment against the rest at the cost of one pass.
+    One sort of the rows by score, no loop over pairs: each positive row is repeated once
+    per segment holding negatives and merged with that segment's sorted negatives (as-of
+    joins: the negatives below it, ties one half), and the counts summed per pair (weighted
+    rows: ranked with those negatives, :func:`polars_roc._core.delong.placements`). The
+    work grows with ``rows + positives × segments``: meant for tens of segments (the
+    heatmap); :func:`bias_auc` gives each segment against the rest at the cost of one pass.
 
     Parameters
     ----------
@@ -502,26 +578,10 @@ def cross_auc(
         _nan_pos=is_nan(s.filter(y)).any(),
         _nan_neg=is_nan(s.filter(~y)).any(),
     )
-    # Positives once per segment holding negatives (`_b`), beside that segment's negatives.
-    held = segments.filter(pl.col("n_neg") > 0).select(*names, pl.col(key).alias("_b"))
-    positives = coded.filter(y)
-    if not weighted:  # each positive's rank among the group's positives, once, before the copies
-        positives = positives.with_columns(_r=per_group(s.rank("average"), names))
-    positives = join_groups(positives, held, names, how="inner")
-    negatives = coded.filter(~y).with_columns(pl.col(key).alias("_b"))
-    union = pl.concat([positives, negatives], how="diagonal_relaxed")
     if weighted:
-        placed = delong.placements(union, [*names, "_b"], weighted=True)
-    else:  # its rank among the copies and one segment's negatives, less that: the negatives below
-        placed = union.with_columns(_d=s.rank("average").over([*names, "_b"]) - pl.col("_r"))
-    mass = pl.col("_w") if weighted else pl.lit(1.0)
-    pair = [*names, key, "_b"]
-    sums = (
-        placed.filter(y)
-        .group_by(pair)
-        .agg(_u=(mass * pl.col("_d")).sum().cast(pl.Float64))
-        .rename({key: "segment_pos", "_b": "segment_neg"})
-    )
+        sums = _weighted_cross(coded, segments, names, key)
+    else:
+        sums = _merged_cross(coded, segments, names, key)
     pos = segments.select(*names, segment_pos=key, n_pos="n_pos", _nan_pos="_nan_pos")
     neg = segments.select(*names, segment_neg=key, n_neg="n_neg", _nan_neg="_nan_neg")
     grid = join_groups(pos, neg, names, how="inner")
@@ -532,3 +592,75 @@ def cross_auc(
     auc = pl.when(defined).then(_ratio(pl.col("_u").fill_null(0.0), pairs))
     out = grid.select(*on, auc=auc, n_pos="n_pos", n_neg="n_neg")
     return out.sort(on, nulls_last=True, maintain_order=True)
+
+
+def _weighted_cross(
+    coded: pl.LazyFrame, segments: pl.LazyFrame, names: list[str], key: str
+) -> pl.LazyFrame:
+    """
+    ``*names, segment_pos, segment_neg, _u`` of weighted rows, one placement pass.
+
+    Each positive row is repeated once per segment holding negatives (``_b``), beside that
+    segment's negatives, and placed among them by running weight sums
+    (:func:`polars_roc._core.delong.placements`).
+    """
+    y = pl.col("_y")
+    held = segments.filter(pl.col("n_neg") > 0).select(*names, pl.col(key).alias("_b"))
+    positives = join_groups(coded.filter(y), held, names, how="inner")
+    negatives = coded.filter(~y).with_columns(pl.col(key).alias("_b"))
+    union = pl.concat([positives, negatives], how="diagonal_relaxed")
+    placed = delong.placements(union, [*names, "_b"], weighted=True)
+    return (
+        placed.filter(y)
+        .group_by([*names, key, "_b"])
+        .agg(_u=(pl.col("_w") * pl.col("_d")).sum().cast(pl.Float64))
+        .rename({key: "segment_pos", "_b": "segment_neg"})
+    )
+
+
+def _merged_cross(
+    coded: pl.LazyFrame, segments: pl.LazyFrame, names: list[str], key: str
+) -> pl.LazyFrame:
+    """
+    ``*names, segment_pos, segment_neg, _u`` of unweighted rows: one sort, as-of merges.
+
+    The rows sorted once by score; each score gets its tie block's number ``_b``. Each
+    segment holding negatives gets a number ``_k`` (in key order), and every row of a
+    segment-of-negatives side the integer ``_k * width + _b`` (`width` above every block
+    number): one sorted key whose ranges are the segments, so the merges of
+    :func:`polars_roc._core.sorted_auc` run without a `by` (an as-of join by groups cost
+    3x the whole query). The positives, repeated once per segment of their group holding
+    negatives (segment-major, score order within: already sorted), take from two as-of
+    joins the negatives' running count strictly below and at or below them; less the
+    count before their segment of negatives, their sum per pair is twice the pair's U
+    (ties one half), exact in Int64.
+    """
+    y, k, b = pl.col("_y"), pl.col("_k"), pl.col("_b")
+    rows = coded.sort("_s", nulls_last=True).with_columns(_b=changed(["_s"]).cum_sum())
+    rows = rows.with_columns(_width=b.max() + 1).cache()
+    numbered = segments.sort([*names, key], nulls_last=True).with_row_index("_k")
+    n_neg = pl.col("n_neg").cast(pl.Int64)
+    numbered = numbered.with_columns(k.cast(pl.Int64), _before=n_neg.cum_sum() - n_neg).cache()
+    held = numbered.filter(pl.col("n_neg") > 0).select(*names, "_k", "_before", _to=key)
+    positives = rows.filter(y).select(*names, key, "_b", "_width")
+    if names:
+        repeated = held.join(
+            positives, on=names, how="inner", maintain_order="left_right", nulls_equal=True
+        )
+    else:
+        repeated = held.join(positives, how="cross", maintain_order="left_right")
+    at = (k * pl.col("_width") + b).alias("_at")
+    repeated = repeated.select(key, "_k", "_before", "_to", at.set_sorted())
+    own = numbered.select(*names, key, "_k")
+    negatives = rows.filter(~y).join(own, on=[*names, key], how="inner", nulls_equal=True)
+    negatives = negatives.select(at).sort("_at").with_row_index("_c", offset=1).cache()
+    count = pl.col("_c").cast(pl.Int64)
+    merged = repeated.join_asof(
+        negatives.select("_at", _lt=count), on="_at", strategy="backward", allow_exact_matches=False
+    ).join_asof(negatives.select("_at", _le=count), on="_at", strategy="backward")
+    twice = pl.col("_lt").fill_null(0) + pl.col("_le").fill_null(0) - 2 * pl.col("_before")
+    sums = merged.group_by("_k", key).agg(
+        _u=twice.sum().cast(pl.Float64) / 2, _to=pl.col("_to").first()
+    )
+    where = numbered.select("_k", *names)
+    return sums.join(where, on="_k").select(*names, segment_pos=key, segment_neg="_to", _u="_u")

@@ -141,6 +141,37 @@ def test_rollup_matches_pairwise_counts_and_textbook_meta_analysis(frame: pl.Dat
             assert row["between"] == pytest.approx(want["pooled_auc"] - want["within_auc"])
 
 
+def test_rollup_null_keys_masked_rows_and_signed_zeros_match_the_oracle() -> None:
+    # The sorted route: two `by` keys (one null), null segments, rows that do not count
+    # (null score or label) inside groups and segments, and -0.0 tied with 0.0.
+    rng = np.random.default_rng(5)
+    n = 400
+    pick = lambda values: [values[i] for i in rng.integers(0, len(values), n)]  # noqa: E731
+    frame = pl.DataFrame(
+        {
+            "m": pick(["x", "y", None]),
+            "k": pick([1, 2]),
+            "segment": pick(["a", "b", "c", None]),
+            "score": pick([-0.0, 0.0, 0.5, 1.0, 0.25, None]),
+            "label": pick([True, False, False, None]),
+        },
+        schema={
+            "m": pl.String,
+            "k": pl.Int64,
+            "segment": pl.String,
+            "score": pl.Float64,
+            "label": pl.Boolean,
+        },
+    )
+    got = frame.roc.rollup(segment="segment", by=["m", "k"])
+    assert got.height == 6
+    for row in got.iter_rows(named=True):
+        part = frame.filter(pl.col("m").eq_missing(row["m"]) & (pl.col("k") == row["k"]))
+        want = rollup_oracle(part.drop_nulls(["score", "label"]))
+        for name, value in want.items():
+            assert close(row[name], value), (name, row[name], value)
+
+
 def test_rollup_recovers_base_rate_confounding() -> None:
     # Within each segment the score is noise; segments differ in base rate and score level.
     rng = np.random.default_rng(7)
@@ -261,6 +292,41 @@ def test_bias_auc_matches_pairwise_subgroup_bpsn_bnsp(frame: pl.DataFrame) -> No
         assert close(row["subgroup_auc"], auc(pin, nin, wpin, wnin))
         assert close(row["bpsn_auc"], auc(pout, nin, wpout, wnin))
         assert close(row["bnsp_auc"], auc(pin, nout, wpin, wnout))
+
+
+def test_cross_auc_null_keys_and_signed_zeros_match_pairwise_counts() -> None:
+    # The merged route: two `by` keys (one null), null segments, -0.0 tied with 0.0, a
+    # segment without negatives and one without positives.
+    rng = np.random.default_rng(11)
+    n = 300
+    pick = lambda values: [values[i] for i in rng.integers(0, len(values), n)]  # noqa: E731
+    frame = pl.DataFrame(
+        {
+            "m": pick(["x", None]),
+            "k": pick([1, 2]),
+            "segment": pick(["a", "b", None]),
+            "score": pick([-0.0, 0.0, 0.5, 1.0, 0.25]),
+            "label": pick([True, False]),
+        },
+        schema_overrides={"m": pl.String, "segment": pl.String, "score": pl.Float64},
+    )
+    extra = pl.DataFrame(
+        {"m": ["x", "x"], "k": [1, 1], "segment": ["p", "q"], "score": [0.3, 0.6]}
+    ).with_columns(label=pl.Series([True, False]))
+    frame = pl.concat([frame, extra])
+    got = frame.roc.cross_auc(segment="segment", by=["m", "k"])
+    expected_pairs = 0
+    for (m, k), rows in frame.group_by("m", "k"):
+        expected_pairs += rows["segment"].n_unique() ** 2
+        mine = got.filter(pl.col("m").eq_missing(m) & (pl.col("k") == k))
+        for row in mine.iter_rows(named=True):
+            a = rows.filter(pl.col("segment").eq_missing(row["segment_pos"]))
+            b = rows.filter(pl.col("segment").eq_missing(row["segment_neg"]))
+            pos, neg = classes(a)[0], classes(b)[1]
+            assert (row["n_pos"], row["n_neg"]) == (len(pos), len(neg))
+            want = pair_sum(pos, neg) / (len(pos) * len(neg)) if len(pos) * len(neg) else None
+            assert close(row["auc"], want), row
+    assert got.height == expected_pairs
 
 
 def test_cross_auc_diagonal_is_each_segment_auc_and_rebuilds_the_pooled_auc() -> None:
