@@ -155,7 +155,7 @@ def _rows(
     for column in names:
         validate.column(schema, column, "by")
     taken = [*schema.names(), *names]
-    own = {k: fresh(f"_{k}", taken) for k in ("t", "e", "h", "y", "w", "g", "gid")}
+    own = {k: fresh(f"_{k}", taken) for k in ("t", "e", "h", "y", "w", "g")}
     t, e = pl.col(own["t"]), pl.col(own["e"])
     rows = lf.select(
         *names,

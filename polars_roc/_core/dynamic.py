@@ -125,7 +125,15 @@ def sorted_rows(
 
 
 def group_ids(bounds: IntArray) -> IntArray:
-    """The group of each position of blocks ``bounds[g]:bounds[g + 1]`` (a cumulative count)."""
+    """
+    The group of each position of blocks ``bounds[g]:bounds[g + 1]`` (a cumulative count).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> group_ids(np.array([0, 2, 2, 5])).tolist()  # group 1 is empty
+    [0, 0, 2, 2, 2]
+    """
     marks = np.zeros(int(bounds[-1]), dtype=np.int64)
     starts = bounds[1:-1]
     np.add.at(marks, starts[starts < len(marks)], 1)
@@ -321,6 +329,14 @@ def each_block(bounds: IntArray, work: Callable[[int, int], None]) -> None:
 
     The blocks hold disjoint groups and rows, so `work` writes its own slices of shared
     output arrays; numpy releases the interpreter lock in its loops, so blocks run at once.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> seen = []
+    >>> each_block(np.array([0, 3, 5]), lambda g0, g1: seen.append((g0, g1)))
+    >>> seen
+    [(0, 2)]
     """
     parts = blocks(bounds)
     workers = min(pl.thread_pool_size(), len(parts))
@@ -334,7 +350,17 @@ def each_block(bounds: IntArray, work: Callable[[int, int], None]) -> None:
 
 
 def case_weights(order: Sorted, n_rows: int) -> FloatArray:
-    """The IPCW weight of every row (input order; 1 for a row not counted or not an event)."""
+    """
+    The IPCW weight of every row (input order; 1 for a row not counted or not an event).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"g": [0] * 4, "t": [1.0, 2.0, 3.0, 4.0], "e": [1, 0, 1, 1]})
+    >>> df = df.with_columns(pl.col("e").cast(pl.Boolean))
+    >>> case_weights(sorted_rows(df, ["g"], time="t", event="e"), df.height).tolist()
+    [1.0, 1.0, 1.5, 1.5]
+    """
     weight, bounds = np.ones(n_rows), order.bounds
 
     def block(g0: int, g1: int) -> None:
@@ -353,6 +379,19 @@ def dynamic_table(order: Sorted, n_rows: int, horizons: FloatArray) -> Table:
 
     Within a block the rows go from time order to score order by their row numbers: a
     scratch array holds each row's place in its block's time order, read in score order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import polars as pl
+    >>> df = pl.DataFrame(
+    ...     {"g": [0] * 4, "s": [0.9, 0.7, 0.4, 0.2], "t": [1.0, 3.0, 5.0, 9.0],
+    ...      "e": [True, True, False, True]}
+    ... )  # fmt: skip
+    >>> order = sorted_rows(df, ["g"], time="t", event="e", score="s")
+    >>> found = dynamic_table(order, df.height, np.array([2.0, 4.0]))
+    >>> (found.counts.u / (found.counts.case_weight * found.counts.controls)).tolist()
+    [[1.0, 1.0]]
     """
     n_groups, n_horizons, bounds = len(order.bounds) - 1, len(horizons), order.bounds
     cells = (n_groups, n_horizons)
