@@ -199,6 +199,31 @@ def cases_needed(
     v2 = variance(a2, b2, kappa, fpr2)
     cov = covariance(a1, b1, a2, b2, rn, ra, kappa, fpr1, fpr2)
     v0, va = 2 * v1 - 2 * cov, v1 + v2 - 2 * cov
-    d = _lit(delta)
-    cases = (z_alpha * v0.sqrt() + z_beta * va.sqrt()) ** 2 / d**2
-    return pl.when((d != 0) & (v0 >= 0) & (va >= 0)).then(cases)
+    return sample_size(v0, va, _lit(delta), z_alpha=z_alpha, z_beta=z_beta)
+
+
+def sample_size(
+    v0: pl.Expr, va: pl.Expr, delta: pl.Expr, *, z_alpha: float, z_beta: float
+) -> pl.Expr:
+    """
+    ``n = (z_α·√V₀ + z_β·√V_A)² / Δ²`` (Obuchowski & McClish 1997, formula 2).
+
+    ``V₀`` and ``V_A`` are the variances of the difference (per positive) under the null and
+    the alternative, whichever way they were estimated. Null where ``Δ`` is 0 or a variance
+    is negative.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> pl.select(sample_size(pl.lit(0.2), pl.lit(0.3), pl.lit(0.1), z_alpha=1.96, z_beta=0.84))
+    shape: (1, 1)
+    ┌────────────┐
+    │ literal    │
+    │ ---        │
+    │ f64        │
+    ╞════════════╡
+    │ 178.656798 │
+    └────────────┘
+    """
+    cases = (z_alpha * v0.sqrt() + z_beta * va.sqrt()) ** 2 / delta**2
+    return pl.when((delta != 0) & (v0 >= 0) & (va >= 0)).then(cases)

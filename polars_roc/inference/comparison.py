@@ -224,7 +224,9 @@ def _needed(power: float, alternative: str, level: float, power_method: str) -> 
     else:
         v_a, v_b, v_diff = pl.col("_var_a"), pl.col("_var_b"), pl.col("_sd") ** 2
         null = ((v_a - v_b + v_diff) * m).clip(lower_bound=0.0)
-        cases = (z_alpha * null.sqrt() + z_beta * (v_diff * m).sqrt()) ** 2 / pl.col("diff") ** 2
+        cases = binormal.sample_size(
+            null, v_diff * m, pl.col("diff"), z_alpha=z_alpha, z_beta=z_beta
+        )
     cases = pl.when(pl.col("paired") & (pl.col("diff") != 0)).then(cases)
     return [cases.alias("n_pos_needed"), (cases * kappa).alias("n_neg_needed")]
 
