@@ -157,6 +157,13 @@ def _runs(values: npt.NDArray[np.generic], bounds: IntArray) -> IntArray:
     return np.flatnonzero(new)
 
 
+def _run_of(starts: IntArray, n: int) -> IntArray:
+    """The run (index into `starts`, the runs' first positions) of each of `n` positions."""
+    run = np.zeros(n, dtype=np.int64)
+    run[starts[1:]] = 1
+    return np.cumsum(run, out=run)
+
+
 def _segmented_cumprods(segment: IntArray, *factors: FloatArray) -> list[FloatArray]:
     """The running products of each of `factors`, restarting at each segment (sorted)."""
     frame = pl.DataFrame({"s": segment, **{f"f{i}": f for i, f in enumerate(factors)}})
@@ -213,12 +220,7 @@ def censoring(
         s_factor = 1 - d / at_risk
         big_g, big_s = _segmented_cumprods(run_group, g_factor, s_factor)
         inverse = np.divide(1.0, big_g)
-    if len(starts) == n:
-        weight = np.where(event, inverse, 1.0)
-    else:
-        run = np.zeros(n, dtype=np.int64)
-        run[starts[1:]] = 1
-        weight = np.where(event, inverse[np.cumsum(run, out=run)], 1.0)
+    weight = np.where(event, inverse if len(starts) == n else inverse[_run_of(starts, n)], 1.0)
     # S at horizon j: the group's last run at a time <= t_j (bucket <= j).
     runs = _per_bucket(run_group * (n_horizons + 1) + bucket[starts], n_groups, n_horizons + 1)
     runs = runs[:, :n_horizons].astype(np.int64)
@@ -276,9 +278,7 @@ def dynamic_counts(
     if len(starts) == n:  # no tied scores: a case's run is itself (and holds no control)
         first, past = at, None
     else:
-        run = np.zeros(n, dtype=np.int64)
-        run[starts[1:]] = 1
-        level = np.cumsum(run, out=run)[at]
+        level = _run_of(starts, n)[at]
         first, past = starts[level], np.append(starts[1:], n)[level]
     # Controls before each position, counted from the block's start: a case's count within
     # its group is that minus its group's first count, taken off per group after the sum.
