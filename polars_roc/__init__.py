@@ -4,10 +4,11 @@ ROC analysis as Polars expressions and frames: exact, lazy, grouped.
 Importing the package registers the ``.roc`` namespaces on DataFrame, LazyFrame and Expr.
 
 The folders are the layers, from the top (imports only go down; ``tests/test_layers.py``
-holds the map): ``cli`` and ``report/``; ``charts/``; ``namespace``; ``inference/`` and
-``engines/``; the analyses (``areas``, ``operating``, ``thresholds``, ``precision_recall``,
-``metrics``, ``gains``, ``calibration``, ``crossval``, ``multiclass/``, ``geometry/``); the
-public core (``curves``, ``exprs/``) and the argument types (``typing``); and the private
+holds the map): ``cli`` and ``report/``; ``charts/``; ``namespace``; ``inference/``,
+``segments/``, ``monitoring/`` and ``engines/``; the questions (``thresholds/``,
+``calibration/``, ``survival/``, ``decisions/``, ``multiclass/``, ``geometry/`` and the
+one-module questions ``areas``, ``precision_recall``, ``metrics``, ``gains``, ``crossval``);
+the public core (``curves``, ``exprs/``) and the argument types (``typing``); and the private
 floor ``_core/``.
 
 Examples
@@ -38,7 +39,6 @@ from polars_roc import (
     monitoring,
     multiclass,
     namespace,
-    operating,
     precision_recall,
     report,
     segments,
@@ -48,8 +48,10 @@ from polars_roc import (
 )
 from polars_roc._core.schemes import linspace
 from polars_roc._core.version import __version__ as __version__
+from polars_roc.calibration.expression import calibration_intercept, calibration_slope
 from polars_roc.crossval import stratified_folds
 from polars_roc.curves import from_counts
+from polars_roc.decisions.expression import net_benefit
 from polars_roc.engines import auc_table, tally
 from polars_roc.exprs import (
     accuracy,
@@ -57,25 +59,18 @@ from polars_roc.exprs import (
     auc_se,
     average_precision,
     brier_score,
-    calibration_intercept,
-    calibration_slope,
-    estimated_auc,
     expected_calibration_error,
-    fpr_at_tpr,
     gini,
-    ks,
     log_loss,
-    net_benefit,
     partial_auc,
     pr_auc,
-    psi,
-    tpr_at_fpr,
 )
-from polars_roc.geometry import crossings, hull, iso
 from polars_roc.geometry.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.geometry.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
 from polars_roc.inference import bootstrap, detectable_auc, roc_power, roc_sample_size
+from polars_roc.monitoring.expression import estimated_auc, psi
 from polars_roc.multiclass.expression import multiclass_auc
+from polars_roc.thresholds.expression import fpr_at_tpr, ks, tpr_at_fpr
 
 # Keep __all__ sorted; each feature module adds its public names here.
 __all__ = [
@@ -91,7 +86,6 @@ __all__ = [
     "calibration_intercept",
     "calibration_slope",
     "charts",
-    "crossings",
     "crossval",
     "curves",
     "datasets",
@@ -107,12 +101,10 @@ __all__ = [
     "gains",
     "geometry",
     "gini",
-    "hull",
     "hull_auc_of_points",
     "hull_of_points",
     "hybrid_of_points",
     "inference",
-    "iso",
     "ks",
     "linspace",
     "log_loss",
@@ -122,7 +114,6 @@ __all__ = [
     "multiclass_auc",
     "namespace",
     "net_benefit",
-    "operating",
     "operating_ranges_of_points",
     "optimal_of_points",
     "partial_auc",

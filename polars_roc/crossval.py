@@ -20,7 +20,7 @@ import numpy as np
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc import areas, curves, operating
+from polars_roc import areas, curves
 from polars_roc._core import checks, kernels, labels, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import AVERAGE_CURVE, THRESHOLD_AVERAGE
@@ -29,6 +29,7 @@ from polars_roc._core.distributions import student_t_quantile
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group, summarize
 from polars_roc._core.validate import By
+from polars_roc.thresholds import operating
 
 __all__ = ["average_curve", "cv_auc", "stratified_folds"]
 
@@ -319,7 +320,7 @@ def average_curve(
     if method == "vertical":
         grid = np.linspace(0.0, 1.0, points).tolist()
         read = operating.tpr_at_fpr(
-            lf, grid, score, label, by=keys, weight=weight, pos_label=pos_label
+            lf, score, label, fpr=grid, by=keys, weight=weight, pos_label=pos_label
         )
         table = _propagated(read.group_by(*names, "fpr").agg(_mean_band("tpr", level)), nan, names)
         return table.sort([*names, "fpr"], nulls_last=True).select(

@@ -19,22 +19,23 @@ from polars_roc import (
     calibration,
     crossval,
     curves,
+    decisions,
     exprs,
     gains,
     inference,
     metrics,
     monitoring,
     multiclass,
-    operating,
     precision_recall,
     segments,
     survival,
     thresholds,
 )
 from polars_roc._core.frames import collected
-from polars_roc.decisions import decision_curve, value_curve  # value and decisions (issue 32)
+from polars_roc.decisions import expression as decision_exprs
 from polars_roc.geometry import crossings, hull, iso
-from polars_roc.inference.disparity import disparity  # segments (issue 30)
+from polars_roc.monitoring import expression as monitoring_exprs
+from polars_roc.thresholds import expression as threshold_exprs
 
 __all__ = [
     "EXPR_METHODS",
@@ -57,8 +58,8 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     # threshold analysis (thresholds.py, pr_det.py, metrics.py)
     "thresholds": thresholds.thresholds,
     "best_threshold": thresholds.best_threshold,
-    "tpr_at_fpr": operating.tpr_at_fpr,
-    "fpr_at_tpr": operating.fpr_at_tpr,
+    "tpr_at_fpr": thresholds.tpr_at_fpr,
+    "fpr_at_tpr": thresholds.fpr_at_tpr,
     "point": thresholds.point,
     "pr_curve": precision_recall.pr_curve,
     "det_curve": precision_recall.det_curve,
@@ -95,23 +96,23 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     # multiclass (multiclass/)
     "multiclass_auc": multiclass.multiclass_auc,
     "multiclass_curve": multiclass.multiclass_curve,
-    # closed-form intervals, calibration fit, power (issue 33)
+
     "calibration_fit": calibration.calibration_fit,
-    # survival outcomes (issue 34)
+
     "time_auc": survival.time_auc,
     "time_curve": survival.time_curve,
-    # over time (issue 31)
-    "over_time": inference.over_time,
+
+    "over_time": monitoring.over_time,
     "score_stability": monitoring.score_stability,
     "estimated_auc": monitoring.estimated_auc,
-    # segments (issue 30)
+
     "rollup": segments.rollup,
-    "disparity": disparity,
+    "disparity": segments.disparity,
     "cross_auc": segments.cross_auc,
     "bias_auc": segments.bias_auc,
-    # value and decisions (issue 32)
-    "value_curve": value_curve,
-    "decision_curve": decision_curve,
+
+    "value_curve": decisions.value_curve,
+    "decision_curve": decisions.decision_curve,
 }
 
 
@@ -180,20 +181,20 @@ EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     "pr_auc": exprs.pr_auc,
     "gini": exprs.gini,
     "expected_calibration_error": exprs.expected_calibration_error,
-    # every scalar as an expression (issue 29)
+
     "partial_auc": exprs.partial_auc,
-    "ks": exprs.ks,
-    "tpr_at_fpr": exprs.tpr_at_fpr,
-    "fpr_at_tpr": exprs.fpr_at_tpr,
+    "ks": threshold_exprs.ks,
+    "tpr_at_fpr": threshold_exprs.tpr_at_fpr,
+    "fpr_at_tpr": threshold_exprs.fpr_at_tpr,
     "auc_se": exprs.auc_se,
-    # closed-form intervals, calibration fit, power (issue 33)
-    "calibration_slope": exprs.calibration_slope,
-    "calibration_intercept": exprs.calibration_intercept,
-    # over time (issue 31)
-    "psi": exprs.psi,
-    "estimated_auc": exprs.estimated_auc,
-    # value and decisions (issue 32)
-    "net_benefit": exprs.net_benefit,
+
+    "calibration_slope": calibration.calibration_slope,
+    "calibration_intercept": calibration.calibration_intercept,
+
+    "psi": monitoring_exprs.psi,
+    "estimated_auc": monitoring_exprs.estimated_auc,
+
+    "net_benefit": decision_exprs.net_benefit,
 }
 
 

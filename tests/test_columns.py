@@ -55,7 +55,7 @@ def test_analyses_return_the_registered_columns() -> None:
     assert df.roc.gains_table(by=by).columns == [*by, *columns.GAINS_TABLE]
     assert df.roc.gain_curve(by=by).columns == [*by, *columns.GAIN_CURVE]
     assert one.roc.calibration().columns == list(columns.CALIBRATION)
-    assert one.roc.tpr_at_fpr(0.1).columns == list(columns.AT_RATE)
+    assert one.roc.tpr_at_fpr(fpr=0.1).columns == list(columns.AT_RATE)
     ci = one.roc.auc(ci="bootstrap", n_boot=20, seed=1)
     assert ci.columns == [*columns.AUC, *columns.interval("auc")]
 

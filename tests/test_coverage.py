@@ -55,7 +55,7 @@ def test_auc_intervals_cover_the_true_auc(binormal: pl.DataFrame) -> None:
 
 @pytest.mark.slow
 def test_rate_intervals_cover_the_true_rates(binormal: pl.DataFrame) -> None:
-    band = binormal.roc.tpr_at_fpr(FPR, by="rep", ci="bootstrap", n_boot=500, seed=2)
+    band = binormal.roc.tpr_at_fpr(fpr=FPR, by="rep", ci="bootstrap", n_boot=500, seed=2)
     at = binormal.roc.thresholds(by="rep", thresholds=[Z], ci="bootstrap", n_boot=500, seed=2)
     counts = {
         "tpr at fpr": covered(band, "tpr_lower", "tpr_upper", TRUE_TPR),

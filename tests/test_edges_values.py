@@ -302,11 +302,11 @@ def test_operating_point_is_the_best_attainable_vertex(seed: int) -> None:
     s, y = df["score"].to_numpy(), df["label"].to_numpy()
     vertices = _vertices(s, y)
     targets = [0.0, 0.1, 0.25, 0.5, 0.8, 1.0]
-    for row in df.roc.tpr_at_fpr(targets).iter_rows(named=True):
+    for row in df.roc.tpr_at_fpr(fpr=targets).iter_rows(named=True):
         ok = [v for v in vertices if v[1] <= row["fpr"] + 1e-12]
         best = max(ok, key=lambda v: (v[2], -v[1]))
         assert (row["op_threshold"], row["op_fpr"], row["op_tpr"]) == pytest.approx(best)
-    for row in df.roc.fpr_at_tpr(targets).iter_rows(named=True):
+    for row in df.roc.fpr_at_tpr(tpr=targets).iter_rows(named=True):
         ok = [v for v in vertices if v[2] >= row["tpr"] - 1e-12]
         best = min(ok, key=lambda v: (v[1], -v[2]))
         assert (row["op_threshold"], row["op_fpr"], row["op_tpr"]) == pytest.approx(best)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.inference import student_t_cdf, student_t_quantile
+from polars_roc._core.distributions import student_t_cdf, student_t_quantile
 
 # ---------------------------------------------------------------------------------------
 # Slow references: structural components by definition, O(n_pos * n_neg)

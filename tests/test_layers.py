@@ -18,17 +18,16 @@ PACKAGE = Path(__file__).resolve().parents[1] / "polars_roc"
 #: nothing outside `_core`. The README's "Layout" section and the package docstring say the
 #: same; keep the three in step.
 LAYERS: dict[str, int] = {
-    # the private floor: kernels, numpy twins, the bootstrap engine, the column registry
+    # the private floor: what two or more questions share
     "_core": 0,
-    # the counts core's public face and every scalar expression; the argument types
+    # the counts core's public face, the ROC-core scalar expressions, the argument types
     "curves": 1,
     "exprs": 1,
     "typing": 1,
-    # analyses: one public module (or package) per question
+    # questions: one package per question that needs more than one module, else one module
     **dict.fromkeys(
         [
             "areas",
-            "operating",
             "thresholds",
             "precision_recall",
             "metrics",
@@ -38,15 +37,15 @@ LAYERS: dict[str, int] = {
             "crossval",
             "geometry",
             "datasets",
-            "segments",
-            "monitoring",
             "decisions",
             "survival",
         ],
         2,
     ),
-    # inference over the analyses; other engines
+    # "how sure", and the questions that test and resample; other engines
     "inference": 3,
+    "segments": 3,
+    "monitoring": 3,
     "engines": 3,
     "namespace": 4,
     "charts": 5,

@@ -23,7 +23,7 @@ def test_lazy_methods_never_run_the_query() -> None:
         trap.roc.partial_auc(fpr=(0, 0.2)),
         trap.roc.thresholds(),
         trap.roc.best_threshold(),
-        trap.roc.tpr_at_fpr(0.1),
+        trap.roc.tpr_at_fpr(fpr=0.1),
         trap.roc.pr_curve(),
         trap.roc.hull(),
     ]

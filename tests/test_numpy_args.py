@@ -205,10 +205,10 @@ def test_numpy_bins_and_sizes_in_charts() -> None:
     [
         (lambda: ROWS.roc.auc(ci="delong", level=np.float32(1.5)), "level"),
         (lambda: ROWS.roc.auc(ci="bootstrap", n_boot=np.float64(10.0)), "n_boot"),
-        (lambda: ROWS.roc.tpr_at_fpr(np.array([0.1, 2.0])), "rates in"),
+        (lambda: ROWS.roc.tpr_at_fpr(fpr=np.array([0.1, 2.0])), "rates in"),
         (lambda: ROWS.roc.thresholds(thresholds=np.array([[0.1, 0.2]])), "thresholds"),
         (lambda: ROWS.roc.best_threshold(method="cost", cost_fp=np.float64("nan")), "cost_fp"),
-        (lambda: ROWS.roc.tpr_at_fpr(np.bool_(True)), "rates"),
+        (lambda: ROWS.roc.tpr_at_fpr(fpr=np.bool_(True)), "rates"),
     ],
 )
 def test_bad_numpy_arguments_get_our_errors(call: Callable[[], Any], message: str) -> None:

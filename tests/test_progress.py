@@ -41,10 +41,10 @@ CALLS: dict[str, Callable[..., pl.DataFrame]] = {
         by="model", ci="bootstrap", n_boot=60, **kw
     ),
     "tpr_at_fpr": lambda **kw: DF.roc.tpr_at_fpr(
-        [0.1], by="model", ci="bootstrap", n_boot=60, **kw
+        fpr=[0.1], by="model", ci="bootstrap", n_boot=60, **kw
     ),
     "fpr_at_tpr": lambda **kw: DF.roc.fpr_at_tpr(
-        [0.8], by="model", ci="bootstrap", n_boot=60, **kw
+        tpr=[0.8], by="model", ci="bootstrap", n_boot=60, **kw
     ),
     "compare": lambda **kw: DF.roc.compare(method="bootstrap", n_boot=60, **kw),
     "bootstrap": lambda **kw: DF.roc.bootstrap(AUC, by="model", n_boot=60, **kw),

@@ -84,14 +84,14 @@ TABLE: list[Scalar] = [
     Scalar("ks", _w(pr.ks), lambda lf, by: lf.roc.ks(by=by), "ks"),
     Scalar(
         "tpr_at_fpr",
-        _w(lambda s, y, weight: pr.tpr_at_fpr(s, y, 0.3, weight=weight)),
-        lambda lf, by: lf.roc.tpr_at_fpr(0.3, by=by),
+        _w(lambda s, y, weight: pr.tpr_at_fpr(s, y, fpr=0.3, weight=weight)),
+        lambda lf, by: lf.roc.tpr_at_fpr(fpr=0.3, by=by),
         "tpr",
     ),
     Scalar(
         "fpr_at_tpr",
-        _w(lambda s, y, weight: pr.fpr_at_tpr(s, y, 0.5, weight=weight)),
-        lambda lf, by: lf.roc.fpr_at_tpr(0.5, by=by),
+        _w(lambda s, y, weight: pr.fpr_at_tpr(s, y, tpr=0.5, weight=weight)),
+        lambda lf, by: lf.roc.fpr_at_tpr(tpr=0.5, by=by),
         "fpr",
     ),
     Scalar(
@@ -270,8 +270,8 @@ def test_weighted_expression_is_the_weighted_frame_method(name: str) -> None:
         ),
         "auc_se": lambda lf, by: lf.roc.auc(by=by, ci="delong", weight="weight"),
         "ks": lambda lf, by: lf.roc.ks(by=by, weight="weight"),
-        "tpr_at_fpr": lambda lf, by: lf.roc.tpr_at_fpr(0.3, by=by, weight="weight"),
-        "fpr_at_tpr": lambda lf, by: lf.roc.fpr_at_tpr(0.5, by=by, weight="weight"),
+        "tpr_at_fpr": lambda lf, by: lf.roc.tpr_at_fpr(fpr=0.3, by=by, weight="weight"),
+        "fpr_at_tpr": lambda lf, by: lf.roc.fpr_at_tpr(tpr=0.5, by=by, weight="weight"),
         "average_precision": lambda lf, by: lf.roc.average_precision(by=by, weight="weight"),
         "pr_auc": lambda lf, by: lf.roc.pr_auc(by=by, weight="weight"),
         "calibration_slope": lambda lf, by: lf.roc.calibration_fit(by=by, weight="weight"),
@@ -330,8 +330,8 @@ def test_new_scalars_match_independent_oracles(labels: list[int], data: st.DataO
         pr.partial_auc("score", "label", fpr=(0.0, 0.4), standardized=True),
         pr.auc_se("score", "label"),
         pr.ks("score", "label"),
-        pr.tpr_at_fpr("score", "label", 0.4),
-        pr.fpr_at_tpr("score", "label", 0.7),
+        pr.tpr_at_fpr("score", "label", fpr=0.4),
+        pr.fpr_at_tpr("score", "label", tpr=0.7),
     ).row(0, named=True)
     n_pos, n_neg = int(y.sum()), int((1 - y).sum())
     if n_pos == 0 or n_neg == 0:
@@ -380,8 +380,8 @@ def test_direction_and_nan_policy_reach_the_new_scalars(direction: str) -> None:
             "pauc",
         ),
         (
-            lambda **k: pr.tpr_at_fpr("score", "label", 0.2, **k),
-            lambda lf, **k: lf.roc.tpr_at_fpr(0.2, **k),
+            lambda **k: pr.tpr_at_fpr("score", "label", fpr=0.2, **k),
+            lambda lf, **k: lf.roc.tpr_at_fpr(fpr=0.2, **k),
             "tpr",
         ),
     ):

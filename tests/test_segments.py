@@ -411,8 +411,8 @@ def test_disparity_auc_is_a_welch_t_on_textbook_delong_variances(frame: pl.DataF
         a, b = classes(inside)[:2], classes(outside)[:2]
         value = pair_sum(*a) / (len(a[0]) * len(a[1])) if len(a[0]) * len(a[1]) else None
         ref = pair_sum(*b) / (len(b[0]) * len(b[1])) if len(b[0]) * len(b[1]) else None
-        assert close(row["value"], value)
-        assert close(row["reference_value"], ref)
+        assert close(row["estimate"], value)
+        assert close(row["reference_estimate"], ref)
         da, db = textbook_delong(*a), textbook_delong(*b)
         if da is None or db is None or da[1] + db[1] == 0:
             assert row["p_value"] is None
@@ -466,15 +466,15 @@ def test_disparity_bootstrap_metrics_value_and_a_real_gap() -> None:
         else:
             want = brier_score_loss(inside["label"], inside["score"])
             ref = brier_score_loss(rest["label"], rest["score"])
-        assert row["value"] == pytest.approx(want, rel=1e-12)
-        assert row["reference_value"] == pytest.approx(ref, rel=1e-12)
+        assert row["estimate"] == pytest.approx(want, rel=1e-12)
+        assert row["reference_estimate"] == pytest.approx(ref, rel=1e-12)
         assert row["ratio"] == pytest.approx(want / ref, rel=1e-12)
         assert row["diff_lower"] < row["diff"] < row["diff_upper"]
     worst = got.filter((pl.col("segment") == 2) & (pl.col("metric") == "auc")).row(0, named=True)
     assert worst["diff"] < -0.1
     assert worst["p_adjusted"] < 1e-6
     overall = df.roc.disparity(segment="region", reference="overall").row(0, named=True)
-    assert overall["reference_value"] == pytest.approx(roc_auc_score(df["label"], df["score"]))
+    assert overall["reference_estimate"] == pytest.approx(roc_auc_score(df["label"], df["score"]))
 
 
 # -- bad input ------------------------------------------------------------------------------

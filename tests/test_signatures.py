@@ -25,19 +25,19 @@ from polars_roc.namespace import EXPR_METHODS, FRAME_METHODS
 #: Functions of probabilities: negating a probability (``direction="lower"``) leaves [0, 1];
 #: the other class's probability is asked for with `pos_label` instead.
 NO_DIRECTION = {
-    "polars_roc.calibration.calibration",
+    "polars_roc.calibration.frame.calibration",
     "polars_roc.exprs.probability.brier_score",
     "polars_roc.exprs.probability.expected_calibration_error",
     "polars_roc.exprs.probability.log_loss",
     # probabilities have a fixed scale (issue 33)
-    "polars_roc.calibration.calibration_fit",
-    "polars_roc.exprs.recalibration.calibration_intercept",
-    "polars_roc.exprs.recalibration.calibration_slope",
-    "polars_roc.exprs.stability.estimated_auc",  # over time (issue 31)
-    "polars_roc.monitoring.estimated_auc",
+    "polars_roc.calibration.frame.calibration_fit",
+    "polars_roc.calibration.expression.calibration_intercept",
+    "polars_roc.calibration.expression.calibration_slope",
+    "polars_roc.monitoring.expression.estimated_auc",  # over time (issue 31)
+    "polars_roc.monitoring.frame.estimated_auc",
     # value and decisions (issue 32): net benefit at threshold probabilities
     "polars_roc.decisions.decision_curve.decision_curve",
-    "polars_roc.exprs.decisions.net_benefit",
+    "polars_roc.decisions.expression.net_benefit",
 }
 #: Not an analysis of a score: reshapes a counts table into weighted rows, wide class
 #: scores into one-vs-rest rows for the report (which takes both arguments), or reads a
@@ -259,7 +259,7 @@ def test_one_vocabulary(key: str) -> None:
             continue
         if name == "label" and "score" not in parameters:
             continue  # a chart's `label`: the column of row labels, not the classes
-        if key == "polars_roc.monitoring.estimated_auc" and name == "label":
+        if key == "polars_roc.monitoring.frame.estimated_auc" and name == "label":
             continue  # for windows whose labels have not arrived: label=None by default
         assert parameter.default in allowed, f"{key}: {name}={parameter.default!r}"
     aliases: dict[str, str] = getattr(function, "__deprecated_aliases__", {})
@@ -271,9 +271,10 @@ def test_one_vocabulary(key: str) -> None:
 def test_the_vocabulary_scan_sees_seeds_and_models() -> None:
     # A guard on the guard: the scan reaches functions with each role.
     seeded = [k for k, f in PUBLIC.items() if "seed" in inspect.signature(f).parameters]
-    assert {"polars_roc.inference.comparison.compare", "polars_roc.thresholds.thresholds"} <= (
-        set(seeded)
-    )
+    assert {
+        "polars_roc.inference.comparison.compare",
+        "polars_roc.thresholds.frame.thresholds",
+    } <= (set(seeded))
     modelled = [k for k, f in PUBLIC.items() if "model" in inspect.signature(f).parameters]
     assert len(modelled) >= 12
     assert "polars_roc.charts._geometry.hull_chart" in modelled

@@ -240,7 +240,7 @@ def test_bootstrap_intervals_are_percentiles_of_explicit_resamples() -> None:
 def test_blocks_of_groups_agree_with_one_block(monkeypatch: pytest.MonkeyPatch, ties: bool) -> None:
     # The kernel runs a block of whole groups at a time (_core/dynamic.BLOCK_ROWS), blocks on
     # threads: tiny blocks must give the numbers of one block, and each group its oracle's.
-    from polars_roc._core import dynamic
+    from polars_roc.survival import _dynamic as dynamic
 
     df = pl.concat(
         [censored(i, n=60 + 7 * i, ties=ties).with_columns(g=pl.lit(i)) for i in range(9)]

@@ -475,8 +475,8 @@ def test_operating_points_match_polyline_oracle(case: Case, *, weighted: bool) -
     w = "w" if weighted else None
     vertices = polyline(case, weighted=weighted)
     targets = [float(t) for t in TARGETS]
-    at_fpr = frame(case).roc.tpr_at_fpr(targets, weight=w)
-    at_tpr = frame(case).roc.fpr_at_tpr(targets, weight=w)
+    at_fpr = frame(case).roc.tpr_at_fpr(fpr=targets, weight=w)
+    at_tpr = frame(case).roc.fpr_at_tpr(tpr=targets, weight=w)
     operating_point = ["op_threshold", "op_fpr", "op_tpr"]
     assert at_fpr.columns == at_tpr.columns == ["fpr", "tpr", "threshold", *operating_point]
     assert at_fpr["fpr"].to_list() == targets
@@ -494,11 +494,11 @@ def test_operating_points_match_polyline_oracle(case: Case, *, weighted: bool) -
 def test_operating_points_on_vertical_and_horizontal_parts() -> None:
     # vertices: (0,0) (0,1/3) (0,2/3) (1/2,2/3) (1/2,1) (1,1)
     df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
-    at_fpr = df.roc.tpr_at_fpr([0.0, 0.25, 0.5, 0.75, 1.0])
+    at_fpr = df.roc.tpr_at_fpr(fpr=[0.0, 0.25, 0.5, 0.75, 1.0])
     assert at_fpr["tpr"].to_list() == pytest.approx([2 / 3, 2 / 3, 1.0, 1.0, 1.0])
     # on the vertical parts: the top vertex and its threshold; in between: null
     assert at_fpr["threshold"].to_list() == [0.8, None, 0.6, None, 0.5]
-    at_tpr = df.roc.fpr_at_tpr([0.0, 1 / 3, 0.5, 2 / 3, 5 / 6, 1.0])
+    at_tpr = df.roc.fpr_at_tpr(tpr=[0.0, 1 / 3, 0.5, 2 / 3, 5 / 6, 1.0])
     assert at_tpr["fpr"].to_list() == pytest.approx([0.0, 0.0, 0.0, 0.0, 0.5, 0.5])
     assert at_tpr["threshold"].to_list() == [INF, 0.9, None, 0.8, None, 0.6]
 
@@ -506,7 +506,7 @@ def test_operating_points_on_vertical_and_horizontal_parts() -> None:
 def test_operating_points_tied_block_is_a_diagonal() -> None:
     # one tied block of 2 positives and 2 negatives: the curve is the chance diagonal
     df = pl.DataFrame({"score": [0.5] * 4, "label": [1, 1, 0, 0]})
-    got = df.roc.tpr_at_fpr([0.0, 0.5, 1.0])
+    got = df.roc.tpr_at_fpr(fpr=[0.0, 0.5, 1.0])
     assert got["tpr"].to_list() == [0.0, 0.5, 1.0]
     assert got["threshold"].to_list() == [INF, None, 0.5]
 
@@ -519,14 +519,14 @@ def test_operating_points_grouped_lazy_and_undefined() -> None:
             "label": [1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 0],
         }
     )
-    got = df.roc.tpr_at_fpr([0.5, 0.0], by="g")
+    got = df.roc.tpr_at_fpr(fpr=[0.5, 0.0], by="g")
     assert got["g"].to_list() == ["a", "a", "b", "b", "c", "c"]
     assert got["fpr"].to_list() == [0.5, 0.0] * 3
     assert got["tpr"].to_list()[:2] == pytest.approx([1.0, 2 / 3])
     assert got["tpr"].to_list()[2:] == [None] * 4  # b: no negatives; c: a NaN score
-    assert_frame_equal(df.lazy().roc.tpr_at_fpr([0.5, 0.0], by="g").collect(), got)
-    part = df.filter(pl.col("g") == "a").roc.fpr_at_tpr(0.5)
-    grouped = df.roc.fpr_at_tpr(0.5, by="g").filter(pl.col("g") == "a").drop("g")
+    assert_frame_equal(df.lazy().roc.tpr_at_fpr(fpr=[0.5, 0.0], by="g").collect(), got)
+    part = df.filter(pl.col("g") == "a").roc.fpr_at_tpr(tpr=0.5)
+    grouped = df.roc.fpr_at_tpr(tpr=0.5, by="g").filter(pl.col("g") == "a").drop("g")
     assert_frame_equal(part, grouped)
 
 
@@ -534,23 +534,23 @@ def test_operating_points_grouped_lazy_and_undefined() -> None:
 def test_operating_point_targets_must_be_rates(bad: object) -> None:
     lf = pl.LazyFrame({"score": [0.2, 0.8], "label": [0, 1]})
     with pytest.raises(ValueError, match="fpr"):
-        lf.roc.tpr_at_fpr(bad)
+        lf.roc.tpr_at_fpr(fpr=bad)
     with pytest.raises(ValueError, match="tpr"):
-        lf.roc.fpr_at_tpr(bad)
+        lf.roc.fpr_at_tpr(tpr=bad)
 
 
 @pytest.mark.parametrize("along", ["fpr", "tpr"])
 def test_operating_points_bootstrap_band(along: str) -> None:
     df = pr.datasets.simulate(400, models=["m"], segments=["s"])
     if along == "fpr":
-        got = df.roc.tpr_at_fpr(0.2, ci="bootstrap", seed=1)
+        got = df.roc.tpr_at_fpr(fpr=0.2, ci="bootstrap", seed=1)
         direct = pr.inference.tpr_at_fpr_interval(df.lazy(), 0.2, seed=1).collect()
-        point = df.roc.tpr_at_fpr(0.2)
+        point = df.roc.tpr_at_fpr(fpr=0.2)
         reading = "tpr"
     else:
-        got = df.roc.fpr_at_tpr(0.8, ci="bootstrap", seed=1)
+        got = df.roc.fpr_at_tpr(tpr=0.8, ci="bootstrap", seed=1)
         direct = pr.inference.fpr_at_tpr_interval(df.lazy(), 0.8, seed=1).collect()
-        point = df.roc.fpr_at_tpr(0.8)
+        point = df.roc.fpr_at_tpr(tpr=0.8)
         reading = "fpr"
     assert_frame_equal(got, direct)
     assert_frame_equal(got.select(point.columns), point)
@@ -562,9 +562,9 @@ def test_operating_points_bootstrap_band(along: str) -> None:
 def test_operating_points_bad_ci() -> None:
     lf = pl.LazyFrame({"score": [0.2, 0.8], "label": [0, 1]})
     with pytest.raises(ValueError, match="ci must be 'bootstrap'"):
-        lf.roc.tpr_at_fpr(0.5, ci="delong")  # type: ignore[arg-type]
+        lf.roc.tpr_at_fpr(fpr=0.5, ci="delong")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="ci must be 'bootstrap'"):
-        lf.roc.fpr_at_tpr(0.5, ci=True)  # type: ignore[arg-type]
+        lf.roc.fpr_at_tpr(tpr=0.5, ci=True)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- point

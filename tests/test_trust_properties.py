@@ -249,7 +249,7 @@ def _weighted_frame(c: float) -> pl.DataFrame:
 FREQUENCY_INFERENCE: dict[str, set[str]] = {
     "calibration_fit": {"intercept", "slope", "citl"},
     "rollup": {"pooled_auc", "within_auc", "between"},  # which segments count: variances
-    "disparity": {"segment", "metric", "value", "reference_value", "diff", "ratio"},
+    "disparity": {"segment", "metric", "estimate", "reference_estimate", "diff", "ratio"},
 }
 
 WEIGHTED = sorted(

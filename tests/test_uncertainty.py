@@ -354,7 +354,7 @@ def test_roc_chart_band_is_one_area_per_group() -> None:
     pytest.importorskip("altair")
     df = segments()
     grid = [i / 10 for i in range(11)]
-    band = df.roc.tpr_at_fpr(grid, by="model", ci="bootstrap", n_boot=100, seed=0)
+    band = df.roc.tpr_at_fpr(fpr=grid, by="model", ci="bootstrap", n_boot=100, seed=0)
     chart = pr.charts.roc_chart(df.roc.curve(by="model"), color="model", band=band)
     spec = chart.to_dict()
     area = spec["layer"][1]

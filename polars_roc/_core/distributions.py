@@ -25,7 +25,7 @@ def normal_cdf(x: npt.ArrayLike) -> FloatArray:
 
     Examples
     --------
-    >>> from polars_roc.inference import normal_cdf
+    >>> from polars_roc._core.distributions import normal_cdf
     >>> [round(float(v), 6) for v in normal_cdf([-1.959964, 0.0, 1.0])]
     [0.025, 0.5, 0.841345]
     """
@@ -39,7 +39,7 @@ def normal_quantile(p: float) -> float:
 
     Examples
     --------
-    >>> from polars_roc.inference import normal_quantile
+    >>> from polars_roc._core.distributions import normal_quantile
     >>> round(normal_quantile(0.975), 6)
     1.959964
     """
@@ -188,7 +188,7 @@ def student_t_cdf(t: npt.ArrayLike, df: npt.ArrayLike) -> FloatArray:
 
     Examples
     --------
-    >>> from polars_roc.inference import student_t_cdf
+    >>> from polars_roc._core.distributions import student_t_cdf
     >>> [round(float(v), 6) for v in student_t_cdf([-2.0, 0.0, 2.5], [3, 7.5, 40])]
     [0.069663, 0.5, 0.99169]
     """
@@ -232,7 +232,7 @@ def student_t_quantile(p: npt.ArrayLike, df: npt.ArrayLike) -> FloatArray:
 
     Examples
     --------
-    >>> from polars_roc.inference import student_t_quantile
+    >>> from polars_roc._core.distributions import student_t_quantile
     >>> [round(float(v), 4) for v in student_t_quantile(0.975, [1, 4, 30])]
     [12.7062, 2.7764, 2.0423]
     """

@@ -33,8 +33,8 @@ from polars_roc.charts._pr_det import det_chart, pr_chart
 from polars_roc.charts._roc import partial_auc_chart, roc_chart
 from polars_roc.charts._scores import score_chart
 from polars_roc.charts._segments import cross_auc_chart, disparity_chart  # segments (issue 30)
+from polars_roc.charts._survival import time_auc_chart
 from polars_roc.charts._thresholds import threshold_chart
-from polars_roc.charts._time import time_auc_chart
 
 __all__ = [
     "auc_interval_chart",

@@ -21,8 +21,8 @@ from polars_roc.charts._altair import (
     require,
 )
 from polars_roc.charts.style import COUNT_FORMAT, RATE_FORMAT
-from polars_roc.inference.over_time import OVER_TIME_COLUMNS
 from polars_roc.monitoring import STABILITY_COLUMNS
+from polars_roc.monitoring.over_time import OVER_TIME_COLUMNS
 
 if TYPE_CHECKING:
     import altair as alt

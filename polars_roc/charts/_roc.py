@@ -181,7 +181,7 @@ def curve_layers(
 
 
 BAND_HINT = (
-    "pass df.roc.tpr_at_fpr(grid, by=<the curve's by>, ci='bootstrap') "
+    "pass df.roc.tpr_at_fpr(fpr=grid, by=<the curve's by>, ci='bootstrap') "
     "(columns *by, fpr, tpr_lower, tpr_upper)"
 )
 
@@ -298,7 +298,7 @@ def roc_chart(
         Drawing budget for the curve rows of the whole chart.
     band
         A confidence band to shade under each curve, in its colour: the frame
-        ``df.roc.tpr_at_fpr(grid, by=<the curve's by>, ci="bootstrap")`` returns (its
+        ``df.roc.tpr_at_fpr(fpr=grid, by=<the curve's by>, ci="bootstrap")`` returns (its
         ``fpr, tpr_lower, tpr_upper`` columns; a grid such as ``[i / 50 for i in
         range(51)]`` draws a smooth band; on a log FPR axis add small FPRs such as 1e-3).
     fpr_scale
@@ -326,7 +326,7 @@ def roc_chart(
     >>> spec["layer"][1]["encoding"]["color"]["legend"]["labelExpr"]  # doctest: +ELLIPSIS
     '{"logit": "logit (AUC 0.8...)", "gbm": "gbm (AUC 0.7...)", ...}[datum.value] || datum.label'
     >>> grid = [i / 20 for i in range(21)]
-    >>> band = df.roc.tpr_at_fpr(grid, by="model", ci="bootstrap", n_boot=200, seed=1)
+    >>> band = df.roc.tpr_at_fpr(fpr=grid, by="model", ci="bootstrap", n_boot=200, seed=1)
     >>> spec = roc_chart(df.roc.curve(by="model"), color="model", band=band).to_dict()
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
     ['line', 'area', 'line', 'circle']

@@ -30,8 +30,8 @@ CROSS_COLUMNS = ("segment_pos", "segment_neg", "auc", "n_pos", "n_neg")
 DISPARITY_COLUMNS = (
     "segment",
     "metric",
-    "value",
-    "reference_value",
+    "estimate",
+    "reference_estimate",
     "diff",
     "diff_lower",
     "diff_upper",
@@ -342,7 +342,7 @@ def disparity_chart(
         alt_.Tooltip(field="metric", type="nominal"),
         *(
             alt_.Tooltip(field=name, type="quantitative", format=SMALL_FORMAT)
-            for name in ("value", "reference_value", "diff", "diff_lower", "diff_upper")
+            for name in ("estimate", "reference_estimate", "diff", "diff_lower", "diff_upper")
         ),
         alt_.Tooltip(field="p_adjusted", type="quantitative", format=".3g"),
     ]

@@ -29,7 +29,7 @@ from polars_roc._core.resampling import FloatArray, Statistic, boot_table
 from polars_roc._core.schemes import at_thresholds
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
-from polars_roc.exprs.decisions import check_probability_thresholds
+from polars_roc.decisions.expression import check_probability_thresholds
 
 __all__ = ["DECISION_COLUMNS", "decision_curve", "net_benefit_statistic"]
 

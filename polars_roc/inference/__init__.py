@@ -2,20 +2,12 @@
 
 :mod:`~polars_roc.inference.comparison` holds the DeLong intervals and `compare`;
 :mod:`~polars_roc.inference._bootstrap_tests` the bootstrap tests it runs with
-``method="bootstrap"``; :mod:`~polars_roc.inference._metric_bootstrap` the stratified
-bootstrap of any scalar expression; :mod:`~polars_roc.inference._multiple_testing` Holm,
+``method="bootstrap"``; :mod:`~polars_roc.inference.metric_bootstrap` the stratified
+bootstrap of any scalar expression; :mod:`~polars_roc.inference.multiple_testing` Holm,
 Bonferroni and Benjamini-Hochberg; :mod:`~polars_roc.inference.power` power and sample
-size for an AUC; :mod:`~polars_roc.inference.over_time` metrics per time
-window with their intervals and reference band.
+size for an AUC; :mod:`~polars_roc.inference.intervals` intervals of the curve's points.
 """
 
-from polars_roc._core.distributions import (
-    normal_cdf,
-    normal_quantile,
-    student_t_cdf,
-    student_t_quantile,
-)
-from polars_roc.inference._metric_bootstrap import bootstrap
 from polars_roc.inference.comparison import compare
 from polars_roc.inference.intervals import (
     auc_interval,
@@ -23,7 +15,7 @@ from polars_roc.inference.intervals import (
     partial_auc_interval,
     tpr_at_fpr_interval,
 )
-from polars_roc.inference.over_time import over_time
+from polars_roc.inference.metric_bootstrap import bootstrap
 from polars_roc.inference.power import detectable_auc, roc_power, roc_sample_size
 
 __all__ = [
@@ -32,13 +24,8 @@ __all__ = [
     "compare",
     "detectable_auc",
     "fpr_at_tpr_interval",
-    "normal_cdf",
-    "normal_quantile",
-    "over_time",
     "partial_auc_interval",
     "roc_power",
     "roc_sample_size",
-    "student_t_cdf",
-    "student_t_quantile",
     "tpr_at_fpr_interval",
 ]

@@ -50,7 +50,7 @@ from polars_roc._core.groups import join_groups
 from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
 from polars_roc.inference import _bootstrap_tests as bootstrap_tests
-from polars_roc.inference._multiple_testing import check_adjust, with_adjusted
+from polars_roc.inference.multiple_testing import check_adjust, with_adjusted
 from polars_roc.typing import Adjust, Alternative
 
 __all__ = ["Alternative", "compare"]
@@ -285,7 +285,7 @@ def compare(
 
     With more than two models every pair is tested; ``adjust="holm"``, ``"bonferroni"`` or
     ``"bh"`` (Benjamini-Hochberg) adds ``p_adjusted``, corrected over all the rows returned
-    (:mod:`polars_roc.inference._multiple_testing`). A group with fewer than two models
+    (:mod:`polars_roc.inference.multiple_testing`). A group with fewer than two models
     yields no rows. Results are null when a curve is undefined; the interval, statistic and
     p-value also where a class has fewer than 2 rows. For a one-sided `alternative` the
     interval is one-sided, with the far end at ±1 (the range of a difference of AUCs);

@@ -24,11 +24,12 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc import areas, operating
+from polars_roc import areas
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction
 from polars_roc._core.validate import By
+from polars_roc.thresholds import operating
 
 __all__ = ["auc_interval", "fpr_at_tpr_interval", "partial_auc_interval", "tpr_at_fpr_interval"]
 
@@ -286,9 +287,9 @@ def tpr_at_fpr_interval(
     """
     return operating.tpr_at_fpr(
         lf,
-        fpr,
         score,
         label,
+        fpr=fpr,
         by=by,
         weight=weight,
         pos_label=pos_label,
@@ -364,9 +365,9 @@ def fpr_at_tpr_interval(
     """
     return operating.fpr_at_tpr(
         lf,
-        tpr,
         score,
         label,
+        tpr=tpr,
         by=by,
         weight=weight,
         pos_label=pos_label,

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_roc import areas, charts, curves, operating
+from polars_roc import areas, charts, curves
 from polars_roc import thresholds as cutpoints
 from polars_roc._core import validate
 from polars_roc._core.columns import THRESHOLDS
@@ -49,7 +49,7 @@ from polars_roc.inference import detectable_auc
 from polars_roc.report import _business as report_business
 from polars_roc.report import _decisions as report_decisions
 from polars_roc.report import _figures as report_figures
-from polars_roc.report import _over_time as report_over_time
+from polars_roc.report import _monitoring as report_over_time
 from polars_roc.report import _page as report_page
 from polars_roc.report import _segments as report_segments
 from polars_roc.report import _survival as report_survival  # survival horizons (issue 34)
@@ -57,6 +57,7 @@ from polars_roc.report._data import CI_NAMES, Progress, ReportData
 from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles, panel_size
 from polars_roc.report._page import HEADINGS
 from polars_roc.report.options import ReportCI, ReportOptions
+from polars_roc.thresholds import operating
 
 #: Power of the AUC table's "detectable AUC" column.
 DETECT_POWER = 0.8
@@ -345,7 +346,7 @@ def _band(
     """The bootstrap band of TPR at :data:`BAND_GRID` per group (None, with a note, if not)."""
     try:
         return operating.tpr_at_fpr(
-            lf, BAND_GRID, score, label, ci="bootstrap", level=level, n_boot=n_boot,
+            lf, score, label, fpr=BAND_GRID, ci="bootstrap", level=level, n_boot=n_boot,
             seed=seed, **common,
         ).collect()  # fmt: skip
     except (ImportError, NotImplementedError, ValueError) as error:

@@ -10,7 +10,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc import areas, charts, segments
-from polars_roc.inference.disparity import disparity
+from polars_roc.segments.disparity import disparity
 
 #: The heatmap is drawn up to this many segments.
 MAX_HEATMAP = 30

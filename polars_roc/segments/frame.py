@@ -19,7 +19,7 @@ give each segment's DeLong variance. Weighted rows count as repeated rows (frequ
 weights): placements are weight sums and ``U`` sums weight times placement.
 
 The segment tests against the rest of the rows, for the AUC or any metric, are
-:func:`polars_roc.inference.disparity.disparity` (they need the bootstrap, a layer up).
+:func:`polars_roc.segments.disparity.disparity` (they need the bootstrap, a layer up).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_roc._core import delong, kernels, segmented, validate
+from polars_roc._core import delong, kernels, validate
 from polars_roc._core.checks import NanPolicy, is_nan
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import chi2_sf, normal_quantile
@@ -42,6 +42,7 @@ from polars_roc._core.groups import (
     summarize,
 )
 from polars_roc._core.validate import By
+from polars_roc.segments import _segment as segmented
 
 __all__ = ["ROLLUP_COLUMNS", "bias_auc", "cross_auc", "rollup"]
 

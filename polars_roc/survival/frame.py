@@ -13,7 +13,7 @@ Ties in time, as scikit-survival: at a tied time, events come before censorings,
 ``G(t) = Π_{s <= t} (1 - c_s / (r_s - d_s))`` with ``r_s`` the rows at risk at ``s``
 (``time >= s``), ``d_s`` the events and ``c_s`` the censorings at ``s``; a case is weighted by
 ``G`` at its own time, censorings at that time included. ``G`` is a sorted cumulative product
-per group (:mod:`polars_roc._core.dynamic`: one sort of the rows by group and time, one by
+per group (:mod:`polars_roc.survival._dynamic`: one sort of the rows by group and time, one by
 group and score, no Python loop over rows or groups).
 
 ``mean_auc`` weighs AUC(t_k) by the drop of the Kaplan–Meier survival curve ``S`` of the
@@ -61,12 +61,12 @@ from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.compat import opaque
 from polars_roc._core.direction import Direction, directed
-from polars_roc._core.dynamic import case_weights, dynamic_table, sorted_rows
 from polars_roc._core.frames import in_memory, same_kind
 from polars_roc._core.names import fresh
 from polars_roc._core.progress import Ticks, ticks
 from polars_roc._core.resampling import group_rng
 from polars_roc._core.validate import By
+from polars_roc.survival._dynamic import case_weights, dynamic_table, sorted_rows
 
 __all__ = ["time_auc", "time_curve"]
 
@@ -209,7 +209,7 @@ def _auc_table(
     rows: pl.LazyFrame, score: str, keys: list[str], horizons: list[float], own: dict[str, str]
 ) -> pl.LazyFrame:
     """
-    ``*keys, _j, auc, n_cases, n_controls, _S`` from two sorts (:mod:`polars_roc._core.dynamic`).
+    ``*keys, _j, auc, n_cases, n_controls, _S`` from two sorts (``survival._dynamic``).
 
     ``_S`` is the group's Kaplan–Meier survival at the horizon (for ``mean_auc``).
     """

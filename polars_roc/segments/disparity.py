@@ -5,7 +5,7 @@ Disparity: which segment's metric differs from the rest (or the whole), and how 
 other rows (``reference="rest"``) or all of its rows (``"overall"``). It lives in
 :mod:`polars_roc.inference` (not beside :mod:`polars_roc.segments`) because any metric
 other than the AUC is tested with the stratified bootstrap of
-:mod:`polars_roc.inference._metric_bootstrap`, a layer above the analyses.
+:mod:`polars_roc.inference.metric_bootstrap`, a layer above the analyses.
 
 Both sides of every comparison are built as groups of one long query: each segment's rows,
 and the same group's reference rows tagged with the segment (so the rows are read once per
@@ -20,7 +20,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc._core import delong, segmented, validate
+from polars_roc._core import delong, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import difference_test, normal_cdf, normal_quantile
@@ -28,8 +28,9 @@ from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups
 from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
-from polars_roc.inference._metric_bootstrap import bootstrap
-from polars_roc.inference._multiple_testing import adjusted, check_adjust
+from polars_roc.inference.metric_bootstrap import bootstrap
+from polars_roc.inference.multiple_testing import adjusted, check_adjust
+from polars_roc.segments import _segment as segmented
 from polars_roc.typing import Adjust
 
 __all__ = ["COLUMNS", "disparity"]
@@ -38,8 +39,8 @@ __all__ = ["COLUMNS", "disparity"]
 COLUMNS = (
     "segment",
     "metric",
-    "value",
-    "reference_value",
+    "estimate",
+    "reference_estimate",
     "diff",
     "diff_lower",
     "diff_upper",
@@ -90,7 +91,9 @@ def _paired_sides(
     """The segment side's `value` and `extra` columns beside the reference side's (``_r``)."""
     own = table.filter(pl.col(side)).select(*keys, value, *extra)
     other = table.filter(~pl.col(side)).select(
-        *keys, pl.col(value).alias("reference_value"), *(pl.col(c).alias(f"{c}_r") for c in extra)
+        *keys,
+        pl.col(value).alias("reference_estimate"),
+        *(pl.col(c).alias(f"{c}_r") for c in extra),
     )
     return own.join(other, on=keys, how="full", nulls_equal=True, coalesce=True)
 
@@ -112,16 +115,16 @@ def _delong_test(
         sides, score, label, names=[*names, tag, side], weight=weight, pos_label=pos_label
     )
     table = table.with_columns(
-        value=pl.col("auc"), _n=(pl.col("n_pos") + pl.col("n_neg")).cast(pl.Float64)
+        estimate=pl.col("auc"), _n=(pl.col("n_pos") + pl.col("n_neg")).cast(pl.Float64)
     )
-    both = _paired_sides(table, [*names, tag], side, "value", ["_var", "_n"])
+    both = _paired_sides(table, [*names, tag], side, "estimate", ["_var", "_n"])
     v_a, v_b = pl.col("_var"), pl.col("_var_r")
     sd = pl.col("_sd")
     welch = (v_a + v_b) ** 2 / (v_a**2 / (pl.col("_n") - 1) + v_b**2 / (pl.col("_n_r") - 1))
     tested = (
         both.with_columns(
             metric=pl.lit("auc"),
-            diff=pl.col("value") - pl.col("reference_value"),
+            diff=pl.col("estimate") - pl.col("reference_estimate"),
             _sd=(v_a + v_b).sqrt(),
             paired=pl.lit(False),
         )
@@ -136,8 +139,8 @@ def _delong_test(
         *names,
         tag,
         "metric",
-        "value",
-        "reference_value",
+        "estimate",
+        "reference_estimate",
         "diff",
         "diff_lower",
         "diff_upper",
@@ -185,11 +188,10 @@ def _bootstrap_test(
         level=level,
         progress=progress,
     )
-    boot = boot.rename({"estimate": "value"})
-    both = _paired_sides(boot, [*names, tag, "metric"], side, "value", ["se"])
+    both = _paired_sides(boot, [*names, tag, "metric"], side, "estimate", ["se"])
     tested = (
         both.with_columns(
-            diff=pl.col("value") - pl.col("reference_value"),
+            diff=pl.col("estimate") - pl.col("reference_estimate"),
             _se=(pl.col("se") ** 2 + pl.col("se_r") ** 2).sqrt(),
         )
         .with_columns(_test=_normal_test(level))
@@ -199,8 +201,8 @@ def _bootstrap_test(
         *names,
         tag,
         "metric",
-        "value",
-        "reference_value",
+        "estimate",
+        "reference_estimate",
         "diff",
         "diff_lower",
         "diff_upper",
@@ -252,10 +254,10 @@ def disparity(
     """
     Each segment's metric against a reference, with an interval, a p-value and its adjustment.
 
-    Per `by` group, segment and metric: ``value`` on the segment's rows, ``reference_value``
+    Per `by` group, segment and metric: ``estimate`` on the segment's rows, ``reference_estimate``
     on the reference rows (``"rest"``: the group's other rows; ``"overall"``: all of them),
-    ``diff = value - reference_value`` with its interval, ``ratio = value /
-    reference_value``, the two-sided ``p_value`` of ``diff = 0`` and ``p_adjusted`` (Holm,
+    ``diff = estimate - reference_estimate`` with its interval, ``ratio = estimate /
+    reference_estimate``, the two-sided ``p_value`` of ``diff = 0`` and ``p_adjusted`` (Holm,
     Bonferroni or Benjamini-Hochberg over the segments of each group and metric).
 
     * ``metrics=None``: the AUC (honouring `weight` and `pos_label`), with the unpaired
@@ -305,7 +307,7 @@ def disparity(
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame). ``*by, segment, metric,
-        value, reference_value, diff, diff_lower, diff_upper, ratio, p_value, p_adjusted``,
+        value, reference_estimate, diff, diff_lower, diff_upper, ratio, p_value, p_adjusted``,
         sorted by group, segment (nulls last) and metric in the order given.
 
     Examples
@@ -315,17 +317,17 @@ def disparity(
     >>> df = pr.datasets.simulate(600, seed=4).filter(pl.col("model") == "logit")
     >>> df = df.with_columns(region=pl.int_range(pl.len()) % 3)
     >>> out = df.roc.disparity(segment="region")
-    >>> out.select("segment", "value", "reference_value", "diff", "p_value", "p_adjusted")
+    >>> out.select("segment", "estimate", "reference_estimate", "diff", "p_value", "p_adjusted")
     shape: (3, 6)
-    ┌─────────┬──────────┬─────────────────┬───────────┬──────────┬────────────┐
-    │ segment ┆ value    ┆ reference_value ┆ diff      ┆ p_value  ┆ p_adjusted │
-    │ ---     ┆ ---      ┆ ---             ┆ ---       ┆ ---      ┆ ---        │
-    │ i64     ┆ f64      ┆ f64             ┆ f64       ┆ f64      ┆ f64        │
-    ╞═════════╪══════════╪═════════════════╪═══════════╪══════════╪════════════╡
-    │ 0       ┆ 0.773714 ┆ 0.880558        ┆ -0.106843 ┆ 0.084387 ┆ 0.253162   │
-    │ 1       ┆ 0.864914 ┆ 0.831859        ┆ 0.033055  ┆ 0.515927 ┆ 0.515927   │
-    │ 2       ┆ 0.894919 ┆ 0.824171        ┆ 0.070747  ┆ 0.185372 ┆ 0.370745   │
-    └─────────┴──────────┴─────────────────┴───────────┴──────────┴────────────┘
+    ┌─────────┬──────────┬────────────────────┬───────────┬──────────┬────────────┐
+    │ segment ┆ estimate ┆ reference_estimate ┆ diff      ┆ p_value  ┆ p_adjusted │
+    │ ---     ┆ ---      ┆ ---                ┆ ---       ┆ ---      ┆ ---        │
+    │ i64     ┆ f64      ┆ f64                ┆ f64       ┆ f64      ┆ f64        │
+    ╞═════════╪══════════╪════════════════════╪═══════════╪══════════╪════════════╡
+    │ 0       ┆ 0.773714 ┆ 0.880558           ┆ -0.106843 ┆ 0.084387 ┆ 0.253162   │
+    │ 1       ┆ 0.864914 ┆ 0.831859           ┆ 0.033055  ┆ 0.515927 ┆ 0.515927   │
+    │ 2       ┆ 0.894919 ┆ 0.824171           ┆ 0.070747  ┆ 0.185372 ┆ 0.370745   │
+    └─────────┴──────────┴────────────────────┴───────────┴──────────┴────────────┘
     """
     names = validate.as_names(by)
     exprs = _check_metrics(metrics)
@@ -369,8 +371,8 @@ def disparity(
             level=level,
         )
         order = list(exprs)
-    ratio = pl.when(pl.col("reference_value") != 0).then(
-        pl.col("value") / pl.col("reference_value")
+    ratio = pl.when(pl.col("reference_estimate") != 0).then(
+        pl.col("estimate") / pl.col("reference_estimate")
     )
     metric_order = pl.col("metric").replace_strict(order, list(range(len(order))))
     out = (

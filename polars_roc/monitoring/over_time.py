@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc import areas, monitoring
+from polars_roc import areas
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction
@@ -24,7 +24,8 @@ from polars_roc._core.kernels import class_totals, rows
 from polars_roc._core.names import PREFIX, fresh
 from polars_roc._core.validate import By
 from polars_roc.exprs.ranking import auc
-from polars_roc.inference._metric_bootstrap import bootstrap
+from polars_roc.inference.metric_bootstrap import bootstrap
+from polars_roc.monitoring import frame as monitoring
 
 __all__ = ["OVER_TIME_COLUMNS", "over_time"]
 

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_roc._core import logistic, validate
+from polars_roc._core import validate
 from polars_roc._core.binning import Strategy
 from polars_roc._core.binning import check_arguments as _check_arguments
 from polars_roc._core.binning import checked as _checked
@@ -47,6 +47,7 @@ from polars_roc._core.groups import join_groups, per_group
 from polars_roc._core.kernels import rows
 from polars_roc._core.proportions import PROPORTION_METHODS, ProportionMethod, proportion_interval
 from polars_roc._core.validate import By
+from polars_roc.calibration import _logistic as logistic
 
 __all__ = ["Strategy", "calibration", "calibration_fit"]
 

@@ -82,7 +82,7 @@ def sorted_rows(
     Examples
     --------
     >>> import polars as pl
-    >>> from polars_roc._core.dynamic import sorted_rows
+    >>> from polars_roc.survival._dynamic import sorted_rows
     >>> df = pl.DataFrame(
     ...     {"g": [1, 0, 1, 0], "t": [3.0, 2.0, 1.0, None], "e": [True] * 4, "s": [0, 5, 9, 1]}
     ... )
@@ -191,7 +191,7 @@ def censoring(
     Examples
     --------
     >>> import numpy as np
-    >>> from polars_roc._core.dynamic import censoring
+    >>> from polars_roc.survival._dynamic import censoring
     >>> out = censoring(
     ...     np.array([1.0, 2.0, 3.0, 4.0]), np.array([True, False, True, True]),
     ...     np.array([0, 4]), np.array([0, 0, 1, 1]), 1
@@ -248,7 +248,7 @@ def dynamic_counts(
     Examples
     --------
     >>> import numpy as np
-    >>> from polars_roc._core.dynamic import dynamic_counts
+    >>> from polars_roc.survival._dynamic import dynamic_counts
     >>> out = dynamic_counts(
     ...     np.array([0.2, 0.4, 0.7, 0.9]), np.array([2, 2, 1, 0]),
     ...     np.array([1.0, 0.0, 1.0, 1.0]), np.array([0, 4]), 2
@@ -313,7 +313,7 @@ def blocks(bounds: IntArray, rows: int | None = None) -> list[tuple[int, int]]:
     Examples
     --------
     >>> import numpy as np
-    >>> from polars_roc._core.dynamic import blocks
+    >>> from polars_roc.survival._dynamic import blocks
     >>> blocks(np.array([0, 3, 4, 9, 10]), rows=4)
     [(0, 2), (2, 4)]
     """

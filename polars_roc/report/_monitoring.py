@@ -22,8 +22,8 @@ from polars_roc import charts
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction
 from polars_roc.charts.style import rate_text
-from polars_roc.inference.over_time import over_time
 from polars_roc.monitoring import score_stability
+from polars_roc.monitoring.over_time import over_time
 
 __all__ = ["OverTimeData", "compute", "figures", "headline", "parse_reference", "section"]
 
@@ -93,7 +93,7 @@ def compute(
     score, label, by, weight, pos_label
         The report's column roles.
     time, every, reference, k, level
-        As in :func:`polars_roc.inference.over_time` (`reference` a ``(start, end)`` pair
+        As in :func:`polars_roc.monitoring.over_time` (`reference` a ``(start, end)`` pair
         or None: no band, no alerts, no stability).
     direction, nan_policy
         As everywhere.

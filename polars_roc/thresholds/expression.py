@@ -12,7 +12,7 @@ Examples
 >>> df = pl.DataFrame(
 ...     {"g": [*"aaaaabbbb"], "p": [9, 8, 7, 6, 5, 4, 3, 2, 1], "y": [1, 1, 0, 1, 0, 0, 1, 0, 1]}
 ... )
->>> df.group_by("g", maintain_order=True).agg(pr.ks("p", "y"), pr.tpr_at_fpr("p", "y", 0.5))
+>>> df.group_by("g", maintain_order=True).agg(pr.ks("p", "y"), pr.tpr_at_fpr("p", "y", fpr=0.5))
 shape: (2, 3)
 ┌─────┬──────────┬─────┐
 │ g   ┆ ks       ┆ tpr │
@@ -137,8 +137,8 @@ def _read(
 def tpr_at_fpr(
     score: IntoExprColumn,
     label: IntoExprColumn,
-    fpr: float,
     *,
+    fpr: float,
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
@@ -147,7 +147,7 @@ def tpr_at_fpr(
     """
     The TPR the ROC curve reaches at a false positive rate, as a scalar expression.
 
-    The ``tpr`` of ``df.roc.tpr_at_fpr(fpr)``: linear between the curve's vertices and,
+    The ``tpr`` of ``df.roc.tpr_at_fpr(fpr=fpr)``: linear between the curve's vertices and,
     where the curve is vertical at the target, the largest TPR there (the best attainable).
     Null without positives or negatives, or with a NaN score.
 
@@ -174,7 +174,7 @@ def tpr_at_fpr(
     >>> import polars as pl
     >>> import polars_roc as pr
     >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
-    >>> [round(df.select(pr.tpr_at_fpr("score", "label", f)).item(), 6) for f in (0, 0.25, 0.5)]
+    >>> [round(df.select(pr.tpr_at_fpr("score", "label", fpr=f)).item(), 6) for f in (0, 0.25, 0.5)]
     [0.666667, 0.666667, 1.0]
     """
     return _read("fpr", fpr, score, label, weight, pos_label, direction, nan_policy)
@@ -183,8 +183,8 @@ def tpr_at_fpr(
 def fpr_at_tpr(
     score: IntoExprColumn,
     label: IntoExprColumn,
-    tpr: float,
     *,
+    tpr: float,
     weight: IntoExprColumn | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
@@ -193,7 +193,7 @@ def fpr_at_tpr(
     """
     The FPR at which the ROC curve reaches a true positive rate, as a scalar expression.
 
-    The ``fpr`` of ``df.roc.fpr_at_tpr(tpr)``: linear between the curve's vertices and,
+    The ``fpr`` of ``df.roc.fpr_at_tpr(tpr=tpr)``: linear between the curve's vertices and,
     where the curve is horizontal at the target, the smallest FPR there (the best
     attainable). Null without positives or negatives, or with a NaN score.
 
@@ -220,7 +220,7 @@ def fpr_at_tpr(
     >>> import polars as pl
     >>> import polars_roc as pr
     >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
-    >>> df.select(pr.fpr_at_tpr("score", "label", 1.0)).item()
+    >>> df.select(pr.fpr_at_tpr("score", "label", tpr=1.0)).item()
     0.5
     """
     return _read("tpr", tpr, score, label, weight, pos_label, direction, nan_policy)

@@ -75,13 +75,15 @@ from polars_roc.inference._counted import (
 )
 
 #: Rows gathered per chunk of replicates.
-CHUNK_ROWS = 1 << 21
+__all__ = ["bootstrap", "strata"]
+
+_CHUNK_ROWS = 1 << 21
 
 #: Words of a printed expression that sorts its rows (replicates then reach it sorted).
-SORTING = ("sort", "rank", "top_k", "bottom_k", "quantile", "median", "unique", "mode", "search")
+_SORTING = ("sort", "rank", "top_k", "bottom_k", "quantile", "median", "unique", "mode", "search")
 
 #: Count-matrix cells per block of replicates: the numpy passes over a block stay in cache.
-BLOCK_CELLS = 1 << 17
+_BLOCK_CELLS = 1 << 17
 
 
 def _check_metrics(metrics: Any) -> dict[str, pl.Expr]:
@@ -188,7 +190,7 @@ def _values(
     else:
         (order, counted), laid_out = prepared, df
         n = len(order)
-    chunk = max(1, min(n_boot, CHUNK_ROWS // max(n, 1)))
+    chunk = max(1, min(n_boot, _CHUNK_ROWS // max(n, 1)))
     rank = np.empty(n, dtype=np.intp)
     rank[order] = np.arange(n)
     queried = {
@@ -204,9 +206,9 @@ def _values(
         grouped = clusters(cluster, stratum, len(groups))
         grouped = grouped._replace(members=rank[grouped.members])
     edges = np.cumsum([0, *(len(rows) for rows in placed)])
-    block = max(1, min(chunk, BLOCK_CELLS // max(n, 1)))
+    block = max(1, min(chunk, _BLOCK_CELLS // max(n, 1)))
     # Expressions that sort get each replicate's rows sorted by `key`; others the drawn order.
-    ordered = any(word in str(e) for e in queried.values() for word in SORTING)
+    ordered = any(word in str(e) for e in queried.values() for word in _SORTING)
     # Polars gathers by UInt32 positions without a copy.
     tiled = np.tile(np.arange(n, dtype=np.uint32), block if ordered else 0)
     unsorted = np.empty((chunk if queried and not ordered else 0, n), dtype=np.uint32)
@@ -479,7 +481,7 @@ def bootstrap(
     (linear interpolation: R's type 7, as pROC). Replicates where a metric is null or NaN are
     left out of its summary (as pROC drops them); fewer than two defined replicates, or an
     undefined estimate, give nulls. The resampling scheme is documented in
-    :mod:`polars_roc.inference._metric_bootstrap`: the same `seed` gives the same numbers,
+    :mod:`polars_roc.inference.metric_bootstrap`: the same `seed` gives the same numbers,
     whatever the row order, the other groups, or the number of threads.
 
     Parameters

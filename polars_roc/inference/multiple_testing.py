@@ -16,6 +16,8 @@ import polars as pl
 
 from polars_roc.typing import Adjust
 
+__all__ = ["ADJUSTMENTS", "adjusted", "check_adjust", "with_adjusted"]
+
 ADJUSTMENTS = ("holm", "bonferroni", "bh")
 
 

@@ -33,8 +33,8 @@ from polars._typing import IntoExprColumn
 from polars_roc._core import labels
 from polars_roc._core.checks import NanPolicy, apply_nan_policy, is_nan, name_of
 from polars_roc._core.direction import Direction, expression
-from polars_roc._core.drift import cut_points, psi_of_cdfs
 from polars_roc._core.kernels import Rows, auc_of
+from polars_roc.monitoring._drift import cut_points, psi_of_cdfs
 
 __all__ = ["estimated_auc", "psi"]
 

@@ -17,7 +17,7 @@ need no bootstrap (layer 2, beside the other analyses):
 * :func:`reference_band`: ``ref_mean ± k·sd`` over the reference windows' estimates and the
   alerts of the windows outside it.
 
-:func:`polars_roc.inference.over_time` (layer 3) builds on these: its windows' intervals
+:func:`polars_roc.monitoring.over_time` (layer 3) builds on these: its windows' intervals
 come from the metric bootstrap, which lives above the analyses.
 """
 
@@ -34,14 +34,14 @@ from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import ks_2samp_p_value
-from polars_roc._core.drift import cut_points, psi_of_cdfs
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, summarize
 from polars_roc._core.kernels import class_totals, rows
 from polars_roc._core.names import PREFIX, fresh
 from polars_roc._core.validate import By
 from polars_roc.exprs.ranking import auc
-from polars_roc.exprs.stability import estimated_auc as estimated_auc_expr
+from polars_roc.monitoring._drift import cut_points, psi_of_cdfs
+from polars_roc.monitoring.expression import estimated_auc as estimated_auc_expr
 
 __all__ = [
     "STABILITY_COLUMNS",

@@ -160,10 +160,10 @@ def _operating_points(
 @directed
 def tpr_at_fpr(
     lf: pl.LazyFrame,
-    fpr: float | Sequence[float],
     score: str = "score",
     label: str = "label",
     *,
+    fpr: float | Sequence[float],
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
@@ -224,7 +224,7 @@ def tpr_at_fpr(
     >>> import polars as pl
     >>> import polars_roc as pr
     >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
-    >>> df.roc.tpr_at_fpr([0.0, 0.25, 0.5])
+    >>> df.roc.tpr_at_fpr(fpr=[0.0, 0.25, 0.5])
     shape: (3, 6)
     ┌──────┬──────────┬───────────┬──────────────┬────────┬──────────┐
     │ fpr  ┆ tpr      ┆ threshold ┆ op_threshold ┆ op_fpr ┆ op_tpr   │
@@ -258,10 +258,10 @@ def tpr_at_fpr(
 @directed
 def fpr_at_tpr(
     lf: pl.LazyFrame,
-    tpr: float | Sequence[float],
     score: str = "score",
     label: str = "label",
     *,
+    tpr: float | Sequence[float],
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
@@ -319,7 +319,7 @@ def fpr_at_tpr(
     >>> import polars as pl
     >>> import polars_roc as pr
     >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0]})
-    >>> df.roc.fpr_at_tpr([0.5, 2 / 3, 1.0])
+    >>> df.roc.fpr_at_tpr(tpr=[0.5, 2 / 3, 1.0])
     shape: (3, 6)
     ┌─────┬──────────┬───────────┬──────────────┬────────┬──────────┐
     │ fpr ┆ tpr      ┆ threshold ┆ op_threshold ┆ op_fpr ┆ op_tpr   │
@@ -368,10 +368,14 @@ def _operating_interval(
     wanted = validate.rates(targets, along)
     reading = "tpr" if along == "fpr" else "fpr"
     if along == "fpr":
-        point = tpr_at_fpr(lf, wanted, score, label, by=names, weight=weight, pos_label=pos_label)
+        point = tpr_at_fpr(
+            lf, score, label, fpr=wanted, by=names, weight=weight, pos_label=pos_label
+        )
         statistic = resampling.tpr_at_fpr_statistic(wanted)
     else:
-        point = fpr_at_tpr(lf, wanted, score, label, by=names, weight=weight, pos_label=pos_label)
+        point = fpr_at_tpr(
+            lf, score, label, tpr=wanted, by=names, weight=weight, pos_label=pos_label
+        )
         statistic = resampling.fpr_at_tpr_statistic(wanted)
     boot = resampling.boot_table(
         lf,

@@ -60,7 +60,7 @@ def recalibrate(group: IntArray, p: FloatArray, y: FloatArray, w: FloatArray, n:
     Examples
     --------
     >>> import numpy as np
-    >>> from polars_roc._core.logistic import recalibrate
+    >>> from polars_roc.calibration._logistic import recalibrate
     >>> p = np.array([0.1, 0.3, 0.6, 0.8, 0.2, 0.7])
     >>> y = np.array([0.0, 1.0, 0.0, 1.0, 0.0, 1.0])
     >>> fit = recalibrate(np.zeros(6, dtype=np.int64), p, y, np.ones(6), 1)

@@ -2,7 +2,7 @@
 Calibration slope and intercept as scalar expressions (logistic recalibration per group).
 
 The same numbers as :func:`polars_roc.calibration.calibration_fit`, from the same kernel
-(:mod:`polars_roc._core.logistic`), for `select`, `group_by().agg()`, `over()`,
+(:mod:`polars_roc.calibration._logistic`), for `select`, `group_by().agg()`, `over()`,
 `group_by_dynamic()` and :func:`polars_roc.bootstrap`. Each group's fit runs in numpy on
 that group's rows.
 
@@ -31,9 +31,10 @@ import numpy as np
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc._core import checks, labels, logistic
+from polars_roc._core import checks, labels
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.kernels import rows
+from polars_roc.calibration import _logistic as logistic
 
 __all__ = ["calibration_intercept", "calibration_slope"]
 
