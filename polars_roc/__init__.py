@@ -3,7 +3,7 @@ ROC analysis as Polars expressions and frames: exact, lazy, grouped.
 
 Importing the package registers the ``.roc`` namespaces on DataFrame, LazyFrame and Expr.
 
-The folders are the layers, from the top (imports only go down; ``tests/test_layers.py``
+The folders are the layers, from the top (imports only go down; ``tests/package/test_layers.py``
 holds the map): ``cli`` and ``report/``; ``charts/``; ``namespace``; ``inference/``,
 ``segments/``, ``monitoring/`` and ``engines/``; the questions (``thresholds/``,
 ``calibration/``, ``survival/``, ``decisions/``, ``multiclass/``, ``geometry/`` and the

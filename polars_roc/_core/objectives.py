@@ -19,7 +19,7 @@ The rule, stated once:
 
 :func:`objective_np` and :func:`best_index_np` are the numpy twins for the bootstrap
 replicates (``(replicates, candidates)`` count matrices, candidates highest threshold first);
-``tests/test_objectives.py`` holds the parity test of the pair.
+``tests/thresholds/test_objectives.py`` holds the parity test of the pair.
 """
 
 from __future__ import annotations

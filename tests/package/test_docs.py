@@ -1,0 +1,57 @@
+"""The documentation site builds strictly, and its API reference names every public name."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import polars_roc as pr
+from polars_roc import namespace
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Building the site runs every example (about a minute): with the slow checks.
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("mkdocs", reason="the docs extra is not installed")
+    pytest.importorskip("mkdocstrings", reason="the docs extra is not installed")
+    out = tmp_path_factory.mktemp("site")
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"NO_MKDOCS_2_WARNING": "1", **__import__("os").environ},
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-4000:]
+    return out
+
+
+def api_text(site: Path) -> str:
+    return "\n".join(p.read_text() for p in (site / "api").rglob("*.html"))
+
+
+def test_site_builds_strictly_with_a_gallery(site: Path) -> None:
+    assert (site / "index.html").exists()
+    examples = sorted((ROOT / "examples").glob("*.py"))
+    gallery = site / "gallery"
+    assert {p.stem for p in examples} <= {p.stem for p in gallery.glob("*.svg")}
+
+
+def test_every_public_name_is_in_the_api_reference(site: Path) -> None:
+    text = api_text(site)
+    anchors = set(re.findall(r'id="(polars_roc\.[\w.]+)"', text))
+    short = {a.rsplit(".", 1)[-1] for a in anchors}
+    names = set(pr.__all__) | set(pr.charts.__all__)
+    names |= {f.__name__ for f in namespace.FRAME_METHODS.values()}
+    names |= {f.__name__ for f in namespace.EXPR_METHODS.values()}
+    modules = {n for n in pr.__all__ if type(getattr(pr, n)).__name__ == "module"}
+    missing = sorted(n for n in names - modules if n not in short)
+    assert not missing, f"public names missing from docs/api: {missing}"
