@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import repeat_rows, scored_rows
 from hypothesis import example, given
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 from sklearn.calibration import calibration_curve
 
 import polars_roc as pr
+from tests.conftest import repeat_rows, scored_rows
 
 STRATEGY = pytest.mark.parametrize("strategy", ["uniform", "quantile"])
 #: Probabilities with many ties, some on the uniform bin edges (0.1 * k).

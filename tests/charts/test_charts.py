@@ -20,7 +20,6 @@ import numpy as np
 import polars as pl
 import pytest
 import vl_convert as vlc
-from tests.conftest import scored_rows
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.exceptions import ColumnNotFoundError
@@ -40,6 +39,7 @@ from polars_roc.charts import (
     threshold_chart,
     threshold_explorer,
 )
+from tests.conftest import scored_rows
 
 SVG = "{http://www.w3.org/2000/svg}"
 ITEMS = (f"{SVG}path", f"{SVG}text", f"{SVG}line")  # how Vega draws a mark's items

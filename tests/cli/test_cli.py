@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import DATA
 from sklearn.metrics import roc_auc_score
-from tests.report.test_report import tables
 
 import polars_roc as pr
 from polars_roc.cli import main
+from tests.conftest import DATA
+from tests.report.test_report import tables
 
 ASAH = DATA / "aSAH.csv"
 

@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import DATA
 from sklearn.metrics import roc_auc_score
-from tests.report.test_report import tables
 
 from polars_roc.cli import main
+from tests.conftest import DATA
+from tests.report.test_report import tables
 
 ASAH = DATA / "aSAH.csv"
 

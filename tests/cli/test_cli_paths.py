@@ -16,9 +16,9 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from tests.report.test_report import tables
 
 from polars_roc.cli import main
+from tests.report.test_report import tables
 
 #: AUC 1.0: every positive scores above every negative (6 rows).
 GOOD = pl.DataFrame({"p": [0.9, 0.8, 0.7, 0.4, 0.3, 0.1], "y": [1, 1, 1, 0, 0, 0]})

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import pairwise_auc, repeat_rows, scored_rows
 from hypothesis import example, given
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 
 import polars_roc as pr
+from tests.conftest import pairwise_auc, repeat_rows, scored_rows
 
 
 def _frame(labels: list[bool], scores: list[float]) -> pl.DataFrame:

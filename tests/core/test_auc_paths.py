@@ -14,12 +14,12 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import POOL, pairwise_auc, scored_rows
 from hypothesis import given
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
+from tests.conftest import POOL, pairwise_auc, scored_rows
 
 
 @st.composite

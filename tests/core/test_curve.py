@@ -7,13 +7,13 @@ import itertools
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import repeat_rows, scored_rows
 from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.metrics import auc as trapezoid
 from sklearn.metrics import roc_curve
 
 import polars_roc as pr
+from tests.conftest import repeat_rows, scored_rows
 
 COLUMNS = ["threshold", "tp", "fp", "tn", "fn", "tpr", "fpr"]
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import scored_rows
 from hypothesis import given
 from polars.testing import assert_frame_equal
 from sklearn.metrics import roc_auc_score
 
 import polars_roc as pr
+from tests.conftest import scored_rows
 
 FRAME_FUNCTIONS = [
     ("counts", {}),

@@ -8,12 +8,12 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import pairwise_auc
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score
 
 import polars_roc as pr
+from tests.conftest import pairwise_auc
 
 #: Output-like and internal-like names a user's group column might carry.
 GROUP_NAMES = [

@@ -7,12 +7,12 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import repeat_rows, scored_rows
 from hypothesis import example, given
 from polars.testing import assert_frame_equal
 from sklearn.metrics import roc_auc_score, roc_curve
 
 import polars_roc as pr
+from tests.conftest import repeat_rows, scored_rows
 
 WEIGHTED = pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
 

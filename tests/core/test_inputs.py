@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-from tests.conftest import DATA
 from polars.exceptions import ColumnNotFoundError, SchemaError
 from sklearn.metrics import roc_auc_score
 
 import polars_roc as pr
+from tests.conftest import DATA
 
 FRAME = pl.DataFrame(
     {

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
-from tests.trust.test_trust_properties import EXTRA
 
 import polars_roc as pr
 from polars_roc.namespace import FRAME_METHODS
+from tests.trust.test_trust_properties import EXTRA
 
 #: Parameters naming a column of the frame (fpr / tpr only where their default is a name).
 ROLES = ("score", "label", "weight", "fold", "model", "case", "across", "prediction",

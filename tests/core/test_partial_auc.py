@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import DATA, scored_rows
 from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score, roc_curve
 
 import polars_roc  # noqa: F401  (registers the .roc namespaces)
+from tests.conftest import DATA, scored_rows
 
 
 def _two_classes(frame: pl.DataFrame) -> bool:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import repeat_rows, scored_rows
 from hypothesis import example, given
 from sklearn.metrics import auc, precision_recall_curve
 
 import polars_roc as pr
+from tests.conftest import repeat_rows, scored_rows
 
 WEIGHTED = pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
 

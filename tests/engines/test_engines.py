@@ -10,13 +10,13 @@ import duckdb
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import pairwise_auc
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from polars.exceptions import ColumnNotFoundError, SchemaError
 from sqlframe.duckdb import DuckDBSession
 
 import polars_roc as pr
+from tests.conftest import pairwise_auc
 
 NAN = float("nan")
 CONNECTION = duckdb.connect()

@@ -21,12 +21,12 @@ import numpy as np
 import polars as pl
 import polars.selectors as cs
 import pytest
-from tests.conftest import pairwise_auc, spark_session
 from polars.exceptions import ColumnNotFoundError, SchemaError
 from polars.testing import assert_frame_equal
 from sqlframe.duckdb import DuckDBSession
 
 import polars_roc as pr
+from tests.conftest import pairwise_auc, spark_session
 
 NAN = float("nan")
 CONNECTION = duckdb.connect()
@@ -318,7 +318,7 @@ def test_bad_input_gives_our_error_before_any_work(backend: str) -> None:
 
 @pytest.mark.spark
 def test_readme_spark_example_runs(spark: Any) -> None:
-    # The scale-out page's Spark block (fenced "python spark", so tests/package/test_readme.py leaves
+    # The scale-out page's Spark block (fenced "python spark", so the README test leaves
     # it to this Spark-marked test) runs as written, on this run's session, and is exact.
     page = Path(__file__).resolve().parents[2] / "docs" / "tasks" / "scale.md"
     (block,) = re.findall(r"```python spark\n(.*?)```", page.read_text(), flags=re.DOTALL)

@@ -8,7 +8,6 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import pairwise_auc, repeat_rows, scored_rows
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from polars.exceptions import ColumnNotFoundError, SchemaError
@@ -16,6 +15,7 @@ from scipy.spatial import ConvexHull
 from sklearn.metrics import roc_curve
 
 import polars_roc as pr
+from tests.conftest import pairwise_auc, repeat_rows, scored_rows
 
 # The lecture notes' worked example: confusion matrices (TP, FN, FP, TN) of three classifiers.
 MATRICES = {"c1": (40, 60, 30, 70), "c2": (80, 20, 50, 50), "c3": (60, 40, 20, 80)}

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import scored_rows
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from scipy.spatial import ConvexHull
 from sklearn.metrics import roc_curve
 
 import polars_roc as pr
+from tests.conftest import scored_rows
 
 WORKED = pl.DataFrame({"model": ["c1", "c2", "c3"], "fpr": [0.3, 0.5, 0.2], "tpr": [0.4, 0.8, 0.6]})
 PREVALENCE = st.floats(0.01, 0.99)

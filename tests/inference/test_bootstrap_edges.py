@@ -12,11 +12,11 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import engine_resamples, pairwise_auc
 from sklearn.metrics import average_precision_score
 
 import polars_roc as pr
 from polars_roc._core.resampling import group_rng
+from tests.conftest import engine_resamples, pairwise_auc
 
 INF = float("inf")
 

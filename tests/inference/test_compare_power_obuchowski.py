@@ -16,11 +16,11 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import asah_long
 from scipy.stats import norm
 
 import polars_roc as pr
 from polars_roc._core import binormal
+from tests.conftest import asah_long
 
 
 def plan(df: pl.DataFrame, power: float, **kwargs: object) -> pl.DataFrame:

@@ -8,13 +8,13 @@ import numpy as np
 import polars as pl
 import pytest
 import scipy.stats
-from tests.conftest import asah_long, repeat_rows, scored_rows
 from hypothesis import example, given
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
 from polars_roc._core.distributions import student_t_cdf, student_t_quantile
+from tests.conftest import asah_long, repeat_rows, scored_rows
 
 # ---------------------------------------------------------------------------------------
 # Slow references: structural components by definition, O(n_pos * n_neg)

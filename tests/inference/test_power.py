@@ -11,12 +11,12 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import asah_long
 from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import norm
 
 import polars_roc as pr
+from tests.conftest import asah_long
 
 
 def s100b_auc() -> float:

@@ -8,7 +8,6 @@ import numpy as np
 import polars as pl
 import pytest
 import scipy.stats
-from tests.conftest import pairwise_auc
 from hypothesis import given
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
@@ -21,6 +20,7 @@ from polars_roc._core.resampling import (
     tpr_at_fpr_statistic,
 )
 from polars_roc.inference import fpr_at_tpr_interval, tpr_at_fpr_interval
+from tests.conftest import pairwise_auc
 
 
 def binormal(n_pos: int, n_neg: int, d: float, seed: int, groups: int = 1) -> pl.DataFrame:

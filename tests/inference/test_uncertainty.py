@@ -16,7 +16,6 @@ from itertools import combinations
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import engine_resamples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
@@ -24,6 +23,7 @@ from sklearn.metrics import brier_score_loss, roc_auc_score
 
 import polars_roc as pr
 from polars_roc._core.resampling import group_rng
+from tests.conftest import engine_resamples
 
 METRICS = {
     "auc": pr.auc("score", "label"),

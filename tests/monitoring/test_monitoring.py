@@ -13,12 +13,12 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import pairwise_auc
 from polars.exceptions import SchemaError
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
 import polars_roc as pr
+from tests.conftest import pairwise_auc
 
 
 def drifting(n: int = 2400, seed: int = 0, *, months: int = 12) -> pl.DataFrame:

@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import pairwise_auc, repeat_rows
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
@@ -18,6 +17,7 @@ from sklearn.metrics import roc_auc_score, roc_curve
 from sklearn.preprocessing import label_binarize
 
 import polars_roc as pr
+from tests.conftest import pairwise_auc, repeat_rows
 
 HERE = Path(__file__).parents[1] / "data"
 GOS6 = pl.Enum(["1", "2", "3", "4", "5"])  # pROC's factor levels: no case has level 2

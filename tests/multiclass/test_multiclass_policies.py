@@ -8,13 +8,13 @@ import numpy as np
 import polars as pl
 import polars.selectors as cs
 import pytest
-from tests.conftest import pairwise_auc
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score, roc_curve
 from sklearn.preprocessing import label_binarize
 
 import polars_roc as pr
+from tests.conftest import pairwise_auc
 
 CLASSES = ["a", "b", "c"]
 NAN = float("nan")

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from tests.conftest import DATA
 
 ROOT = Path(__file__).resolve().parents[2]

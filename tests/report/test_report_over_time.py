@@ -10,10 +10,10 @@ import numpy as np
 import polars as pl
 import pytest
 from sklearn.metrics import roc_auc_score
-from tests.report.test_report import tables
 
 import polars_roc as pr
 from polars_roc.cli import main
+from tests.report.test_report import tables
 
 
 def scores(path: Path) -> pl.DataFrame:

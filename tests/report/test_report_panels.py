@@ -13,10 +13,10 @@ import polars as pl
 import pytest
 from sklearn.calibration import calibration_curve
 from sklearn.metrics import roc_auc_score, roc_curve
-from tests.report.test_report import notes, specs, tables
 
 import polars_roc as pr
 from polars_roc import report
+from tests.report.test_report import notes, specs, tables
 
 BY = ["model", "segment"]
 

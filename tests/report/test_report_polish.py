@@ -12,11 +12,11 @@ import re
 
 import numpy as np
 import polars as pl
-from tests.report.test_report import specs, tables
-from tests.report.test_report_panels import softmax_scores
 
 import polars_roc as pr
 from polars_roc import report
+from tests.report.test_report import specs, tables
+from tests.report.test_report_panels import softmax_scores
 
 
 def header(page: str) -> dict[str, str]:

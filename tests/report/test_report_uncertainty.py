@@ -11,11 +11,11 @@ import numpy as np
 import polars as pl
 import pytest
 from statsmodels.stats.proportion import proportion_confint
-from tests.report.test_report import specs, tables
 
 import polars_roc as pr
 from polars_roc import report
 from polars_roc.cli import main
+from tests.report.test_report import specs, tables
 
 BOUNDS = re.compile(r"^(\d\.\d{3})–(\d\.\d{3})$")
 

@@ -13,7 +13,6 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import DATA, repeat_rows
 from hypothesis import example, given
 from hypothesis import strategies as st
 from polars.exceptions import ColumnNotFoundError
@@ -22,6 +21,7 @@ from scipy import stats
 from sklearn.metrics import brier_score_loss, roc_auc_score
 
 import polars_roc as pr
+from tests.conftest import DATA, repeat_rows
 
 POOL = [0.0, 0.25, 0.5, 0.75, 1.0]
 

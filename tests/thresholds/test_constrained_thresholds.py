@@ -6,11 +6,11 @@ import math
 
 import polars as pl
 import pytest
-from tests.conftest import scored_rows
 from hypothesis import example, given
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr  # noqa: F401  (registers the namespaces)
+from tests.conftest import scored_rows
 
 INF = math.inf
 

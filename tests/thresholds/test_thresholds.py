@@ -11,13 +11,13 @@ import numpy as np
 import polars as pl
 import pytest
 import sklearn.metrics
-from tests.conftest import scored_rows
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 from sklearn.metrics import confusion_matrix, roc_auc_score, roc_curve
 
 import polars_roc as pr
+from tests.conftest import scored_rows
 
 POOL = [0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0]
 Case = tuple[list[bool], list[float], list[int]]

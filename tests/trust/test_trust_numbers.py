@@ -9,11 +9,11 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 import pytest
-from tests.conftest import pairwise_auc
 from sklearn.calibration import calibration_curve
 from sklearn.metrics import roc_auc_score
 
 import polars_roc as pr
+from tests.conftest import pairwise_auc
 
 BIG = 2**53  # Float64 holds every integer up to here, and no odd one above
 
