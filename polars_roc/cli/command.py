@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with Stages.of(args.progress, args.quiet, _progress(args.quiet)) as args.say:
             return int(args.run(args))
     except (UsageError, PolarsError, ValueError, TypeError, ImportError, OSError) as error:
-        print(f"{PROG}: error: {report.one_line(error)}", file=sys.stderr)
+        print(f"{PROG}: error: {validate.one_line(error)}", file=sys.stderr)
         return 2
 
 
@@ -607,7 +607,7 @@ def _options(args: argparse.Namespace) -> report.ReportOptions:
             **{k: v for k, v in given_values.items() if not (k in unset and v is None)}
         )
     except ValueError as error:
-        raise UsageError(_as_flags(report.one_line(error))) from None
+        raise UsageError(_as_flags(validate.one_line(error))) from None
 
 
 def _as_flags(message: str) -> str:

@@ -350,7 +350,7 @@ def _band(
             seed=seed, **common,
         ).collect()  # fmt: skip
     except (ImportError, NotImplementedError, ValueError) as error:
-        notes.append(f"The ROC confidence band is not available: {one_line(error)}")
+        notes.append(f"The ROC confidence band is not available: {validate.one_line(error)}")
         return None
 
 
@@ -368,7 +368,7 @@ def _auc_table(
         try:
             return areas.auc(lf, score, label, ci=ci, level=level, **common).collect()
         except (ImportError, NotImplementedError) as error:
-            notes.append(f"AUC intervals ({ci}) are not available: {one_line(error)}")
+            notes.append(f"AUC intervals ({ci}) are not available: {validate.one_line(error)}")
     return areas.auc(lf, score, label, **common).collect()
 
 
@@ -416,34 +416,10 @@ def _score_chart(
         )
         spec: dict[str, Any] = chart.to_dict()
     except Exception as error:  # a chart must not cost the reader the report's tables
-        notes.append(f"The {HEADINGS['scores']} chart could not be drawn: {one_line(error)}")
+        reason = validate.one_line(error)
+        notes.append(f"The {HEADINGS['scores']} chart could not be drawn: {reason}")
         return None
     return spec
-
-
-def one_line(error: BaseException) -> str:
-    r"""
-    An exception's message on one line: its first paragraph, then its hint if it has one.
-
-    Parameters
-    ----------
-    error
-        An exception whose message may span lines (polars-roc messages end in a hint).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from polars_roc.report import one_line
-    >>> one_line(ValueError("level must lie in (0, 1), got 2\n\nHint: level=0.95."))
-    'level must lie in (0, 1), got 2 (hint: level=0.95.)'
-    """
-    text = str(error).split("\n\nThis error occurred", 1)[0]
-    head, _, hint = text.partition("\n\nHint:")
-    line = " ".join(head.split()) or type(error).__name__
-    return f"{line} (hint: {' '.join(hint.split())})" if hint else line
 
 
 # ---------------------------------------------------------------------------------------------
@@ -605,7 +581,7 @@ def _over_time_figures(
         try:
             figures.append(_Figure(key, build().to_dict()))
         except Exception as error:  # one failed chart must not cost the reader the rest
-            note = f"The {key} chart could not be drawn: {one_line(error)}"
+            note = f"The {key} chart could not be drawn: {validate.one_line(error)}"
             notes.append(note)
             say(f"warning: {note}")
     return figures
@@ -652,7 +628,7 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
             spec = report_figures.class_colors(builders[key]().to_dict(), data.roles)
             figures.append(_Figure(key, spec))
         except Exception as error:  # one failed chart must not cost the reader the rest
-            note = f"The {HEADINGS[key]} chart could not be drawn: {one_line(error)}"
+            note = f"The {HEADINGS[key]} chart could not be drawn: {validate.one_line(error)}"
             notes.append(note)
             say(f"warning: {note}")
     return figures
