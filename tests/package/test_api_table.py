@@ -43,7 +43,7 @@ ARGUMENTS: dict[str, dict[str, Any]] = {
     "bootstrap": {"metrics": {"auc": pr.auc("score", "label")}, "n_boot": 5},
     "multiclass_auc": {"scores": "score", "label": "segment"},
     "multiclass_curve": {
-        "scores": {s: "score" for s in ("east", "west", "north", "south")},
+        "scores": dict.fromkeys(("east", "west", "north", "south"), "score"),
         "label": "segment",
     },
     "time_auc": {"time": "t", "event": "e", "horizons": [2.0]},
