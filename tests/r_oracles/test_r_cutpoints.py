@@ -4,8 +4,13 @@ cutpointr and OptimalCutpoints run live: optimal cutpoints and the values at the
 One Rscript (see conftest.py) on pROC's aSAH (tests/data) and messy simulated frames (heavy
 ties, a tiny group). Both packages put a row on the positive side iff ``score >= cutpoint``
 (cutpointr ``direction = ">="``, OptimalCutpoints ``direction = "<"``), with cutpoints among
-the scores, as ours: thresholds compare exactly. cutpointr keeps every tied optimum with
-``break_ties = c``; OptimalCutpoints lists them all.
+the scores, as ours: thresholds compare exactly.
+
+Difference on purpose, asserted as such: cutpointr (``break_ties = c``) and
+OptimalCutpoints list every tied optimum; ``best_threshold`` returns one row, the tied
+optimum of highest threshold (the fewest predicted positives). cutpointr's default
+``break_ties = median`` would return the median of the tied cutpoints, a point that need
+not be optimal.
 
 Bootstrap intervals are not compared: each package draws its own resamples (R's RNG), so
 only their distributions could agree. OptimalCutpoints' closed-form intervals at the
@@ -62,13 +67,15 @@ for (d in unique(frames$data)) {
   cp[[length(cp) + 1]] <- data.frame(data = d, cutpoint = unlist(c1$optimal_cutpoint),
     youden = unlist(c1$youden), sensitivity = unlist(c1$sensitivity),
     specificity = unlist(c1$specificity))
-  o <- optimal.cutpoints(X = "score", status = "label", tag.healthy = 0, methods = "Youden",
-                         data = f, direction = "<", ci.fit = TRUE, conf.level = 0.95,
-                         control = control.cutpoints(ci.SeSp = "Exact"))
-  best <- o$Youden$Global$optimal.cutoff
-  oc[[length(oc) + 1]] <- data.frame(data = d, cutoff = best$cutoff, se = best$Se[, 1],
-    sp = best$Sp[, 1], se_lower = best$Se[, 2], se_upper = best$Se[, 3],
-    sp_lower = best$Sp[, 2], sp_upper = best$Sp[, 3])
+  for (method in c("Exact", "AgrestiCoull")) {
+    o <- suppressWarnings(optimal.cutpoints(X = "score", status = "label", tag.healthy = 0,
+      methods = "Youden", data = f, direction = "<", ci.fit = TRUE, conf.level = 0.95,
+      control = control.cutpoints(ci.SeSp = method)))
+    best <- o$Youden$Global$optimal.cutoff
+    oc[[length(oc) + 1]] <- data.frame(data = d, method = method, cutoff = best$cutoff,
+      se = best$Se[, 1], sp = best$Sp[, 1], se_lower = best$Se[, 2],
+      se_upper = best$Se[, 3], sp_lower = best$Sp[, 2], sp_upper = best$Sp[, 3])
+  }
 }
 out("cutpointr", do.call(rbind, cp))
 out("optimal", do.call(rbind, oc))
@@ -87,25 +94,49 @@ def _one(data: str) -> pl.DataFrame:
 
 @pytest.mark.parametrize("data", DATASETS)
 def test_youden_as_cutpointr(r: dict[str, pl.DataFrame], data: str) -> None:
-    ours = _one(data).roc.best_threshold(pos_label=1).sort("threshold")
-    theirs = r["cutpointr"].filter(pl.col("data") == data).sort("cutpoint")
+    ours = _one(data).roc.best_threshold(pos_label=1)
+    theirs = r["cutpointr"].filter(pl.col("data") == data).sort("cutpoint").tail(1)
     assert ours["threshold"].to_list() == theirs["cutpoint"].to_list()
     for mine, name in {"youden": "youden", "tpr": "sensitivity", "tnr": "specificity"}.items():
         for got, expected in zip(ours[mine], theirs[name], strict=True):
             assert got == pytest.approx(expected, abs=TIGHT, rel=0)
 
 
+# OptimalCutpoints' ci.SeSp -> ours: its "AgrestiCoull" is the Wilson score interval (its R
+# code: (p + z²/2n ± z √(p(1-p)/n + z²/4n²)) / (1 + z²/n)), not Agresti-Coull's.
+INTERVALS = {"Exact": "clopper_pearson", "AgrestiCoull": "wilson"}
+
+
 @pytest.mark.parametrize("data", DATASETS)
-def test_youden_as_optimal_cutpoints(r: dict[str, pl.DataFrame], data: str) -> None:
-    ours = _one(data).roc.best_threshold(pos_label=1, ci="clopper_pearson").sort("threshold")
-    theirs = r["optimal"].filter(pl.col("data") == data).sort("cutoff")
-    assert ours["threshold"].to_list() == theirs["cutoff"].to_list()
-    pairs = {"tpr": "se", "tnr": "sp", "tpr_lower": "se_lower", "tpr_upper": "se_upper"}
-    for mine, name in pairs.items():
-        for got, expected in zip(ours[mine], theirs[name], strict=True):
+@pytest.mark.parametrize("method", list(INTERVALS))
+def test_youden_as_optimal_cutpoints(r: dict[str, pl.DataFrame], data: str, method: str) -> None:
+    ours = _one(data).roc.best_threshold(pos_label=1, ci=INTERVALS[method])
+    theirs = r["optimal"].filter(pl.col("data") == data, pl.col("method") == method)
+    theirs = theirs.sort("cutoff").tail(1).row(0, named=True)
+    mine = ours.select(
+        "threshold", "tpr", "tnr", "tpr_lower", "tpr_upper",
+        tnr_lower=1 - pl.col("fpr_upper"), tnr_upper=1 - pl.col("fpr_lower"),
+    ).row(0, named=True)  # fmt: skip
+    assert mine.pop("threshold") == theirs["cutoff"]
+    names = ["se", "sp", "se_lower", "se_upper", "sp_lower", "sp_upper"]
+    for (name, got), their_name in zip(mine.items(), names, strict=True):
+        expected = theirs[their_name]
+        if np.isnan(expected):
+            # On purpose: OptimalCutpoints' "Exact" bound is NaN (an F quantile with 0
+            # degrees of freedom) when every or no row is a success; Clopper-Pearson's
+            # bound is then 1 (upper) or 0 (lower), as ours.
+            assert method == "Exact"
+            estimate = mine[name.split("_")[0]]
+            assert (name.endswith("upper") and estimate == 1.0 and got == 1.0) or (
+                name.endswith("lower") and estimate == 0.0 and got == 0.0
+            )
+        else:
             assert got == pytest.approx(expected, abs=TIGHT, rel=0)
-    # specificity's interval is the complement of ours on fpr
-    for got, expected in zip(1 - ours["fpr_upper"], theirs["sp_lower"], strict=True):
-        assert got == pytest.approx(expected, abs=TIGHT, rel=0)
-    for got, expected in zip(1 - ours["fpr_lower"], theirs["sp_upper"], strict=True):
-        assert got == pytest.approx(expected, abs=TIGHT, rel=0)
+
+
+def test_ties_are_listed_by_both_packages(r: dict[str, pl.DataFrame]) -> None:
+    """The "small" frame ties J at 0.6 and 0.8: both packages list both, ours gives 0.8."""
+    for name, column in [("cutpointr", "cutpoint"), ("optimal", "cutoff")]:
+        tied = r[name].filter(pl.col("data") == "small")[column].unique().sort().to_list()
+        assert tied == [0.6, 0.8]
+    assert _one("small").roc.best_threshold(pos_label=1)["threshold"].to_list() == [0.8]
