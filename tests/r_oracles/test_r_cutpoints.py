@@ -50,6 +50,10 @@ def _frames() -> pl.DataFrame:
         pl.DataFrame({"data": "small", "score": [0.3, 0.9, 0.6, 0.6, 0.2, 0.8],
                       "label": [0, 1, 1, 0, 0, 1]})  # fmt: skip
     )
+    parts.append(  # the tie of issue 44's item 19: Sp 2/3 at thresholds 4 and 3
+        pl.DataFrame({"data": "dominated", "score": [float(s) for s in range(10, 0, -1)],
+                      "label": [0, 1, 1, 1, 1, 1, 1, 1, 0, 0]})  # fmt: skip
+    )
     return pl.concat(parts)
 
 
@@ -58,7 +62,7 @@ DATASETS = FRAMES["data"].unique(maintain_order=True).to_list()
 
 R_CODE = r"""
 frames <- inp("frames")
-cp <- list(); oc <- list(); ci <- list()
+cp <- list(); oc <- list(); mv <- list()
 for (d in unique(frames$data)) {
   f <- frames[frames$data == d, ]
   c1 <- cutpointr(f, score, label, method = maximize_metric, metric = youden,
@@ -76,7 +80,15 @@ for (d in unique(frames$data)) {
       se = best$Se[, 1], sp = best$Sp[, 1], se_lower = best$Se[, 2],
       se_upper = best$Se[, 3], sp_lower = best$Sp[, 2], sp_upper = best$Sp[, 3])
   }
+  for (method in c("MinValueSe", "MinValueSp")) {
+    o <- optimal.cutpoints(X = "score", status = "label", tag.healthy = 0, methods = method,
+      data = f, direction = "<", control = control.cutpoints(valueSe = 0.85, valueSp = 0.6))
+    best <- o[[method]]$Global$optimal.cutoff
+    mv[[length(mv) + 1]] <- data.frame(data = d, method = method, cutoff = best$cutoff,
+      se = best$Se[, 1], sp = best$Sp[, 1])
+  }
 }
+out("constrained", do.call(rbind, mv))
 out("cutpointr", do.call(rbind, cp))
 out("optimal", do.call(rbind, oc))
 """
@@ -140,3 +152,44 @@ def test_ties_are_listed_by_both_packages(r: dict[str, pl.DataFrame]) -> None:
         tied = r[name].filter(pl.col("data") == "small")[column].unique().sort().to_list()
         assert tied == [0.6, 0.8]
     assert _one("small").roc.best_threshold(pos_label=1)["threshold"].to_list() == [0.8]
+
+
+# OptimalCutpoints' MinValueSe (the best Sp with Se >= 0.85) and MinValueSp (the best Se with
+# Sp >= 0.6) -> best_threshold's objective and `where` condition.
+CONSTRAINED = {
+    "MinValueSe": ("tnr", pl.col("tpr") >= 0.85, "sp"),
+    "MinValueSp": ("tpr", pl.col("tnr") >= 0.6, "se"),
+}
+DOMINATED = pytest.mark.xfail(
+    strict=True,
+    reason="best_threshold returns a dominated point among points tied on the objective "
+    "(the tied one of highest threshold); OptimalCutpoints returns the tied point of best Se",
+)
+
+
+@pytest.mark.parametrize(
+    ("data", "method"),
+    [
+        pytest.param(d, m, marks=DOMINATED)
+        if (d, m) in {("asah_ndka", "MinValueSe"), ("dominated", "MinValueSe")}
+        else (d, m)
+        for d in DATASETS
+        for m in CONSTRAINED
+    ],
+)
+def test_constrained_optimum_as_optimal_cutpoints(
+    r: dict[str, pl.DataFrame], data: str, method: str
+) -> None:
+    objective, where, their_objective = CONSTRAINED[method]
+    ours = _one(data).roc.best_threshold(pos_label=1, method=objective, where=where)
+    theirs = r["constrained"].filter(pl.col("data") == data, pl.col("method") == method)
+    assert theirs.height == 1
+    theirs_row = theirs.row(0, named=True)
+    got = ours.select("threshold", "tpr", "tnr").row(0, named=True)
+    # the same optimum value of the objective ...
+    assert got[objective] == pytest.approx(theirs_row[their_objective], abs=TIGHT, rel=0)
+    # ... and the same point: the one no tied point dominates
+    assert got["threshold"] == theirs_row["cutoff"]
+    assert (got["tpr"], got["tnr"]) == pytest.approx(
+        (theirs_row["se"], theirs_row["sp"]), abs=TIGHT, rel=0
+    )
