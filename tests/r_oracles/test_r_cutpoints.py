@@ -43,16 +43,27 @@ def _frames() -> pl.DataFrame:
     n = 70
     y = rng.random(n) < 0.4
     parts.append(
-        pl.DataFrame({"data": "ties", "score": (rng.integers(0, 6, n) + 2 * y).astype(float),
-                      "label": y.astype(np.int64)})  # fmt: skip
+        pl.DataFrame(
+            {
+                "data": "ties",
+                "score": (rng.integers(0, 6, n) + 2 * y).astype(float),
+                "label": y.astype(np.int64),
+            }
+        )
     )
     parts.append(
-        pl.DataFrame({"data": "small", "score": [0.3, 0.9, 0.6, 0.6, 0.2, 0.8],
-                      "label": [0, 1, 1, 0, 0, 1]})  # fmt: skip
+        pl.DataFrame(
+            {"data": "small", "score": [0.3, 0.9, 0.6, 0.6, 0.2, 0.8], "label": [0, 1, 1, 0, 0, 1]}
+        )
     )
     parts.append(  # the tie of issue 44's item 19: Sp 2/3 at thresholds 4 and 3
-        pl.DataFrame({"data": "dominated", "score": [float(s) for s in range(10, 0, -1)],
-                      "label": [0, 1, 1, 1, 1, 1, 1, 1, 0, 0]})  # fmt: skip
+        pl.DataFrame(
+            {
+                "data": "dominated",
+                "score": [float(s) for s in range(10, 0, -1)],
+                "label": [0, 1, 1, 1, 1, 1, 1, 1, 0, 0],
+            }
+        )
     )
     return pl.concat(parts)
 

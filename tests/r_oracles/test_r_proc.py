@@ -381,7 +381,9 @@ def test_one_curve_power_and_sample_size(r: dict[str, pl.DataFrame], i: int) -> 
     theirs = r["power1"].row(i, named=True)
     got = pr.roc_power(g["n_pos"], g["n_neg"], g["auc"], alpha=g["alpha"])
     assert got == pytest.approx(theirs["power"], abs=TIGHT, rel=0)
-    n_pos, n_neg = pr.roc_sample_size(g["auc"], power=g["power"], kappa=g["kappa"], alpha=g["alpha"])
+    n_pos, n_neg = pr.roc_sample_size(
+        g["auc"], power=g["power"], kappa=g["kappa"], alpha=g["alpha"]
+    )
     assert n_pos == pytest.approx(theirs["ncases"], rel=TIGHT)
     assert n_neg == pytest.approx(theirs["ncontrols"], rel=TIGHT)
     # detectable AUC: pROC's uniroot stops at its tolerance, so back-check our root instead

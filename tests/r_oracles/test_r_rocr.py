@@ -41,8 +41,12 @@ def _frames() -> pl.DataFrame:
     ties = rng.integers(0, 7, n) + 2 * y
     return pl.concat(
         [
-            pl.DataFrame({"data": "simple", "score": simple["predictions"], "label": simple["labels"]}),
-            pl.DataFrame({"data": "ties", "score": ties.astype(float), "label": y.astype(np.int64)}),
+            pl.DataFrame(
+                {"data": "simple", "score": simple["predictions"], "label": simple["labels"]}
+            ),
+            pl.DataFrame(
+                {"data": "ties", "score": ties.astype(float), "label": y.astype(np.int64)}
+            ),
             pl.DataFrame(
                 {"data": "small", "score": [0.2, 0.8, 0.8, 0.5, 0.1], "label": [0, 1, 0, 1, 0]}
             ),
@@ -114,7 +118,9 @@ def rocr_aucpr(tp: np.ndarray, fp: np.ndarray, n_pos: int) -> float:
             x = np.arange(1, jump + 1)
             rec[i + 1 : i + 1] = list((x + tps[i]) / n_pos)
             prec[i + 1 : i + 1] = list((x + tps[i]) / (tps[i] + fps[i] + x + skew * x))
-    return float(sum(0.5 * (rec[i] - rec[i - 1]) * (prec[i] + prec[i - 1]) for i in range(1, len(rec))))
+    return float(
+        sum(0.5 * (rec[i] - rec[i - 1]) * (prec[i] + prec[i - 1]) for i in range(1, len(rec)))
+    )
 
 
 def _close(got: list[float | None], expected: list[float | None]) -> None:
