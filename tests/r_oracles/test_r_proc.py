@@ -167,14 +167,16 @@ grid <- inp("power_grid")
 one <- list()
 for (i in seq_len(nrow(grid))) {
   g <- grid[i, ]
+  alt <- sub("-", ".", g$alternative)
   pw <- power.roc.test(ncases = g$n_pos, ncontrols = g$n_neg, auc = g$auc,
-                       sig.level = g$alpha)$power
-  size <- power.roc.test(auc = g$auc, power = g$power, kappa = g$kappa, sig.level = g$alpha)
+                       sig.level = g$alpha, alternative = alt)$power
+  size <- power.roc.test(auc = g$auc, power = g$power, kappa = g$kappa, sig.level = g$alpha,
+                         alternative = alt)
   root <- power.roc.test(ncases = g$n_pos, ncontrols = g$n_neg, power = g$power,
-                         sig.level = g$alpha)$auc
+                         sig.level = g$alpha, alternative = alt)$auc
   # the power pROC gives at our detectable AUC: the requested power if our root is exact
   back <- power.roc.test(ncases = g$n_pos, ncontrols = g$n_neg, auc = g$ours_detectable,
-                         sig.level = g$alpha)$power
+                         sig.level = g$alpha, alternative = alt)$power
   one[[i]] <- data.frame(i = i, power = pw, ncases = size$ncases,
                          ncontrols = size$ncontrols, detectable = root, back = back)
 }
@@ -183,12 +185,13 @@ out("power1", do.call(rbind, one))
 
 POWER_GRID = pl.DataFrame(
     {
-        "n_pos": [41.0, 20.0, 100.0, 12.0],
-        "n_neg": [72.0, 30.0, 50.0, 60.0],
-        "auc": [0.73, 0.65, 0.8, 0.9],
-        "alpha": [0.05, 0.01, 0.05, 0.1],
-        "power": [0.9, 0.8, 0.95, 0.5],
-        "kappa": [1.7, 1.0, 0.5, 3.0],
+        "n_pos": [41.0, 20.0, 100.0, 12.0, 41.0, 30.0],
+        "n_neg": [72.0, 30.0, 50.0, 60.0, 72.0, 90.0],
+        "auc": [0.73, 0.65, 0.8, 0.9, 0.73, 0.6],
+        "alpha": [0.05, 0.01, 0.05, 0.1, 0.05, 0.01],
+        "power": [0.9, 0.8, 0.95, 0.5, 0.9, 0.8],
+        "kappa": [1.7, 1.0, 0.5, 3.0, 1.7, 2.0],
+        "alternative": ["two-sided"] * 4 + ["one-sided"] * 2,
     }
 )
 
@@ -197,7 +200,9 @@ POWER_GRID = pl.DataFrame(
 def r(tmp_path_factory: pytest.TempPathFactory) -> dict[str, pl.DataFrame]:
     ranges = pl.DataFrame(RANGES, schema=["focus", "hi", "lo"], orient="row")
     detectable = [
-        pr.detectable_auc(g["n_pos"], g["n_neg"], power=g["power"], alpha=g["alpha"])
+        pr.detectable_auc(
+            g["n_pos"], g["n_neg"], power=g["power"], alpha=g["alpha"], alternative=g["alternative"]
+        )
         for g in POWER_GRID.iter_rows(named=True)
     ]
     grid = POWER_GRID.with_columns(ours_detectable=pl.Series(detectable, dtype=pl.Float64))
@@ -379,16 +384,15 @@ def test_two_curve_sample_size(r: dict[str, pl.DataFrame], data: str, method: st
 def test_one_curve_power_and_sample_size(r: dict[str, pl.DataFrame], i: int) -> None:
     g = POWER_GRID.row(i, named=True)
     theirs = r["power1"].row(i, named=True)
-    got = pr.roc_power(g["n_pos"], g["n_neg"], g["auc"], alpha=g["alpha"])
+    common = {"alpha": g["alpha"], "alternative": g["alternative"]}
+    got = pr.roc_power(g["n_pos"], g["n_neg"], g["auc"], **common)
     assert got == pytest.approx(theirs["power"], abs=TIGHT, rel=0)
-    n_pos, n_neg = pr.roc_sample_size(
-        g["auc"], power=g["power"], kappa=g["kappa"], alpha=g["alpha"]
-    )
+    n_pos, n_neg = pr.roc_sample_size(g["auc"], power=g["power"], kappa=g["kappa"], **common)
     assert n_pos == pytest.approx(theirs["ncases"], rel=TIGHT)
     assert n_neg == pytest.approx(theirs["ncontrols"], rel=TIGHT)
     # detectable AUC: pROC's uniroot stops at its tolerance, so back-check our root instead
     assert theirs["back"] == pytest.approx(g["power"], abs=TIGHT, rel=0)
-    ours = pr.detectable_auc(g["n_pos"], g["n_neg"], power=g["power"], alpha=g["alpha"])
+    ours = pr.detectable_auc(g["n_pos"], g["n_neg"], power=g["power"], **common)
     assert ours == pytest.approx(theirs["detectable"], abs=1e-4)
 
 
