@@ -51,6 +51,7 @@ from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
 from polars_roc.inference import _bootstrap_tests as bootstrap_tests
 from polars_roc.inference.multiple_testing import check_adjust, with_adjusted
+from polars_roc.inference.venkatraman import Roles, venkatraman_compare
 from polars_roc.typing import Adjust, Alternative
 
 __all__ = ["Alternative", "compare"]
@@ -247,7 +248,7 @@ def compare(
     paired: bool | None = None,
     alternative: Alternative = "two-sided",
     level: float = 0.95,
-    method: Literal["delong", "bootstrap"] = "delong",
+    method: Literal["delong", "bootstrap", "venkatraman"] = "delong",
     fpr: tuple[float, float] | None = None,
     tpr: tuple[float, float] | None = None,
     n_boot: int = 2000,
@@ -257,6 +258,7 @@ def compare(
     progress: bool | None = None,
     cluster: str | None = None,
     power_method: Literal["delong", "obuchowski"] = "delong",
+    n_perm: int = 2000,
 ) -> pl.LazyFrame:
     """
     DeLong's (or a bootstrap) test of two AUCs, for every pair of models, per group.
@@ -309,8 +311,12 @@ def compare(
     level
         Confidence level of the interval of the difference.
     method, fpr, tpr, n_boot, seed
-        ``"delong"`` or ``"bootstrap"``; the partial-area range, replicates and random seed
-        of the bootstrap test.
+        ``"delong"``, ``"bootstrap"`` or ``"venkatraman"``; the partial-area range,
+        replicates and random seed of the bootstrap test. ``"venkatraman"`` tests that the
+        two whole curves are equal (pROC's ``roc.test(method="venkatraman")``, see
+        :mod:`polars_roc.inference.venkatraman`): `statistic` is pROC's E, `p_value` the
+        share of `n_perm` permutations (seeded by `seed`) reaching it; two-sided, no
+        interval, no `fpr`/`tpr`/`power`/`cluster`.
     adjust
         None, ``"holm"``, ``"bonferroni"`` or ``"bh"``: adds ``p_adjusted``.
     power
@@ -352,6 +358,8 @@ def compare(
         A progress bar on standard error while the bootstrap runs: True, False or None
         (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
         polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
+    n_perm
+        Permutations of ``method="venkatraman"`` (pROC's ``boot.n``).
 
     Returns
     -------
@@ -475,6 +483,14 @@ def compare(
         if method != "delong":
             msg = "power= needs method='delong' (the bootstrap gives no variance to plan with)"
             raise ValueError(msg)
+    if method == "venkatraman":
+        unsupported = {"fpr": fpr, "tpr": tpr, "power": power, "cluster": cluster}
+        unsupported["alternative"] = alternative
+        design = Roles(score, label, model, case, pos_label, tuple(names))
+        tested = venkatraman_compare(
+            lf, design, paired=paired, n_perm=n_perm, seed=seed, unsupported=unsupported
+        )
+        return with_adjusted(tested, adjust)
     if bootstrap_tests.wanted(method, fpr=fpr, tpr=tpr, n_boot=n_boot, seed=seed):
         cols: dict[str, Any] = {"model": model, "case": case, "pos_label": pos_label}
         cols["cluster"] = cluster
