@@ -108,6 +108,8 @@ COMPARE = (
     "paired",
     "df",
 )
+#: ``compare`` (DeLong): each AUC's variance and, paired, their covariance.
+COMPARE_VARIANCE = ("var_a", "var_b", "cov")
 
 
 def interval(column: str, *, se: bool = True) -> tuple[str, ...]:

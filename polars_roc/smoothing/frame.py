@@ -36,7 +36,7 @@ import polars as pl
 from polars_roc._core import binormal, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import PARTIAL_SMOOTH_AUC, SMOOTH, SMOOTH_AUC
-from polars_roc._core.counts import accumulate, coded, tally, with_totals
+from polars_roc._core.counts import coded
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, summarize
@@ -65,36 +65,6 @@ def _check(method: Any, n: Any, weight: str | None) -> int:
         )
         raise ValueError(msg)
     return points
-
-
-def _binormal_groups(
-    lf: pl.LazyFrame, score: str, label: str, names: list[str], weight: str | None, pos_label: Any
-) -> pl.LazyFrame:
-    """Per group ``*names, n_pos, n_neg, n_points, _A, _B`` from the counts core."""
-    schema = lf.collect_schema()
-    rows = coded(
-        lf,
-        score,
-        label,
-        names=names,
-        weight=weight,
-        pos_label=pos_label,
-        label_dtype=schema[label],
-        masked=bool(names),
-    )
-    integer = weight is None
-    table = tally(rows, names, ordered=True, deferred=integer)
-    table = with_totals(accumulate(table, names, in_order=True, tied=integer), names)
-    tp, fp = pl.col("tp"), pl.col("fp")
-    positives, negatives = pl.col("_positives"), pl.col("_negatives")
-    inside = (tp > 0) & (tp < positives) & (fp > 0) & (fp < negatives)
-    measures = [
-        tp.max().alias("n_pos"),
-        fp.max().alias("n_neg"),
-        inside.sum().cast(pl.Int64).alias("n_points"),
-        *binormal.fit(tp, fp, positives, negatives),
-    ]
-    return summarize(table, names, measures)
 
 
 def _density_groups(
@@ -189,7 +159,7 @@ def _table(
     bounds: tuple[float, float] = (0.0, 1.0),
 ) -> pl.LazyFrame:
     """Per group: ``*names, n_pos, n_neg, n_points`` and ``_curve`` (fpr, tpr, area)."""
-    groups = _binormal_groups(lf, score, label, names, weight, pos_label)
+    groups = binormal.curve_fits(lf, score, label, names=names, weight=weight, pos_label=pos_label)
     if method == "density":
         groups = join_groups(groups, _density_groups(lf, score, label, names, pos_label), names)
     inputs = [c for c in groups.collect_schema().names() if c not in names]

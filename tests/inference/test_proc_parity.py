@@ -1,0 +1,72 @@
+"""pROC parity: variances and covariances as outputs (DeLong, Obuchowski)."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from tests.conftest import asah_long
+
+#: pROC 1.18 on aSAH (outcome Poor, direction "<").
+DELONG_VAR_S100B = 0.00266868245717244  # var(roc_s100b)
+DELONG_COV_S100B_WFNS = 0.00119615567376754  # cov(roc_s100b, roc_wfns)
+OBUCHOWSKI_VAR_S100B = 0.0027347779664149  # var(roc_s100b, method="obuchowski")
+
+
+@pytest.fixture(scope="module")
+def asah() -> pl.DataFrame:
+    return asah_long().with_columns(label=pl.col("outcome") == "Poor")
+
+
+def placements(scores: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """DeLong's V10 (per positive) and V01 (per negative) by brute force over pairs."""
+    pos, neg = scores[y], scores[~y]
+    wins = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    return wins.mean(axis=1), wins.mean(axis=0)
+
+
+def test_delong_variances_and_covariance_are_procs(asah: pl.DataFrame) -> None:
+    out = asah.roc.compare(case="case").filter(
+        (pl.col("model_a") == "s100b") & (pl.col("model_b") == "wfns")
+    )
+    assert out["var_a"].item() == pytest.approx(DELONG_VAR_S100B, rel=1e-12)
+    assert out["cov"].item() == pytest.approx(DELONG_COV_S100B_WFNS, rel=1e-12)
+
+
+def test_covariance_is_the_placements_covariance(asah: pl.DataFrame) -> None:
+    wide = asah.pivot(on="model", index=["case", "label"], values="score").sort("case")
+    y = wide["label"].to_numpy()
+    out = asah.roc.compare(case="case")
+    for row in out.iter_rows(named=True):
+        a10, a01 = placements(wide[row["model_a"]].to_numpy(), y)
+        b10, b01 = placements(wide[row["model_b"]].to_numpy(), y)
+        cov = np.cov(a10, b10)[0, 1] / y.sum() + np.cov(a01, b01)[0, 1] / (~y).sum()
+        var_a = np.var(a10, ddof=1) / y.sum() + np.var(a01, ddof=1) / (~y).sum()
+        assert row["cov"] == pytest.approx(cov, rel=1e-10)
+        assert row["var_a"] == pytest.approx(var_a, rel=1e-10)
+
+
+def test_unpaired_pairs_have_no_covariance(asah: pl.DataFrame) -> None:
+    out = asah.roc.compare(paired=False)
+    assert out["cov"].null_count() == out.height
+    assert out["var_a"].null_count() == 0
+
+
+def test_obuchowski_variance_is_procs(asah: pl.DataFrame) -> None:
+    out = asah.roc.auc(by="model", ci="obuchowski").filter(pl.col("model") == "s100b")
+    assert out["auc_se"].item() ** 2 == pytest.approx(OBUCHOWSKI_VAR_S100B, rel=1e-10)
+    z = 1.959963984540054
+    assert out["auc_lower"].item() == pytest.approx(out["auc"].item() - z * out["auc_se"].item())
+
+
+def test_obuchowski_is_null_where_the_curve_cannot_be_fitted() -> None:
+    frame = pl.DataFrame({"score": [0.1, 0.2, 0.8, 0.9], "label": [0, 0, 1, 1]})
+    out = frame.roc.auc(ci="obuchowski")
+    assert out["auc"].item() == 1.0
+    assert out["auc_se"].item() is None
+
+
+def test_obuchowski_refuses_clusters(asah: pl.DataFrame) -> None:
+    with pytest.raises(ValueError, match="ci='obuchowski'"):
+        asah.roc.auc(ci="obuchowski", cluster="case")
