@@ -41,6 +41,7 @@ THRESHOLDS = (
     "mcc",
     "lr_pos",
     "lr_neg",
+    "closest_topleft",
 )
 #: ``best_threshold``: the optimum's table row and the class sizes (+ bounds of threshold,
 #: tpr, fpr).

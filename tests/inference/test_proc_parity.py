@@ -70,3 +70,19 @@ def test_obuchowski_is_null_where_the_curve_cannot_be_fitted() -> None:
 def test_obuchowski_refuses_clusters(asah: pl.DataFrame) -> None:
     with pytest.raises(ValueError, match="ci='obuchowski'"):
         asah.roc.auc(ci="obuchowski", cluster="case")
+
+
+def test_closest_topleft_is_procs(asah: pl.DataFrame) -> None:
+    # pROC: coords(roc_s100b, 0.205, ret="closest.topleft") = 0.1716575 (between 0.19 and
+    # 0.22; our row holds threshold 0.22, predicted positive iff score >= 0.22).
+    rows = asah.filter(pl.col("model") == "s100b").roc.thresholds()
+    row = rows.filter(pl.col("threshold") == 0.22)
+    assert row["closest_topleft"].item() == pytest.approx(0.1716575, abs=5e-8)
+    # Oracle: the definition on the table's own rates, every row.
+    expected = (1 - rows["tpr"]) ** 2 + rows["fpr"] ** 2
+    np.testing.assert_allclose(rows["closest_topleft"].to_numpy(), expected.to_numpy())
+
+
+def test_closest_topleft_is_null_without_both_classes() -> None:
+    frame = pl.DataFrame({"score": [0.1, 0.9], "label": [1, 1]})
+    assert frame.roc.thresholds()["closest_topleft"].null_count() == 3
