@@ -6,6 +6,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+import polars_roc as pr
 from tests.conftest import asah_long
 
 #: pROC 1.18 on aSAH (outcome Poor, direction "<").
@@ -86,3 +87,35 @@ def test_closest_topleft_is_procs(asah: pl.DataFrame) -> None:
 def test_closest_topleft_is_null_without_both_classes() -> None:
     frame = pl.DataFrame({"score": [0.1, 0.9], "label": [1, 1]})
     assert frame.roc.thresholds()["closest_topleft"].null_count() == 3
+
+
+#: pROC's test-power.roc.test.R, list form: A1 = 2.6, B1 = 1, A2 = 1.9, B2 = 1, rn = ra = 0.6,
+#: FPR ranges (0, 0.2), delta = 0.037.
+PAIR = pr.inference.BinormalPair(2.6, 1, 1.9, 1, rn=0.6, ra=0.6, delta=0.037, fpr1=(0, 0.2))
+
+
+def test_binormal_list_form_is_procs() -> None:
+    n_pos, n_neg = pr.inference.binormal_sample_size(PAIR, power=0.8, alpha=0.05)
+    assert n_pos == pytest.approx(107.0238, abs=1e-4)
+    assert n_neg == n_pos
+    assert pr.inference.binormal_power(PAIR, 107) == pytest.approx(0.7999286, abs=1e-7)
+    assert pr.inference.binormal_alpha(PAIR, 107, power=0.8) == pytest.approx(0.05004012, abs=1e-8)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "one-sided"])
+@pytest.mark.parametrize("kappa", [0.5, 1.0, 3.0])
+def test_binormal_modes_invert_each_other(alternative: str, kappa: float) -> None:
+    inference = pr.inference
+    n_pos, n_neg = inference.binormal_sample_size(
+        PAIR, power=0.9, alpha=0.01, kappa=kappa, alternative=alternative
+    )
+    assert n_neg == pytest.approx(kappa * n_pos)
+    power = inference.binormal_power(PAIR, n_pos, alpha=0.01, kappa=kappa, alternative=alternative)
+    assert power == pytest.approx(0.9, abs=1e-10)
+    alpha = inference.binormal_alpha(PAIR, n_pos, power=0.9, kappa=kappa, alternative=alternative)
+    assert alpha == pytest.approx(0.01, abs=1e-10)
+
+
+def test_binormal_checks_its_arguments() -> None:
+    with pytest.raises(ValueError, match="power"):
+        pr.inference.binormal_sample_size(PAIR, power=1.5)
