@@ -137,9 +137,11 @@ def thresholds(
         int k (k quantiles of the negative scores plus both end points), or
         :func:`linspace` ``(k)``. See :mod:`polars_roc.thresholds`.
     ci
-        ``"bootstrap"`` (with a list of `thresholds`) adds ``tpr_lower, tpr_upper,
-        fpr_lower, fpr_upper``: stratified bootstrap percentile intervals of the rates at
-        each threshold (pROC's ``ci.thresholds``), see :mod:`polars_roc._core.replicates`.
+        ``"bootstrap"`` (with a list of `thresholds`) adds ``<measure>_lower,
+        <measure>_upper`` for every measure of the table, from ``tpr`` to
+        ``closest_topleft``: stratified bootstrap percentile intervals at each threshold
+        (pROC's ``ci.thresholds`` and ``ci.coords``), null where a replicate leaves the
+        measure undefined or infinite; see :mod:`polars_roc._core.replicates`.
         ``"wilson"``, ``"clopper_pearson"`` or ``"agresti_coull"`` add closed-form
         intervals from the counts alone (no resampling, so they run on a `pr.tally`):
         ``tpr_lower, tpr_upper, fpr_lower, fpr_upper, ppv_lower, ppv_upper, npv_lower,
@@ -172,7 +174,7 @@ def thresholds(
         ``*by, threshold, tp, fp, tn, fn, tpr, fpr, tnr, fnr, ppv, npv, fdr, accuracy,
         balanced_accuracy, f1, youden, mcc, lr_pos, lr_neg, closest_topleft``, threshold
         descending per group
-        (+ ``tpr_lower, tpr_upper, fpr_lower, fpr_upper`` with `ci`).
+        (+ interval columns with `ci`).
 
     Examples
     --------

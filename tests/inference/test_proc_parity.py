@@ -7,6 +7,7 @@ import polars as pl
 import pytest
 
 import polars_roc as pr
+from polars_roc._core.replicates import MEASURES, measures_np
 from tests.conftest import asah_long
 
 #: pROC 1.18 on aSAH (outcome Poor, direction "<").
@@ -119,3 +120,38 @@ def test_binormal_modes_invert_each_other(alternative: str, kappa: float) -> Non
 def test_binormal_checks_its_arguments() -> None:
     with pytest.raises(ValueError, match="power"):
         pr.inference.binormal_sample_size(PAIR, power=1.5)
+
+
+def test_bootstrap_intervals_for_every_measure(asah: pl.DataFrame) -> None:
+    # pROC's ci.coords: an interval for every coordinate, from the same replicates.
+    rows = asah.filter(pl.col("model") == "s100b")
+    wanted = [0.1, 0.22, 0.5]
+    out = rows.roc.thresholds(thresholds=wanted, ci="bootstrap", n_boot=300, seed=3)
+    table = rows.roc.thresholds(thresholds=wanted)
+    measures = table.columns[7:]  # tnr ... closest_topleft (tpr, fpr come first)
+    for measure in ["tpr", "fpr", *measures]:
+        assert f"{measure}_lower" in out.columns
+        assert f"{measure}_upper" in out.columns
+    # Monotone transforms of one rate share its replicates: exact identities of percentiles.
+    np.testing.assert_allclose(out["fnr_lower"], 1 - out["tpr_upper"], atol=1e-12)
+    np.testing.assert_allclose(out["tnr_upper"], 1 - out["fpr_lower"], atol=1e-12)
+    # Every defined interval holds its point estimate here (ordinary data, 300 replicates).
+    for measure in ["ppv", "npv", "accuracy", "f1", "youden", "mcc", "closest_topleft"]:
+        lower, upper = out[f"{measure}_lower"], out[f"{measure}_upper"]
+        point = out[measure]
+        assert ((lower <= point) & (point <= upper)).all(), measure
+    # ppv at a threshold above every score's replicates is undefined in some: null.
+    top = rows.roc.thresholds(thresholds=[rows["score"].max()], ci="bootstrap", n_boot=300)
+    assert top["ppv_lower"].item() is None
+
+
+def test_numpy_measures_twin_the_table() -> None:
+    rng = np.random.default_rng(11)
+    frame = pl.DataFrame({"score": rng.integers(0, 6, 60), "label": rng.random(60) < 0.4})
+    table = frame.roc.thresholds()
+    tp, fp = (table[c].to_numpy().astype(float) for c in ("tp", "fp"))
+    n_pos, n_neg = tp.max(), fp.max()
+    got = measures_np(tp, fp, np.full_like(tp, n_pos), np.full_like(fp, n_neg))
+    for j, measure in enumerate(MEASURES):
+        expected = table[measure].to_numpy().astype(float)
+        np.testing.assert_allclose(got[:, j], expected, atol=1e-12, err_msg=measure)
