@@ -28,6 +28,7 @@ from polars_roc import (
     multiclass,
     precision_recall,
     segments,
+    smoothing,
     survival,
     thresholds,
 )
@@ -55,6 +56,8 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "curve": curves.curve,
     "auc": areas.auc,
     "partial_auc": areas.partial_auc,
+    "smooth": smoothing.smooth,
+    "smooth_auc": smoothing.smooth_auc,
     # threshold analysis (thresholds.py, pr_det.py, metrics.py)
     "thresholds": thresholds.thresholds,
     "best_threshold": thresholds.best_threshold,

@@ -39,10 +39,16 @@ import polars as pl
 from polars_roc import curves
 from polars_roc._core import binormal, validate
 from polars_roc._core.checks import NanPolicy
-from polars_roc._core.columns import COMPARE
+from polars_roc._core.columns import COMPARE, COMPARE_VARIANCE
 from polars_roc._core.compat import opaque
 from polars_roc._core.counts import with_totals
-from polars_roc._core.delong import cluster_variances, delong_table, obuchowski, ordered_variance
+from polars_roc._core.delong import (
+    cluster_variances,
+    delong_table,
+    obuchowski,
+    ordered_covariance,
+    ordered_variance,
+)
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import difference_test, normal_quantile
 from polars_roc._core.frames import same_kind
@@ -51,6 +57,7 @@ from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
 from polars_roc.inference import _bootstrap_tests as bootstrap_tests
 from polars_roc.inference.multiple_testing import check_adjust, with_adjusted
+from polars_roc.inference.venkatraman import Roles, venkatraman_compare
 from polars_roc.typing import Adjust, Alternative
 
 __all__ = ["Alternative", "compare"]
@@ -247,7 +254,7 @@ def compare(
     paired: bool | None = None,
     alternative: Alternative = "two-sided",
     level: float = 0.95,
-    method: Literal["delong", "bootstrap"] = "delong",
+    method: Literal["delong", "bootstrap", "venkatraman"] = "delong",
     fpr: tuple[float, float] | None = None,
     tpr: tuple[float, float] | None = None,
     n_boot: int = 2000,
@@ -257,6 +264,7 @@ def compare(
     progress: bool | None = None,
     cluster: str | None = None,
     power_method: Literal["delong", "obuchowski"] = "delong",
+    n_perm: int = 2000,
 ) -> pl.LazyFrame:
     """
     DeLong's (or a bootstrap) test of two AUCs, for every pair of models, per group.
@@ -309,8 +317,12 @@ def compare(
     level
         Confidence level of the interval of the difference.
     method, fpr, tpr, n_boot, seed
-        ``"delong"`` or ``"bootstrap"``; the partial-area range, replicates and random seed
-        of the bootstrap test.
+        ``"delong"``, ``"bootstrap"`` or ``"venkatraman"``; the partial-area range,
+        replicates and random seed of the bootstrap test. ``"venkatraman"`` tests that the
+        two whole curves are equal (pROC's ``roc.test(method="venkatraman")``, see
+        :mod:`polars_roc.inference.venkatraman`): `statistic` is pROC's E, `p_value` the
+        share of `n_perm` permutations (seeded by `seed`) reaching it; two-sided, no
+        interval, no `fpr`/`tpr`/`power`/`cluster`.
     adjust
         None, ``"holm"``, ``"bonferroni"`` or ``"bh"``: adds ``p_adjusted``.
     power
@@ -352,6 +364,8 @@ def compare(
         A progress bar on standard error while the bootstrap runs: True, False or None
         (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
         polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
+    n_perm
+        Permutations of ``method="venkatraman"`` (pROC's ``boot.n``).
 
     Returns
     -------
@@ -359,7 +373,9 @@ def compare(
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, model_a, model_b, auc_a, auc_b, diff, diff_lower, diff_upper, statistic,
         p_value, paired, df``: `paired` tells which test ran, `df` the t test's degrees of
-        freedom (null for the normal tests); + ``p_adjusted`` with `adjust`; +
+        freedom (null for the normal tests); the DeLong test adds ``var_a, var_b, cov``:
+        each AUC's variance and, for a paired test, their covariance (pROC's ``var`` and
+        ``cov``; clustered, Obuchowski's); + ``p_adjusted`` with `adjust`; +
         ``n_pos_needed, n_neg_needed`` with `power` (DeLong test only; `power_method`
         sets their variance).
 
@@ -475,6 +491,14 @@ def compare(
         if method != "delong":
             msg = "power= needs method='delong' (the bootstrap gives no variance to plan with)"
             raise ValueError(msg)
+    if method == "venkatraman":
+        unsupported = {"fpr": fpr, "tpr": tpr, "power": power, "cluster": cluster}
+        unsupported["alternative"] = alternative
+        design = Roles(score, label, model, case, pos_label, tuple(names))
+        tested = venkatraman_compare(
+            lf, design, paired=paired, n_perm=n_perm, seed=seed, unsupported=unsupported
+        )
+        return with_adjusted(tested, adjust)
     if bootstrap_tests.wanted(method, fpr=fpr, tpr=tpr, n_boot=n_boot, seed=seed):
         cols: dict[str, Any] = {"model": model, "case": case, "pos_label": pos_label}
         cols["cluster"] = cluster
@@ -543,6 +567,8 @@ def compare(
         _matched=pl.len(),
         _g10=ordered_variance(gap.filter(y)),
         _g01=ordered_variance(gap.filter(~y)),
+        _c10=ordered_covariance(pl.col("_d_a").filter(y), pl.col("_d_b").filter(y)),
+        _c01=ordered_covariance(pl.col("_d_a").filter(~y), pl.col("_d_b").filter(~y)),
     )
     pairs = pairs.join(covariances, on=pair_keys, how="left", nulls_equal=True)
     if cluster is not None:
@@ -564,8 +590,11 @@ def compare(
     # `_d` are counts, so V10 = _d / n_neg and 1 - V01 = _d / n_pos.
     m, n = (pl.col(c).cast(pl.Float64) for c in ("n_pos_a", "n_neg_a"))
     paired_variance = pl.col("_g10") / (m * n**2) + pl.col("_g01") / (n * m**2)
+    # DeLong's covariance of the two AUCs from its own definition (no cancellation).
+    covariance = pl.col("_c10") / (m * n**2) + pl.col("_c01") / (n * m**2)
     if cluster is not None:
         paired_variance = pl.col("_paired_var")
+        covariance = (v_a + v_b - paired_variance) / 2
     variance = pl.when(pl.col("paired")).then(paired_variance).otherwise(v_a + v_b)
     diff = pl.col("auc_a") - pl.col("auc_b")
     sd = pl.col("_sd")
@@ -592,6 +621,14 @@ def compare(
         pl.col("_model_a").alias("model_a"),
         pl.col("_model_b").alias("model_b"),
         *COMPARE[2:],
+        *(
+            value.alias(name)
+            for value, name in zip(
+                (v_a, v_b, pl.when(pl.col("paired")).then(covariance)),
+                COMPARE_VARIANCE,
+                strict=True,
+            )
+        ),
         *([] if power is None else _needed(power, alternative, level, power_method)),
     )
     out = opaque(out, _check_pairs(case)) if paired is True else out

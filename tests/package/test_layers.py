@@ -39,6 +39,7 @@ LAYERS: dict[str, int] = {
             "datasets",
             "decisions",
             "survival",
+            "smoothing",
         ],
         2,
     ),

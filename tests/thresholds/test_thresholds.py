@@ -85,6 +85,7 @@ def definitions(tp: float, fp: float, tn: float, fn: float) -> dict[str, float |
         "mcc": div(tp * tn - fp * fn, mcc_den),
         "lr_pos": lr(tpr, fpr),
         "lr_neg": lr(fnr, tnr),
+        "closest_topleft": None if fnr is None or fpr is None else fnr**2 + fpr**2,
     }
 
 
