@@ -39,7 +39,7 @@ import polars as pl
 from polars_roc import curves
 from polars_roc._core import binormal, validate
 from polars_roc._core.checks import NanPolicy
-from polars_roc._core.columns import COMPARE
+from polars_roc._core.columns import COMPARE, EQUIVALENCE, MARGIN
 from polars_roc._core.compat import opaque
 from polars_roc._core.counts import with_totals
 from polars_roc._core.delong import cluster_variances, delong_table, obuchowski, ordered_variance
@@ -50,6 +50,7 @@ from polars_roc._core.groups import join_groups
 from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
 from polars_roc.inference import _bootstrap_tests as bootstrap_tests
+from polars_roc.inference import _margins as margins
 from polars_roc.inference.multiple_testing import check_adjust, with_adjusted
 from polars_roc.typing import Adjust, Alternative
 
@@ -257,6 +258,8 @@ def compare(
     progress: bool | None = None,
     cluster: str | None = None,
     power_method: Literal["delong", "obuchowski"] = "delong",
+    margin: float | None = None,
+    equivalence: tuple[float, float] | None = None,
 ) -> pl.LazyFrame:
     """
     DeLong's (or a bootstrap) test of two AUCs, for every pair of models, per group.
@@ -453,6 +456,13 @@ def compare(
         raise ValueError(msg)
     validate.level(level)
     check_adjust(adjust)
+    margin, equivalence = margins.check(margin, equivalence)
+    if (margin is not None or equivalence is not None) and alternative != "two-sided":
+        msg = (
+            f"margin= and equivalence= set the test's sides; alternative={alternative!r} "
+            f"does not apply\n\nHint: leave alternative out."
+        )
+        raise ValueError(msg)
     if cluster is not None:
         validate.cluster(schema, cluster, roles={**roles, model: "model"})
         if power is not None:
@@ -482,6 +492,7 @@ def compare(
         boot: dict[str, Any] = {"n_boot": n_boot, "seed": seed, "fpr": fpr, "tpr": tpr}
         boot["progress"] = progress  # progress (issue 35)
         tested = bootstrap_tests.compare(lf, score, label, names=names, **cols, **test, **boot)
+        tested = margins.tested(tested, margin, equivalence).drop("_sd")
         return with_adjusted(tested, adjust)
     # Only the columns the test reads, model and case under names not in the frame: no other
     # column meets an internal one. As pROC: without case ids, two models score the same
@@ -587,12 +598,15 @@ def compare(
         .unnest("_test")
         .sort(pair_keys, nulls_last=True)
     )
+    out = margins.tested(out, margin, equivalence)
     out = out.select(
         *names,
         pl.col("_model_a").alias("model_a"),
         pl.col("_model_b").alias("model_b"),
         *COMPARE[2:],
         *([] if power is None else _needed(power, alternative, level, power_method)),
+        *([] if margin is None else [MARGIN]),
+        *([] if equivalence is None else EQUIVALENCE),
     )
     out = opaque(out, _check_pairs(case)) if paired is True else out
     return with_adjusted(out, adjust)
