@@ -35,7 +35,7 @@ from polars_roc._core import validate
 from polars_roc._core.columns import EQUIVALENCE, MARGIN
 from polars_roc._core.distributions import FloatArray, normal_cdf, student_t_cdf
 
-__all__ = ["check", "tested"]
+__all__ = ["check", "with_margin_test"]
 
 Bounds = tuple[float, float]
 
@@ -94,7 +94,7 @@ def _one_sided(
     return z, p
 
 
-def tested(lf: pl.LazyFrame, margin: float | None, equivalence: Bounds | None) -> pl.LazyFrame:
+def with_margin_test(lf: pl.LazyFrame, margin: float | None, equivalence: Bounds | None) -> pl.LazyFrame:
     """
     `lf` (``diff, _sd, df, paired``) with the margin's ``statistic, p_value`` and its columns.
 

@@ -336,6 +336,19 @@ def compare(
         covariance. Null where pROC stops or returns NaN: a curve with fewer than two points
         inside the unit square or all at one `tpr` (pROC: "ROC curve not smoothable"), a
         constant score within a class (no correlation), a negative ``V₀``.
+    margin
+        Non-inferiority of `model_b` to `model_a` (the second model in the column's order,
+        e.g. an Enum ``["champion", "challenger"]``, against the first): ``H0: auc_b - auc_a
+        <= -margin``, ``statistic = (margin - diff) / sd`` (``diff = auc_a - auc_b``, `sd`
+        DeLong's, clustered or not, or the bootstrap's, also for ``fpr=`` partial areas),
+        one-sided ``p_value = 1 - F(statistic)`` (normal; Student's t with `df` unpaired).
+        Adds a `margin` column; the interval of `diff` stays two-sided at `level`. See
+        :mod:`polars_roc.inference._margins`.
+    equivalence
+        ``(lo, hi)``: equivalence of the two areas, ``lo < auc_b - auc_a < hi``, by two
+        one-sided tests (the larger p-value, the smaller statistic); adds
+        ``equivalence_lower, equivalence_upper``. Not with `margin` or a one-sided
+        `alternative`.
     cluster
         Column of cluster ids (a patient with several lesions, a customer with several
         accounts; each case belongs to one cluster, the same under every model). DeLong's
@@ -364,7 +377,8 @@ def compare(
         p_value, paired, df``: `paired` tells which test ran, `df` the t test's degrees of
         freedom (null for the normal tests); + ``p_adjusted`` with `adjust`; +
         ``n_pos_needed, n_neg_needed`` with `power` (DeLong test only; `power_method`
-        sets their variance).
+        sets their variance); `statistic, p_value` are the margin's test + ``margin`` with
+        `margin`, + ``equivalence_lower, equivalence_upper`` with `equivalence`.
 
     Examples
     --------
@@ -411,6 +425,19 @@ def compare(
     │ 0.197296 ┆ 18.36        ┆ 137.91       │
     │ 0.197296 ┆ 32.41        ┆ 243.42       │
     └──────────┴──────────────┴──────────────┘
+
+    Is `b` no worse than `a` by more than 0.4 (non-inferiority)? ``statistic = (0.4 -
+    diff) / sd``:
+
+    >>> df.roc.compare(case="case", margin=0.4).select("diff", "statistic", "p_value")
+    shape: (1, 3)
+    ┌────────┬───────────┬──────────┐
+    │ diff   ┆ statistic ┆ p_value  │
+    │ ---    ┆ ---       ┆ ---      │
+    │ f64    ┆ f64       ┆ f64      │
+    ╞════════╪═══════════╪══════════╡
+    │ 0.3125 ┆ 0.307959  ┆ 0.379057 │
+    └────────┴───────────┴──────────┘
 
     Two cases per patient: the clustered test is wider where a patient's cases agree.
 
@@ -492,7 +519,7 @@ def compare(
         boot: dict[str, Any] = {"n_boot": n_boot, "seed": seed, "fpr": fpr, "tpr": tpr}
         boot["progress"] = progress  # progress (issue 35)
         tested = bootstrap_tests.compare(lf, score, label, names=names, **cols, **test, **boot)
-        tested = margins.tested(tested, margin, equivalence).drop("_sd")
+        tested = margins.with_margin_test(tested, margin, equivalence).drop("_sd")
         return with_adjusted(tested, adjust)
     # Only the columns the test reads, model and case under names not in the frame: no other
     # column meets an internal one. As pROC: without case ids, two models score the same
@@ -598,7 +625,7 @@ def compare(
         .unnest("_test")
         .sort(pair_keys, nulls_last=True)
     )
-    out = margins.tested(out, margin, equivalence)
+    out = margins.with_margin_test(out, margin, equivalence)
     out = out.select(
         *names,
         pl.col("_model_a").alias("model_a"),
