@@ -33,6 +33,7 @@ from polars_roc import (
     engines,
     exprs,
     gains,
+    gates,
     geometry,
     inference,
     metrics,
@@ -53,6 +54,7 @@ from polars_roc.crossval import stratified_folds
 from polars_roc.curves import from_counts
 from polars_roc.decisions.expression import net_benefit
 from polars_roc.engines import auc_table, tally
+from polars_roc.gates import checks
 from polars_roc.exprs import (
     accuracy,
     auc,
@@ -86,6 +88,7 @@ __all__ = [
     "calibration_intercept",
     "calibration_slope",
     "charts",
+    "checks",
     "crossval",
     "curves",
     "datasets",
@@ -99,6 +102,7 @@ __all__ = [
     "fpr_at_tpr",
     "from_counts",
     "gains",
+    "gates",
     "geometry",
     "gini",
     "hull_auc_of_points",

@@ -33,6 +33,7 @@ from polars_roc._core import validate
 from polars_roc._core.progress import Stages  # progress (issue 35)
 from polars_roc.cli import _files as files
 from polars_roc.cli import _memory as memory
+from polars_roc.cli import _check as release_gates
 from polars_roc.cli import _survival as cli_survival  # survival horizons (issue 34)
 from polars_roc.cli._files import UsageError
 from polars_roc.datasets import simulate
@@ -81,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="ROC analysis of scored data: a self-contained HTML report per segment.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{report,demo}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{report,demo,check}")
 
     options = argparse.ArgumentParser(add_help=False)
     options.add_argument(
@@ -233,6 +234,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--rows", type=int, default=20_000, help="cases (default: %(default)s)")
     demo.set_defaults(run=_demo)
+    release_gates.add(sub)
     return parser
 
 
