@@ -54,7 +54,6 @@ from polars_roc.crossval import stratified_folds
 from polars_roc.curves import from_counts
 from polars_roc.decisions.expression import net_benefit
 from polars_roc.engines import auc_table, tally
-from polars_roc.gates import checks
 from polars_roc.exprs import (
     accuracy,
     auc,
@@ -67,6 +66,7 @@ from polars_roc.exprs import (
     partial_auc,
     pr_auc,
 )
+from polars_roc.gates import checks
 from polars_roc.geometry.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.geometry.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
 from polars_roc.inference import bootstrap, detectable_auc, roc_power, roc_sample_size

@@ -23,7 +23,7 @@ from polars_roc.cli._files import UsageError
 from polars_roc.gates import checks
 from polars_roc.report import parse_reference
 
-__all__ = ["add", "run"]
+__all__ = ["add", "report_flags", "report_table", "run"]
 
 #: What ``-o`` writes, by suffix.
 WRITERS = (".json", ".csv")
@@ -69,6 +69,59 @@ def add(sub: Any) -> None:
     cmd.set_defaults(run=run, progress=False)
 
 
+def report_flags(rep: argparse.ArgumentParser) -> None:
+    """The ``report`` flags that put the check table at the top of the page."""
+    gates = rep.add_argument_group("release gates (the checks at the top of the page)")
+    gates.add_argument("--checks", action="store_true", help="add the release gates")
+    gates.add_argument("--model", help="column naming the model of each row")
+    gates.add_argument("--champion", help="the current model's name")
+    gates.add_argument("--challenger", help="the candidate model's name")
+    gates.add_argument("--case", help="case id column: pairs the two models' rows")
+    gates.add_argument("--margin", type=float, help="non-inferiority margin in AUC")
+    gates.add_argument("--min-auc", type=float, help="lowest accepted AUC lower bound")
+    gates.add_argument("--max-psi", type=float, help="largest accepted PSI (with --time)")
+    gates.add_argument("--min-p", type=float, help="smallest accepted disparity p-value")
+    gates.add_argument("--slope", type=_band, metavar="LO,HI", help="calibration slope band")
+
+
+def report_table(lf: pl.LazyFrame, args: argparse.Namespace) -> pl.DataFrame | None:
+    """The report's check table, when ``--checks`` or ``--champion`` asks for one."""
+    if not (args.checks or args.champion is not None):
+        return None
+    for flag in ("model", "champion", "challenger"):
+        if getattr(args, flag) is None:
+            msg = f"--checks needs --{flag}\n\nHint: --model model --champion A --challenger B."
+            raise UsageError(msg)
+    schema = lf.collect_schema()
+    return _table(
+        lf, args, by=args.by or None, pos_label=_pos_label(args.pos_label, schema[args.label])
+    )
+
+
+def _table(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> pl.DataFrame:
+    """The check table the flags ask for."""
+    timed = args.time is not None and args.reference is not None
+    return checks(
+        lf,
+        args.score,
+        args.label,
+        model=args.model,
+        champion=args.champion,
+        challenger=args.challenger,
+        case=args.case,
+        margin=args.margin,
+        min_auc=args.min_auc,
+        time=args.time if timed else None,
+        every=args.every,
+        reference=parse_reference(args.reference) if timed else None,
+        max_psi=args.max_psi,
+        min_p=args.min_p,
+        slope=args.slope,
+        level=args.level,
+        **roles,
+    ).collect()
+
+
 def _pos_label(text: str | None, dtype: pl.DataType) -> Any:
     """The positive class in the label column's type."""
     if text is None or not dtype.is_integer():
@@ -103,26 +156,8 @@ def run(args: argparse.Namespace) -> int:
         if name is not None and name not in schema:
             msg = f"{flag}: column {name!r} not found in {args.path!r}"
             raise UsageError(msg)
-    table = checks(
-        lf,
-        args.score,
-        args.label,
-        model=args.model,
-        champion=args.champion,
-        challenger=args.challenger,
-        case=args.case,
-        by=args.by,
-        pos_label=_pos_label(args.pos_label, schema[args.label]),
-        margin=args.margin,
-        min_auc=args.min_auc,
-        time=args.time,
-        every=args.every,
-        reference=parse_reference(args.reference),
-        max_psi=args.max_psi,
-        min_p=args.min_p,
-        slope=args.slope,
-        level=args.level,
-    ).collect()
+    pos_label = _pos_label(args.pos_label, schema[args.label])
+    table = _table(lf, args, by=args.by, pos_label=pos_label)
     if not args.quiet:
         with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=200, tbl_width_chars=200):
             print(table)

@@ -9,7 +9,6 @@ with the reason shown: a gate never passes on a null.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
@@ -220,7 +219,7 @@ def checks(
         limit = pl.lit(f">= {min_auc:.4g}")
         out.append(_rows(auc, "min_auc", names, bound, limit, bound >= min_auc, reason))
     if time is not None and every is not None and reference is not None:
-        windows = dict(time=time, every=every, reference=reference)
+        windows: dict[str, Any] = {"time": time, "every": every, "reference": reference}
         trend = _last_window(over_time(mine, score, label, **windows, **directed), names)
         alert = pl.col("alert")
         reason = pl.format(
@@ -228,7 +227,9 @@ def checks(
             pl.col("window_start").cast(pl.String), _rounded(pl.col("estimate")),
             _rounded(pl.col("ref_lower")), _rounded(pl.col("ref_upper")),
         )  # fmt: skip
-        limit = pl.format("in [{}, {}]", _rounded(pl.col("ref_lower")), _rounded(pl.col("ref_upper")))
+        limit = pl.format(
+            "in [{}, {}]", _rounded(pl.col("ref_lower")), _rounded(pl.col("ref_upper"))
+        )
         out.append(_rows(trend, "alert", names, pl.col("estimate"), limit, ~alert, reason))
         if max_psi is not None:
             stable = score_stability(
@@ -262,7 +263,9 @@ def checks(
         value = pl.col("slope")
         reason = pl.format("calibration slope {}", _rounded(value))
         limit = pl.lit(f"in [{lo:.4g}, {hi:.4g}]")
-        out.append(_rows(fit, "calibration_slope", names, value, limit, value.is_between(lo, hi), reason))
+        out.append(
+            _rows(fit, "calibration_slope", names, value, limit, value.is_between(lo, hi), reason)
+        )
     if not out:
         msg = (
             "no check asked: give at least one limit\n\nHint: margin=0.02, min_auc=0.7, "

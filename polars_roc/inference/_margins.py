@@ -94,7 +94,9 @@ def _one_sided(
     return z, p
 
 
-def with_margin_test(lf: pl.LazyFrame, margin: float | None, equivalence: Bounds | None) -> pl.LazyFrame:
+def with_margin_test(
+    lf: pl.LazyFrame, margin: float | None, equivalence: Bounds | None
+) -> pl.LazyFrame:
     """
     `lf` (``diff, _sd, df, paired``) with the margin's ``statistic, p_value`` and its columns.
 

@@ -111,7 +111,8 @@ def test_bad_input_exits_2_with_one_line(scored: Path, change: list[str], names:
     done = _run(*args)
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and names in lines[0], done.stderr
+    assert len(lines) == 1, done.stderr
+    assert names in lines[0], done.stderr
 
 
 def test_output_onto_the_input_is_refused(scored: Path) -> None:

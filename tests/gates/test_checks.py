@@ -38,7 +38,9 @@ def test_the_degradation_is_five_points(sim: pl.DataFrame) -> None:
         rows = sim.filter(pl.col("segment") == segment)
         a, b = (rows.filter(pl.col("model") == m) for m in ("champion", "challenger"))
         drop = roc_auc_score(a["label"], a["score"]) - roc_auc_score(b["label"], b["score"])
-        assert drop == (pytest.approx(0.05, abs=0.005) if segment == "west" else pytest.approx(0, abs=0.003))
+        assert drop == (
+            pytest.approx(0.05, abs=0.005) if segment == "west" else pytest.approx(0, abs=0.003)
+        )
 
 
 @pytest.mark.parametrize("lazy", [False, True], ids=["eager", "lazy"])
@@ -87,13 +89,16 @@ def test_min_auc_judges_the_lower_bound() -> None:
         small, champion="champion", challenger="challenger", by="segment", min_auc=limit
     )
     for row in out.iter_rows(named=True):
-        rows = small.filter((pl.col("model") == "challenger") & (pl.col("segment") == row["segment"]))
+        rows = small.filter(
+            (pl.col("model") == "challenger") & (pl.col("segment") == row["segment"])
+        )
         bound = _delong_lower(rows["label"].to_numpy(), rows["score"].to_numpy())
         assert row["value"] == pytest.approx(bound, abs=1e-9)
         assert row["passed"] == (bound >= limit)
         assert row["limit"] == f">= {limit:.4g}"
     # a point AUC above the limit does not pass when its lower bound is below it
-    assert (auc["auc"] > limit).all() and not out["passed"].all()
+    assert (auc["auc"] > limit).all()
+    assert not out["passed"].all()
 
 
 def test_monitoring_checks_read_the_last_window(sim: pl.DataFrame) -> None:
