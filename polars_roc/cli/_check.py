@@ -93,9 +93,9 @@ def report_table(lf: pl.LazyFrame, args: argparse.Namespace) -> pl.DataFrame | N
             msg = f"--checks needs --{flag}\n\nHint: --model model --champion A --challenger B."
             raise UsageError(msg)
     schema = lf.collect_schema()
-    return _table(
-        lf, args, by=args.by or None, pos_label=_pos_label(args.pos_label, schema[args.label])
-    )
+    by = [name for name in args.by if name != args.model] or None  # the report's model group
+    pos_label = _pos_label(args.pos_label, schema[args.label])
+    return _table(lf, args, by=by, pos_label=pos_label)
 
 
 def _table(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> pl.DataFrame:
