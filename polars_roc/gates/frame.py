@@ -161,20 +161,25 @@ def checks(
 
     Examples
     --------
+    >>> import polars as pl
     >>> import polars_roc as pr
-    >>> sim = pr.datasets.simulate(4000, models=["champion", "challenger"], seed=3)
-    >>> gates = pr.checks(sim, champion="champion", challenger="challenger", case="case",
-    ...                   margin=0.02, min_auc=0.7)
-    >>> gates.select("check", "limit", "passed")
-    shape: (2, 3)
-    ┌─────────────────┬─────────┬────────┐
-    │ check           ┆ limit   ┆ passed │
-    │ ---             ┆ ---     ┆ ---    │
-    │ str             ┆ str     ┆ bool   │
-    ╞═════════════════╪═════════╪════════╡
-    │ non_inferiority ┆ < 0.05  ┆ false  │
-    │ min_auc         ┆ >= 0.7  ┆ true   │
-    └─────────────────┴─────────┴────────┘
+    >>> sim = pr.datasets.simulate(4000, models=["challenger", "champion"], seed=3)
+    >>> gates = pr.checks(
+    ...     sim, champion="champion", challenger="challenger", case="case", margin=0.02,
+    ...     min_auc=0.7,
+    ... )
+    >>> gates.select("check", pl.col("value").round(4), "limit", "passed")
+    shape: (2, 4)
+    ┌─────────────────┬────────┬────────┬────────┐
+    │ check           ┆ value  ┆ limit  ┆ passed │
+    │ ---             ┆ ---    ┆ ---    ┆ ---    │
+    │ str             ┆ f64    ┆ str    ┆ bool   │
+    ╞═════════════════╪════════╪════════╪════════╡
+    │ non_inferiority ┆ 0.0    ┆ < 0.05 ┆ true   │
+    │ min_auc         ┆ 0.8575 ┆ >= 0.7 ┆ true   │
+    └─────────────────┴────────┴────────┴────────┘
+    >>> gates["reason"][1]
+    'auc 0.8732 (lower bound 0.8575), 505 positives, 3495 negatives'
     """
     names = validate.as_names(by)
     schema = lf.collect_schema()
