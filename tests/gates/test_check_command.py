@@ -12,9 +12,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+import polars_roc as pr
 from tests.gates.test_checks import champion_challenger
 
-ROOT = Path(__file__).resolve().parents[2]
+# The tree whose polars_roc the tests import, for the subprocess to import the same.
+ROOT = Path(pr.__file__).resolve().parents[1]
 
 # A segment column whose name and values quote, separate and break lines.
 HOSTILE = 'seg,"x"\n;\t{}'

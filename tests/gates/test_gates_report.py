@@ -12,7 +12,8 @@ import polars as pl
 import polars_roc as pr
 from tests.gates.test_checks import champion_challenger
 
-ROOT = Path(__file__).resolve().parents[2]
+# The tree whose polars_roc the tests import, for the subprocess to import the same.
+ROOT = Path(pr.__file__).resolve().parents[1]
 
 
 def test_render_puts_the_checks_first() -> None:
