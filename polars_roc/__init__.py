@@ -34,6 +34,7 @@ from polars_roc import (
     engines,
     exprs,
     gains,
+    gates,
     geometry,
     inference,
     metrics,
@@ -67,6 +68,7 @@ from polars_roc.exprs import (
     partial_auc,
     pr_auc,
 )
+from polars_roc.gates import checks
 from polars_roc.geometry.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.geometry.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
 from polars_roc.inference import bootstrap, detectable_auc, roc_power, roc_sample_size
@@ -88,6 +90,7 @@ __all__ = [
     "calibration_intercept",
     "calibration_slope",
     "charts",
+    "checks",
     "crossval",
     "curves",
     "datasets",
@@ -101,6 +104,7 @@ __all__ = [
     "fpr_at_tpr",
     "from_counts",
     "gains",
+    "gates",
     "geometry",
     "gini",
     "hull_auc_of_points",

@@ -22,6 +22,7 @@ from polars_roc import (
     decisions,
     exprs,
     gains,
+    gates,
     inference,
     metrics,
     monitoring,
@@ -111,6 +112,7 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
 
     "rollup": segments.rollup,
     "disparity": segments.disparity,
+    "checks": gates.checks,
     "cross_auc": segments.cross_auc,
     "bias_auc": segments.bias_auc,
 

@@ -155,3 +155,11 @@ def groups(columns: Sequence[str], outputs: Iterable[str]) -> list[str]:
 VALUE_CURVE = ("threshold", "depth", "tp", "fp", "value", "value_per_case")
 #: ``decision_curve`` (+ ``net_benefit_lower, net_benefit_upper`` with ``ci``).
 DECISION_CURVE = ("threshold", "net_benefit", "treat_all", "treat_none", "interventions_avoided")
+
+# release gates
+#: ``compare(margin=δ)`` adds ``margin`` (non-inferiority of model_b to model_a).
+MARGIN = "margin"
+#: ``compare(equivalence=(lo, hi))`` adds the bounds on ``auc_b - auc_a``.
+EQUIVALENCE = ("equivalence_lower", "equivalence_upper")
+#: ``checks``: one row per named check, after its group columns.
+CHECKS = ("check", "value", "limit", "passed", "reason")

@@ -39,7 +39,7 @@ import polars as pl
 from polars_roc import curves
 from polars_roc._core import binormal, validate
 from polars_roc._core.checks import NanPolicy
-from polars_roc._core.columns import COMPARE, COMPARE_VARIANCE
+from polars_roc._core.columns import COMPARE, COMPARE_VARIANCE, EQUIVALENCE, MARGIN
 from polars_roc._core.compat import opaque
 from polars_roc._core.counts import with_totals
 from polars_roc._core.delong import (
@@ -56,6 +56,7 @@ from polars_roc._core.groups import join_groups
 from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
 from polars_roc.inference import _bootstrap_tests as bootstrap_tests
+from polars_roc.inference import _margins as margins
 from polars_roc.inference.multiple_testing import check_adjust, with_adjusted
 from polars_roc.inference.venkatraman import Roles, venkatraman_compare
 from polars_roc.typing import Adjust, Alternative
@@ -265,6 +266,8 @@ def compare(
     cluster: str | None = None,
     power_method: Literal["delong", "obuchowski"] = "delong",
     n_perm: int = 2000,
+    margin: float | None = None,
+    equivalence: tuple[float, float] | None = None,
 ) -> pl.LazyFrame:
     """
     DeLong's (or a bootstrap) test of two AUCs, for every pair of models, per group.
@@ -345,6 +348,19 @@ def compare(
         covariance. Null where pROC stops or returns NaN: a curve with fewer than two points
         inside the unit square or all at one `tpr` (pROC: "ROC curve not smoothable"), a
         constant score within a class (no correlation), a negative ``V₀``.
+    margin
+        Non-inferiority of `model_b` to `model_a` (the second model in the column's order,
+        e.g. an Enum ``["champion", "challenger"]``, against the first): ``H0: auc_b - auc_a
+        <= -margin``, ``statistic = (margin - diff) / sd`` (``diff = auc_a - auc_b``, `sd`
+        DeLong's, clustered or not, or the bootstrap's, also for ``fpr=`` partial areas),
+        one-sided ``p_value = 1 - F(statistic)`` (normal; Student's t with `df` unpaired).
+        Adds a `margin` column; the interval of `diff` stays two-sided at `level`. See
+        :mod:`polars_roc.inference._margins`.
+    equivalence
+        ``(lo, hi)``: equivalence of the two areas, ``lo < auc_b - auc_a < hi``, by two
+        one-sided tests (the larger p-value, the smaller statistic); adds
+        ``equivalence_lower, equivalence_upper``. Not with `margin` or a one-sided
+        `alternative`.
     cluster
         Column of cluster ids (a patient with several lesions, a customer with several
         accounts; each case belongs to one cluster, the same under every model). DeLong's
@@ -377,7 +393,8 @@ def compare(
         each AUC's variance and, for a paired test, their covariance (pROC's ``var`` and
         ``cov``; clustered, Obuchowski's); + ``p_adjusted`` with `adjust`; +
         ``n_pos_needed, n_neg_needed`` with `power` (DeLong test only; `power_method`
-        sets their variance).
+        sets their variance); `statistic, p_value` are the margin's test + ``margin`` with
+        `margin`, + ``equivalence_lower, equivalence_upper`` with `equivalence`.
 
     Examples
     --------
@@ -425,6 +442,19 @@ def compare(
     │ 0.197296 ┆ 32.41        ┆ 243.42       │
     └──────────┴──────────────┴──────────────┘
 
+    Is `b` no worse than `a` by more than 0.4 (non-inferiority)? ``statistic = (0.4 -
+    diff) / sd``:
+
+    >>> df.roc.compare(case="case", margin=0.4).select("diff", "statistic", "p_value")
+    shape: (1, 3)
+    ┌────────┬───────────┬──────────┐
+    │ diff   ┆ statistic ┆ p_value  │
+    │ ---    ┆ ---       ┆ ---      │
+    │ f64    ┆ f64       ┆ f64      │
+    ╞════════╪═══════════╪══════════╡
+    │ 0.3125 ┆ 0.307959  ┆ 0.379057 │
+    └────────┴───────────┴──────────┘
+
     Two cases per patient: the clustered test is wider where a patient's cases agree.
 
     >>> patients = df.with_columns(patient=pl.col("case") // 2)
@@ -469,6 +499,13 @@ def compare(
         raise ValueError(msg)
     validate.level(level)
     check_adjust(adjust)
+    margin, equivalence = margins.check(margin, equivalence)
+    if (margin is not None or equivalence is not None) and alternative != "two-sided":
+        msg = (
+            f"margin= and equivalence= set the test's sides; alternative={alternative!r} "
+            f"does not apply\n\nHint: leave alternative out."
+        )
+        raise ValueError(msg)
     if cluster is not None:
         validate.cluster(schema, cluster, roles={**roles, model: "model"})
         if power is not None:
@@ -506,6 +543,7 @@ def compare(
         boot: dict[str, Any] = {"n_boot": n_boot, "seed": seed, "fpr": fpr, "tpr": tpr}
         boot["progress"] = progress  # progress (issue 35)
         tested = bootstrap_tests.compare(lf, score, label, names=names, **cols, **test, **boot)
+        tested = margins.with_margin_test(tested, margin, equivalence).drop("_sd")
         return with_adjusted(tested, adjust)
     # Only the columns the test reads, model and case under names not in the frame: no other
     # column meets an internal one. As pROC: without case ids, two models score the same
@@ -616,6 +654,7 @@ def compare(
         .unnest("_test")
         .sort(pair_keys, nulls_last=True)
     )
+    out = margins.with_margin_test(out, margin, equivalence)
     out = out.select(
         *names,
         pl.col("_model_a").alias("model_a"),
@@ -630,6 +669,8 @@ def compare(
             )
         ),
         *([] if power is None else _needed(power, alternative, level, power_method)),
+        *([] if margin is None else [MARGIN]),
+        *([] if equivalence is None else EQUIVALENCE),
     )
     out = opaque(out, _check_pairs(case)) if paired is True else out
     return with_adjusted(out, adjust)

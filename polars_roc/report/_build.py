@@ -47,6 +47,7 @@ from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
 from polars_roc.inference import detectable_auc
 from polars_roc.report import _business as report_business
+from polars_roc.report import _checks as report_checks
 from polars_roc.report import _decisions as report_decisions
 from polars_roc.report import _figures as report_figures
 from polars_roc.report import _monitoring as report_over_time
@@ -441,6 +442,7 @@ def render(
     source: str | None = None,
     progress: Progress | None = None,
     over_time: report_over_time.OverTimeData | None = None,
+    checks: pl.DataFrame | None = None,
     **settings: Any,
 ) -> str:
     """
@@ -461,6 +463,9 @@ def render(
     over_time
         The "Over time" section's data (:func:`polars_roc.report.compute_over_time`): the
         section is added last and the latest window's alerts are stated at the top.
+    checks
+        A check table (:func:`polars_roc.gates.checks`, collected): the "Release gates"
+        section comes first and its verdict heads the notes.
     **settings
         Settings of :class:`~polars_roc.report.ReportOptions` by name, e.g. ``title=`` (the
         page's title and heading) and ``js=`` (``"inline"`` embeds Vega, which needs
@@ -496,6 +501,9 @@ def render(
         figures += _over_time_figures(over_time, notes, say)
         sections.append(report_over_time.section(over_time, {f.key for f in figures}))
         notes.insert(0, report_over_time.headline(over_time))
+    if checks is not None:
+        sections.insert(0, report_checks.section(checks))
+        notes.insert(0, report_checks.headline(checks))
     specs = "\n".join(report_page.spec_script(f.key, f.spec) for f in figures)
     return report_page.PAGE.format(
         title=html.escape(title),
