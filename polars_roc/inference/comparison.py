@@ -530,7 +530,7 @@ def compare(
             raise ValueError(msg)
     if method == "venkatraman":
         unsupported = {"fpr": fpr, "tpr": tpr, "power": power, "cluster": cluster}
-        unsupported["alternative"] = alternative
+        unsupported |= {"margin": margin, "equivalence": equivalence, "alternative": alternative}
         design = Roles(score, label, model, case, pos_label, tuple(names))
         tested = venkatraman_compare(
             lf, design, paired=paired, n_perm=n_perm, seed=seed, unsupported=unsupported
