@@ -3,14 +3,13 @@ ROC analysis as Polars expressions and frames: exact, lazy, grouped.
 
 Importing the package registers the ``.roc`` namespaces on DataFrame, LazyFrame and Expr.
 
-The folders are the layers, from the top (imports only go down; ``tests/package/test_layers.py``
-holds the map): ``cli`` and ``report/``; ``charts/``; ``namespace``; ``inference/``,
-``segments/``, ``monitoring/`` and ``engines/``; the questions (``thresholds/``,
-``calibration/``, ``survival/``, ``decisions/``, ``multiclass/``, ``geometry/``,
-``smoothing/`` and the
-one-module questions ``areas``, ``precision_recall``, ``metrics``, ``gains``, ``crossval``);
-the public core (``curves``, ``exprs/``) and the argument types (``typing``); and the private
-floor ``_core/``.
+The folders are the layers, from the top (imports only go down;
+``tests/package/test_layers.py`` holds the map): ``cli`` and ``report/``; ``charts/``;
+``namespace``; ``inference/``, ``segments/``, ``monitoring/``, ``gates/`` and ``engines/``;
+the questions (``thresholds/``, ``calibration/``, ``survival/``, ``decisions/``,
+``multiclass/``, ``geometry/``, ``smoothing/`` and the one-module questions ``areas``,
+``precision_recall``, ``metrics``, ``gains``, ``crossval``); the public core (``curves``,
+``exprs/``) and the argument types (``typing``); and the private floor ``_core/``.
 
 Examples
 --------

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[2] / "polars_roc"
+from tests.conftest import ROOT
+
+PACKAGE = ROOT / "polars_roc"
 
 #: Layer of each top-level module or package (a folder is one layer), from the bottom. A
 #: module may import its own layer's public names and anything below; `_core` imports
