@@ -125,7 +125,7 @@ def _is_expr(*values: object) -> bool:
 
 
 def _number(value: object, name: str, *, low: float, high: float, closed: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+    if not validate.is_real(value) or math.isnan(value):  # NumPy scalars are numbers too
         msg = f"{name} must be a number, got {value!r}"
         raise TypeError(msg)
     inside = low <= value <= high if closed else low < value < high
