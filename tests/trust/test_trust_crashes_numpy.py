@@ -18,9 +18,7 @@ import pytest
 
 import polars_roc as pr
 
-ROWS = pr.datasets.simulate(200, models=["a"], seed=2).with_columns(
-    t=pl.int_range(pl.len()) // 50
-)
+ROWS = pr.datasets.simulate(200, models=["a"], seed=2).with_columns(t=pl.int_range(pl.len()) // 50)
 
 
 def py(value: float) -> float:
@@ -56,10 +54,19 @@ CASES: dict[str, Callable[[Callable[[Any], Any]], Any]] = {
     "partial_auc_interval": lambda v: pr.inference.partial_auc_interval(
         ROWS, fpr=(v(0.0), v(0.25)), level=v(0.75), n_boot=v(20), seed=v(1)
     ),
-    "compute_over_time": lambda v: pr.report.compute_over_time(
-        ROWS.lazy(), "score", "label", time="t", every="1i", reference=(v(0), v(1)), by=[],
-        k=v(2.5), level=v(0.75),
-    ).frame,  # fmt: skip
+    "compute_over_time": lambda v: (
+        pr.report.compute_over_time(
+            ROWS.lazy(),
+            "score",
+            "label",
+            time="t",
+            every="1i",
+            reference=(v(0), v(1)),
+            by=[],
+            k=v(2.5),
+            level=v(0.75),
+        ).frame
+    ),
 }
 
 
