@@ -31,6 +31,7 @@ from polars.exceptions import PolarsError
 from polars_roc import report
 from polars_roc._core import validate
 from polars_roc._core.progress import Stages  # progress (issue 35)
+from polars_roc.cli import _columns as cli_columns
 from polars_roc.cli import _files as files
 from polars_roc.cli import _memory as memory
 from polars_roc.cli import _survival as cli_survival  # survival horizons (issue 34)
@@ -410,6 +411,9 @@ def _report(args: argparse.Namespace) -> int:
         )
         args = argparse.Namespace(**{**vars(args), "label": "label", "weight": "weight"})
         pos_label = None
+    if args.time is not None:  # a CSV's ISO dates are text until parsed
+        lf = cli_columns.iso_times(lf, args.time, args.path)
+    lf, args.by, args.segment = cli_columns.apart(lf, args.by, args.segment, args.say)
     title = args.title or f"ROC report: {Path(args.path).name}"
     return _write(
         lf,
@@ -454,6 +458,7 @@ def _class_report(args: argparse.Namespace) -> int:
             files.text_in_numbers(args.path, lf, column, "score")
     validate.column(schema, args.label, "label")
     _classes_found(lf, list(scores), args.label, args.say)
+    lf, args.by, _ = cli_columns.apart(lf, args.by, None, args.say)
     stacked, roles = report.one_vs_rest(lf, scores, args.label, by=args.by, weight=args.weight)
     title = args.title or f"ROC report: {Path(args.path).name} (each class against the rest)"
     return _write(stacked, args, **roles, title=title, source=args.path)
@@ -529,6 +534,13 @@ def _engine_options(args: argparse.Namespace) -> None:
     if args.class_scores:
         msg = f"--class-scores reads the raw rows; use --engine polars (not {args.engine})"
         raise UsageError(msg)
+    for flag, amount in (("--gain-tp", args.gain_tp), ("--gain-tn", args.gain_tn)):
+        if isinstance(amount, str):  # a column of per-row amounts, not a number
+            msg = (
+                f"{flag} column {amount!r} holds per-row amounts, which --engine {args.engine} "
+                f"tallies away; use --engine polars, or give {flag} a number (e.g. 100)"
+            )
+            raise UsageError(msg)
     if args.segment:  # segments (issue 30)
         msg = f"--segment reads the raw rows; use --engine polars (not {args.engine})"
         raise UsageError(msg)
@@ -564,7 +576,8 @@ def _options(args: argparse.Namespace) -> report.ReportOptions:
     costs = {"--cost-fp": args.cost_fp, "--cost-fn": args.cost_fn, "--prevalence": args.prevalence}
     given = [flag for flag, value in costs.items() if value is not None]
     valued = args.gain_tp is not None
-    extra = [f for f, v in (("--gain-tn", args.gain_tn), ("--capacity", args.capacity)) if v]
+    pairs = (("--gain-tn", args.gain_tn), ("--capacity", args.capacity))
+    extra = [flag for flag, value in pairs if value is not None]  # 0 is given too
     if extra and not valued:
         verb = "applies" if len(extra) == 1 else "apply"
         msg = f"{', '.join(extra)} only {verb} with --gain-tp (the value panel)"

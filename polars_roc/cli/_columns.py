@@ -1,0 +1,131 @@
+"""
+The file's columns as the report needs them: ISO time text parsed, group names kept apart.
+
+A CSV holds its dates as text: ``--time`` parses a text column of ISO dates or datetimes
+(:func:`iso_times`), and a value that is neither is an error naming the flag and the line.
+The report's frames name columns of their own (``auc``, ``metric``, ``window_start``,
+``segment``, ``value``, ...); a ``--by`` or ``--segment`` column with such a name is read
+under a name of its own (the name and an underscore, :func:`apart`), and the command says so.
+
+Examples
+--------
+>>> import polars as pl
+>>> lf = pl.LazyFrame({"metric": ["a"], "score": [0.5]})
+>>> said = []
+>>> lf, by, segment = apart(lf, ["metric"], None, said.append)
+>>> lf.collect_schema().names(), by
+(['metric_', 'score'], ['metric_'])
+>>> print(said[0])
+note: --by column 'metric' is shown as 'metric_' (the report has a column 'metric' of its own)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import polars as pl
+
+from polars_roc._core import columns
+from polars_roc._core.names import fresh
+from polars_roc.cli._files import UsageError
+from polars_roc.monitoring import OVER_TIME_COLUMNS, STABILITY_COLUMNS
+from polars_roc.segments import ROLLUP_COLUMNS
+from polars_roc.segments.disparity import COLUMNS as DISPARITY_COLUMNS
+
+__all__ = ["RESERVED", "apart", "iso_times"]
+
+
+def _outputs() -> set[str]:
+    """Every output column of the frames the report computes, intervals included."""
+    tables: list[Iterable[str]] = [
+        value
+        for value in vars(columns).values()
+        if isinstance(value, tuple) and all(isinstance(item, str) for item in value)
+    ]
+    tables += [OVER_TIME_COLUMNS, STABILITY_COLUMNS, ROLLUP_COLUMNS, DISPARITY_COLUMNS]
+    # the survival section's AUC(t), the report's own table columns and chart fields
+    tables.append(("horizon", "n_cases", "n_controls", "mean_auc", "detectable_auc"))
+    tables.append(("points", "segment", "value", "ivw_se", "class", "key", "group"))
+    names = {name for table in tables for name in table}
+    return names | {part for name in names for part in columns.interval(name)}
+
+
+#: Column names the report's frames use for their own columns.
+RESERVED = frozenset(_outputs())
+
+
+def apart(
+    lf: pl.LazyFrame, by: list[str], segment: str | None, say: Callable[[str], None]
+) -> tuple[pl.LazyFrame, list[str], str | None]:
+    """
+    The rows with each --by / --segment column named like a report column renamed.
+
+    The new name is the old one with an underscore (more if that is taken); `say` is told
+    each renaming. Returns the rows, the --by names and the --segment name to use.
+    """
+    taken = {*lf.collect_schema().names(), *RESERVED}
+    mapping: dict[str, str] = {}
+    flags = [("--by", name) for name in by] + ([("--segment", segment)] if segment else [])
+    for flag, name in flags:
+        if name in RESERVED and name not in mapping:
+            mapping[name] = fresh(f"{name}_", taken)
+            taken.add(mapping[name])
+            say(
+                f"note: {flag} column {name!r} is shown as {mapping[name]!r} "
+                f"(the report has a column {name!r} of its own)"
+            )
+    if not mapping:
+        return lf, by, segment
+    renamed = [mapping.get(name, name) for name in by]
+    return lf.rename(mapping), renamed, mapping.get(segment, segment) if segment else None
+
+
+def iso_times(lf: pl.LazyFrame, column: str, path: str) -> pl.LazyFrame:
+    """
+    The rows with a text --time column parsed as the ISO dates (or datetimes) it holds.
+
+    The first value decides: ``2024-01-31`` makes a Date column, ``2024-01-31 08:00`` (or
+    with a ``T``, seconds, a zone) a Datetime one. A value that does not parse is an error
+    naming the flag, the column, the value and its line. A column that is not text, or
+    holds only nulls, is returned as it is (the over-time section says what is wrong).
+    """
+    if lf.collect_schema().get(column) != pl.String:
+        return lf
+    text = pl.col(column).str.strip_chars()
+    first = lf.select(text.drop_nulls().first()).collect().item()
+    if first is None:
+        return lf
+    try:
+        day = len(first) == 10 and bool(dt.date.fromisoformat(first))
+        if not day:
+            dt.datetime.fromisoformat(first)
+    except ValueError:  # no ISO text: every value is wrong, the first is shown
+        parsed = pl.lit(None, dtype=pl.Date)
+    else:
+        parsed = (
+            text.str.to_date("%Y-%m-%d", strict=False)
+            if day
+            else text.str.to_datetime(strict=False)
+        )
+    csv = Path(path).suffix.lower() in (".csv", ".tsv")
+    where, offset = ("line", 2) if csv else ("row", 1)  # a CSV's line 1 is its header
+    index = fresh("_line", lf.collect_schema().names())
+    wrong = text.is_not_null() & parsed.is_null()
+    bad = (
+        lf.with_row_index(index, offset=offset)
+        .filter(wrong)
+        .select(index, column)
+        .head(1)
+        .collect()
+    )
+    if bad.height:
+        line, value = bad.row(0)
+        msg = (
+            f"--time column {column!r} holds text that is not an ISO date or datetime: "
+            f"{where} {line} of {path!r} reads {value!r} (expected e.g. 2024-01-31 or "
+            f"2024-01-31 08:00)"
+        )
+        raise UsageError(msg)
+    return lf.with_columns(parsed.alias(column))
