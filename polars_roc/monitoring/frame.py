@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 from polars.exceptions import SchemaError
@@ -222,7 +222,8 @@ def _bound(value: Any, dtype: pl.DataType, time: str) -> tuple[pl.Expr, bool]:
     if whole_day or isinstance(dtype, pl.Date):
         day = value.date() if isinstance(value, dt.datetime) else value
         return pl.lit(day, dtype=pl.Date), whole_day
-    zone = dtype.time_zone if isinstance(dtype, pl.Datetime) else None
+    dtype = cast("pl.Datetime", dtype)  # reference_rows let only Date, Datetime, integers in
+    zone = dtype.time_zone
     aware = isinstance(value, dt.datetime) and value.tzinfo is not None
     literal = pl.lit(value)
     if zone is None and aware:
