@@ -4,8 +4,9 @@ The file's columns as the report needs them: ISO time text parsed, group names k
 A CSV holds its dates as text: ``--time`` parses a text column of ISO dates or datetimes
 (:func:`iso_times`), and a value that is neither is an error naming the flag and the line.
 The report's frames name columns of their own (``auc``, ``metric``, ``window_start``,
-``segment``, ``value``, ...); a ``--by`` or ``--segment`` column with such a name is read
-under a name of its own (the name and an underscore, :func:`apart`), and the command says so.
+``value``, and with ``--segment`` ``segment``, ...); a ``--by`` or ``--segment`` column
+with such a name is read under a name of its own (the name and an underscore,
+:func:`apart`), and the command says so.
 
 Examples
 --------
@@ -34,42 +35,70 @@ from polars_roc.monitoring import OVER_TIME_COLUMNS, STABILITY_COLUMNS
 from polars_roc.segments import ROLLUP_COLUMNS
 from polars_roc.segments.disparity import COLUMNS as DISPARITY_COLUMNS
 
-__all__ = ["RESERVED", "apart", "iso_times"]
+__all__ = ["BASE", "SECTIONS", "apart", "iso_times", "reserved"]
 
 
-def _outputs() -> set[str]:
-    """Every output column of the frames the report computes, intervals included."""
-    tables: list[Iterable[str]] = [
-        value
-        for value in vars(columns).values()
-        if isinstance(value, tuple) and all(isinstance(item, str) for item in value)
-    ]
-    tables += [OVER_TIME_COLUMNS, STABILITY_COLUMNS, ROLLUP_COLUMNS, DISPARITY_COLUMNS]
-    # the survival section's AUC(t), the report's own table columns and chart fields
-    tables.append(("horizon", "n_cases", "n_controls", "mean_auc", "detectable_auc"))
-    tables.append(("points", "segment", "value", "ivw_se", "class", "key", "group"))
-    names = {name for table in tables for name in table}
-    return names | {part for name in names for part in columns.interval(name)}
+def _with_intervals(names: Iterable[str]) -> set[str]:
+    return {*names, *(part for name in names for part in columns.interval(name))}
 
 
-#: Column names the report's frames use for their own columns.
-RESERVED = frozenset(_outputs())
+#: The output columns of the frames every report computes (the registry's tables, the
+#: report's AUC table and curve sizes), with their interval columns.
+BASE = frozenset(
+    _with_intervals(
+        [
+            name
+            for table in vars(columns).values()
+            if isinstance(table, tuple) and all(isinstance(item, str) for item in table)
+            for name in table
+            if name not in ("label", "weight")  # roles: a group cannot be one anyway
+        ]
+        + ["detectable_auc", "points"]
+    )
+)
+#: The columns the sections a flag adds name: --segment, --time, --time-to-event.
+SECTIONS = {
+    "--segment": frozenset(_with_intervals(["segment", *ROLLUP_COLUMNS, *DISPARITY_COLUMNS])),
+    "--time": frozenset(_with_intervals([*OVER_TIME_COLUMNS, *STABILITY_COLUMNS])),
+    "--time-to-event": frozenset(
+        _with_intervals(["horizon", "auc", "n_cases", "n_controls", "mean_auc"])
+    ),
+}
+
+
+def reserved(*sections: str) -> frozenset[str]:
+    """
+    The column names the report's frames use, with the sections flagged on.
+
+    Examples
+    --------
+    >>> "segment" in reserved(), "segment" in reserved("--segment"), "auc" in reserved()
+    (False, True, True)
+    """
+    return BASE.union(*(SECTIONS[flag] for flag in sections))
 
 
 def apart(
-    lf: pl.LazyFrame, by: list[str], segment: str | None, say: Callable[[str], None]
+    lf: pl.LazyFrame,
+    by: list[str],
+    segment: str | None,
+    say: Callable[[str], None],
+    *,
+    sections: Iterable[str] = (),
 ) -> tuple[pl.LazyFrame, list[str], str | None]:
     """
     The rows with each --by / --segment column named like a report column renamed.
 
-    The new name is the old one with an underscore (more if that is taken); `say` is told
-    each renaming. Returns the rows, the --by names and the --segment name to use.
+    The report's columns are :func:`reserved`'s for the `sections` flagged on. The new
+    name is the old one with an underscore (more if that is taken); `say` is told each
+    renaming. Returns the rows, the --by names and the --segment name to use.
     """
-    taken = {*lf.collect_schema().names(), *RESERVED}
+    names = reserved(*sections)
+    taken = {*lf.collect_schema().names(), *names}
     mapping: dict[str, str] = {}
     flags = [("--by", name) for name in by] + ([("--segment", segment)] if segment else [])
     for flag, name in flags:
-        if name in RESERVED and name not in mapping:
+        if name in names and name not in mapping:
             mapping[name] = fresh(f"{name}_", taken)
             taken.add(mapping[name])
             say(

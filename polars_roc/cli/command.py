@@ -43,6 +43,9 @@ __all__ = ["PROG", "main"]
 
 PROG = "polars-roc"
 
+#: The flags that add a report section naming columns of its own, and their attributes.
+_SECTIONS = {"--segment": "segment", "--time": "time", "--time-to-event": "time_to_event"}
+
 #: Characters DuckDB and Spark expand as a pattern in a path (Polars reads paths literally).
 _GLOB_CHARS = ("*", "?", "[", "{")
 
@@ -413,7 +416,10 @@ def _report(args: argparse.Namespace) -> int:
         pos_label = None
     if args.time is not None:  # a CSV's ISO dates are text until parsed
         lf = cli_columns.iso_times(lf, args.time, args.path)
-    lf, args.by, args.segment = cli_columns.apart(lf, args.by, args.segment, args.say)
+    sections = [flag for flag, on in _SECTIONS.items() if getattr(args, on) is not None]
+    lf, args.by, args.segment = cli_columns.apart(
+        lf, args.by, args.segment, args.say, sections=sections
+    )
     title = args.title or f"ROC report: {Path(args.path).name}"
     return _write(
         lf,

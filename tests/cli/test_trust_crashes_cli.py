@@ -187,3 +187,14 @@ def test_an_all_null_time_to_event_is_not_called_no_event(
     assert "'days'" in line
     assert "no observed event" not in line
     assert re.search(r"null", line)
+
+
+def test_a_group_keeps_its_name_where_no_section_uses_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "s.parquet"
+    _rows().rename({"region": "segment"}).write_parquet(path)
+    out = tmp_path / "r.html"
+    status, _, err = run(capsys, path, out, *ROLES, "--by", "segment")
+    assert status == 0, err
+    assert {row["segment"] for row in tables(out.read_text())["auc-table"]} == {"east", "west"}
