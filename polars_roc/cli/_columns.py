@@ -152,8 +152,8 @@ def iso_times(lf: pl.LazyFrame, column: str, path: str) -> pl.LazyFrame:
     if bad.height:
         line, value = bad.row(0)
         msg = (
-            f"--time column {column!r} holds text that is not an ISO date or datetime: "
-            f"{where} {line} of {path!r} reads {value!r} (expected e.g. 2024-01-31 or "
+            f"--time column {column!r} has dtype String and {where} {line} of {path!r} "
+            f"reads {value!r}, not an ISO date or datetime (e.g. 2024-01-31 or "
             f"2024-01-31 08:00)"
         )
         raise UsageError(msg)
