@@ -17,7 +17,7 @@ Examples
 >>> lf.collect_schema().names(), by
 (['metric_', 'score'], ['metric_'])
 >>> print(said[0])
-note: --by column 'metric' is shown as 'metric_' (the report has a column 'metric' of its own)
+--by column 'metric' is shown as 'metric_' (the report has a column 'metric' of its own)
 """
 
 from __future__ import annotations
@@ -91,7 +91,8 @@ def apart(
 
     The report's columns are :func:`reserved`'s for the `sections` flagged on. The new
     name is the old one with an underscore (more if that is taken); `say` is told each
-    renaming. Returns the rows, the --by names and the --segment name to use.
+    renaming (a note for the page). Returns the rows, the --by names and the --segment
+    name to use.
     """
     names = reserved(*sections)
     taken = {*lf.collect_schema().names(), *names}
@@ -102,7 +103,7 @@ def apart(
             mapping[name] = fresh(f"{name}_", taken)
             taken.add(mapping[name])
             say(
-                f"note: {flag} column {name!r} is shown as {mapping[name]!r} "
+                f"{flag} column {name!r} is shown as {mapping[name]!r} "
                 f"(the report has a column {name!r} of its own)"
             )
     if not mapping:

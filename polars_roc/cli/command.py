@@ -72,6 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    args.notes = []  # notes for the page and stdout, e.g. a group column renamed
     try:  # progress (issue 35): the steps as a bar or as lines
         with Stages.of(args.progress, args.quiet, _progress(args.quiet)) as args.say:
             return int(args.run(args))
@@ -418,7 +419,7 @@ def _report(args: argparse.Namespace) -> int:
         lf = cli_columns.iso_times(lf, args.time, args.path)
     sections = [flag for flag, on in _SECTIONS.items() if getattr(args, on) is not None]
     lf, args.by, args.segment = cli_columns.apart(
-        lf, args.by, args.segment, args.say, sections=sections
+        lf, args.by, args.segment, args.notes.append, sections=sections
     )
     title = args.title or f"ROC report: {Path(args.path).name}"
     return _write(
@@ -464,7 +465,7 @@ def _class_report(args: argparse.Namespace) -> int:
             files.text_in_numbers(args.path, lf, column, "score")
     validate.column(schema, args.label, "label")
     _classes_found(lf, list(scores), args.label, args.say)
-    lf, args.by, _ = cli_columns.apart(lf, args.by, None, args.say)
+    lf, args.by, _ = cli_columns.apart(lf, args.by, None, args.notes.append)
     stacked, roles = report.one_vs_rest(lf, scores, args.label, by=args.by, weight=args.weight)
     title = args.title or f"ROC report: {Path(args.path).name} (each class against the rest)"
     return _write(stacked, args, **roles, title=title, source=args.path)
@@ -640,6 +641,7 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
     title, source = roles.pop("title"), roles.pop("source")
     options = _options(args).replace(title=title)
     data = report.compute(lf, **roles, options=options, progress=say)
+    data.notes.extend(args.notes)
     over_time = None
     if getattr(args, "time", None) is not None:  # over time (issue 31)
         say(f"computing the AUC per {args.every} window of {args.time}")

@@ -17,7 +17,7 @@ from scipy.stats import ks_2samp
 from sklearn.metrics import roc_auc_score
 
 from polars_roc.cli import main
-from tests.report.test_report import tables
+from tests.report.test_report import notes, tables
 
 
 def run(
@@ -131,6 +131,9 @@ def test_our_output_names_never_forbid_a_column_name(
     status, stdout, err = run(capsys, path, out, *ROLES, *flags)
     assert status == 0, err
     assert "could not be drawn" not in err
+    said = f"--by column {name!r} is shown as {name + '_'!r}"
+    assert f"note: {said}" in stdout  # on stdout, and among the page's notes
+    assert any(said in note.replace("&#x27;", "'") for note in notes(out.read_text()))
     # the AUC table on stdout holds the user's groups, each with scikit-learn's AUC
     for region in ("east", "west"):
         part = rows.filter(pl.col("region") == region)
