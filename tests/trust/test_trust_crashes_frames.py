@@ -20,8 +20,9 @@ import pytest
 
 import polars_roc as pr
 from polars_roc.decisions import out_of_fold
+from tests.conftest import DATA
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = DATA.resolve().parents[1]  # the repository: tests/data is two levels down
 ROWS = (
     pr.datasets.simulate(300, models=["a"], seed=1)
     .with_columns(t=pl.int_range(pl.len()) // 100)
