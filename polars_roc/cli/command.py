@@ -32,6 +32,7 @@ from polars_roc import report
 from polars_roc._core import validate
 from polars_roc._core.progress import Stages  # progress (issue 35)
 from polars_roc.cli import _check as release_gates
+from polars_roc.cli import _columns as cli_columns
 from polars_roc.cli import _files as files
 from polars_roc.cli import _memory as memory
 from polars_roc.cli import _survival as cli_survival  # survival horizons (issue 34)
@@ -42,6 +43,9 @@ from polars_roc.engines import sources as engine_sources
 __all__ = ["PROG", "main"]
 
 PROG = "polars-roc"
+
+#: The flags that add a report section naming columns of its own, and their attributes.
+_SECTIONS = {"--segment": "segment", "--time": "time", "--time-to-event": "time_to_event"}
 
 #: Characters DuckDB and Spark expand as a pattern in a path (Polars reads paths literally).
 _GLOB_CHARS = ("*", "?", "[", "{")
@@ -69,6 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    args.notes = []  # notes for the page and stdout, e.g. a group column renamed
     try:  # progress (issue 35): the steps as a bar or as lines
         with Stages.of(args.progress, args.quiet, _progress(args.quiet)) as args.say:
             return int(args.run(args))
@@ -413,6 +418,12 @@ def _report(args: argparse.Namespace) -> int:
         )
         args = argparse.Namespace(**{**vars(args), "label": "label", "weight": "weight"})
         pos_label = None
+    if args.time is not None:  # a CSV's ISO dates are text until parsed
+        lf = cli_columns.iso_times(lf, args.time, args.path)
+    sections = [flag for flag, on in _SECTIONS.items() if getattr(args, on) is not None]
+    lf, args.by, args.segment = cli_columns.apart(
+        lf, args.by, args.segment, args.notes.append, sections=sections
+    )
     title = args.title or f"ROC report: {Path(args.path).name}"
     return _write(
         lf,
@@ -457,6 +468,7 @@ def _class_report(args: argparse.Namespace) -> int:
             files.text_in_numbers(args.path, lf, column, "score")
     validate.column(schema, args.label, "label")
     _classes_found(lf, list(scores), args.label, args.say)
+    lf, args.by, _ = cli_columns.apart(lf, args.by, None, args.notes.append)
     stacked, roles = report.one_vs_rest(lf, scores, args.label, by=args.by, weight=args.weight)
     title = args.title or f"ROC report: {Path(args.path).name} (each class against the rest)"
     return _write(stacked, args, **roles, title=title, source=args.path)
@@ -532,6 +544,13 @@ def _engine_options(args: argparse.Namespace) -> None:
     if args.class_scores:
         msg = f"--class-scores reads the raw rows; use --engine polars (not {args.engine})"
         raise UsageError(msg)
+    for flag, amount in (("--gain-tp", args.gain_tp), ("--gain-tn", args.gain_tn)):
+        if isinstance(amount, str):  # a column of per-row amounts, not a number
+            msg = (
+                f"{flag} column {amount!r} holds per-row amounts, which --engine {args.engine} "
+                f"tallies away; use --engine polars, or give {flag} a number (e.g. 100)"
+            )
+            raise UsageError(msg)
     if args.segment:  # segments (issue 30)
         msg = f"--segment reads the raw rows; use --engine polars (not {args.engine})"
         raise UsageError(msg)
@@ -567,7 +586,8 @@ def _options(args: argparse.Namespace) -> report.ReportOptions:
     costs = {"--cost-fp": args.cost_fp, "--cost-fn": args.cost_fn, "--prevalence": args.prevalence}
     given = [flag for flag, value in costs.items() if value is not None]
     valued = args.gain_tp is not None
-    extra = [f for f, v in (("--gain-tn", args.gain_tn), ("--capacity", args.capacity)) if v]
+    pairs = (("--gain-tn", args.gain_tn), ("--capacity", args.capacity))
+    extra = [flag for flag, value in pairs if value is not None]  # 0 is given too
     if extra and not valued:
         verb = "applies" if len(extra) == 1 else "apply"
         msg = f"{', '.join(extra)} only {verb} with --gain-tp (the value panel)"
@@ -624,6 +644,7 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
     title, source = roles.pop("title"), roles.pop("source")
     options = _options(args).replace(title=title)
     data = report.compute(lf, **roles, options=options, progress=say)
+    data.notes.extend(args.notes)
     over_time = None
     if getattr(args, "time", None) is not None:  # over time (issue 31)
         say(f"computing the AUC per {args.every} window of {args.time}")

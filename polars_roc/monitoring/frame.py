@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 from polars.exceptions import SchemaError
@@ -222,7 +222,7 @@ def _bound(value: Any, dtype: pl.DataType, time: str) -> tuple[pl.Expr, bool]:
     if whole_day or isinstance(dtype, pl.Date):
         day = value.date() if isinstance(value, dt.datetime) else value
         return pl.lit(day, dtype=pl.Date), whole_day
-    assert isinstance(dtype, pl.Datetime)
+    dtype = cast("pl.Datetime", dtype)  # reference_rows let only Date, Datetime, integers in
     zone = dtype.time_zone
     aware = isinstance(value, dt.datetime) and value.tzinfo is not None
     literal = pl.lit(value)
@@ -233,6 +233,39 @@ def _bound(value: Any, dtype: pl.DataType, time: str) -> tuple[pl.Expr, bool]:
             literal.dt.convert_time_zone(zone) if aware else literal.dt.replace_time_zone(zone)
         )
     return literal.cast(pl.Datetime(dtype.time_unit, zone)), False
+
+
+def _in_order(reference: Sequence[Any]) -> None:
+    """A (start, end) pair whose start comes after its end holds no row: an error."""
+    try:
+        start, end = (_moment(v) for v in reference)
+    except ValueError:
+        return  # not ISO text: _bound says so
+    if isinstance(start, dt.date) and isinstance(end, dt.date):
+        day = not isinstance(end, dt.datetime)  # an end date includes its whole day
+        start, end = (
+            v if isinstance(v, dt.datetime) else dt.datetime(v.year, v.month, v.day)
+            for v in (start, end)
+        )
+        start, end = start.replace(tzinfo=None), end.replace(tzinfo=None)
+        after = start >= end + dt.timedelta(days=1) if day else start > end
+    elif validate.is_real(start) and validate.is_real(end):
+        after = start > end
+    else:
+        return  # not comparable here: _bound says what is wrong
+    if after:
+        msg = (
+            f"reference starts at {reference[0]!r}, after its end {reference[1]!r}: no row "
+            f"lies in it\n\nHint: reference=({reference[1]!r}, {reference[0]!r})."
+        )
+        raise ValueError(msg)
+
+
+def _moment(value: Any) -> Any:
+    """An ISO text bound as the date or datetime it names; anything else as it is."""
+    if not isinstance(value, str):
+        return value
+    return dt.date.fromisoformat(value) if len(value) == 10 else dt.datetime.fromisoformat(value)
 
 
 def reference_rows(reference: Any, time: str, dtype: pl.DataType) -> pl.Expr:
@@ -268,6 +301,14 @@ def reference_rows(reference: Any, time: str, dtype: pl.DataType) -> pl.Expr:
             f"expression, got {reference!r}\n\nHint: reference=('2024-01-01', '2024-03-31')."
         )
         raise ValueError(msg)
+    if not (isinstance(dtype, pl.Date | pl.Datetime) or dtype.is_integer()):
+        msg = (
+            f"time column {time!r} has dtype {dtype}: a (start, end) reference needs Date, "
+            f"Datetime or integer times\n\nHint: parse it first, e.g. "
+            f"pl.col({time!r}).str.to_date()."
+        )
+        raise SchemaError(msg)
+    _in_order(reference)
     (lo, lo_day), (hi, hi_day) = (_bound(v, dtype, time) for v in reference)
     t = pl.col(time)
     above = (t.dt.date() if lo_day else t) >= lo

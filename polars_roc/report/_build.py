@@ -81,7 +81,7 @@ def _quiet(message: str) -> None:
 
 
 def compute(
-    lf: pl.LazyFrame,
+    lf: pl.LazyFrame | pl.DataFrame,
     score: str = "score",
     label: str = "label",
     *,
@@ -109,7 +109,7 @@ def compute(
     Parameters
     ----------
     lf
-        Scored rows, e.g. ``pl.scan_parquet(path)``.
+        Scored rows, e.g. ``pl.scan_parquet(path)`` (or a DataFrame).
     score, label, by, weight, pos_label
         Column roles, as in :func:`polars_roc.areas.auc`.
     options
@@ -154,6 +154,7 @@ def compute(
     True
     """
     chosen = ReportOptions.of(options, **settings)
+    lf = lf.lazy()  # a DataFrame too: each step below is one lazy query
     say = progress or _quiet
     bars = progress.on if isinstance(progress, Stages) else None  # progress (issue 35)
     names = validate.as_names(by)
@@ -520,7 +521,7 @@ def render(
 
 
 def to_html(
-    lf: pl.LazyFrame,
+    lf: pl.LazyFrame | pl.DataFrame,
     score: str = "score",
     label: str = "label",
     *,
@@ -549,7 +550,7 @@ def to_html(
     Parameters
     ----------
     lf
-        Scored rows, e.g. ``pl.scan_csv(path)``.
+        Scored rows, e.g. ``pl.scan_csv(path)``, or a DataFrame.
     score, label, by, weight, pos_label, progress, segment, time_to_event, event, horizons, classes
         As in :func:`compute`.
     options, **settings
@@ -569,7 +570,7 @@ def to_html(
     >>> import polars as pl
     >>> import polars_roc as pr
     >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.3, 0.2], "label": [1, 0, 1, 0, 0]})
-    >>> page = pr.report.to_html(df.lazy(), ci=None, js="cdn")
+    >>> page = pr.report.to_html(df, ci=None, js="cdn")
     >>> page.count('<div class="chart"')
     9
     """
