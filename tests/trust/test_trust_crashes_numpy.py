@@ -21,6 +21,11 @@ import polars_roc as pr
 ROWS = pr.datasets.simulate(200, models=["a"], seed=2).with_columns(t=pl.int_range(pl.len()) // 50)
 
 
+#: pROC's list-form example (power.roc.test(list(A1=2.6, B1=1, A2=1.9, B2=1, rn=0.6,
+#: ra=0.6, delta=0.037), ...)), for the binormal planning functions.
+PAIR = pr.inference.BinormalPair(a1=2.6, b1=1.0, a2=1.9, b2=1.0, rn=0.6, ra=0.6, delta=0.037)
+
+
 def py(value: float) -> float:
     return value
 
@@ -36,6 +41,11 @@ CASES: dict[str, Callable[[Callable[[Any], Any]], Any]] = {
         v(0.75), power=v(0.875), alpha=v(0.0625), kappa=v(2)
     ),
     "detectable_auc": lambda v: pr.detectable_auc(v(41), v(72), power=v(0.875), alpha=v(0.125)),
+    "binormal_sample_size": lambda v: pr.inference.binormal_sample_size(
+        PAIR, power=v(0.875), alpha=v(0.0625), kappa=v(2)
+    ),
+    "binormal_power": lambda v: pr.inference.binormal_power(PAIR, v(40), alpha=v(0.0625)),
+    "binormal_alpha": lambda v: pr.inference.binormal_alpha(PAIR, v(40), power=v(0.875)),
     "psi": lambda v: ROWS.select(pr.psi("score", reference=pl.col("t") == 0, bins=v(5))),
     "expected_calibration_error": lambda v: ROWS.select(
         pr.expected_calibration_error("score", "label", bins=v(5))
@@ -46,10 +56,10 @@ CASES: dict[str, Callable[[Callable[[Any], Any]], Any]] = {
         ROWS, ci="bootstrap", level=v(0.75), n_boot=v(20), seed=v(1)
     ),
     "tpr_at_fpr_interval": lambda v: pr.inference.tpr_at_fpr_interval(
-        ROWS, v(0.25), level=v(0.75), n_boot=v(20), seed=v(1)
+        ROWS, fpr=v(0.25), level=v(0.75), n_boot=v(20), seed=v(1)
     ),
     "fpr_at_tpr_interval": lambda v: pr.inference.fpr_at_tpr_interval(
-        ROWS, v(0.5), level=v(0.75), n_boot=v(20), seed=v(1)
+        ROWS, tpr=v(0.5), level=v(0.75), n_boot=v(20), seed=v(1)
     ),
     "partial_auc_interval": lambda v: pr.inference.partial_auc_interval(
         ROWS, fpr=(v(0.0), v(0.25)), level=v(0.75), n_boot=v(20), seed=v(1)
