@@ -65,6 +65,8 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "det_curve": precision_recall.det_curve,
     "average_precision": precision_recall.average_precision,
     "pr_auc": precision_recall.pr_auc,
+    "precision_at_recall": precision_recall.precision_at_recall,
+    "recall_at_precision": precision_recall.recall_at_precision,
     "confusion_matrix": metrics.confusion_matrix,
     "mean_cost": metrics.mean_cost,
     # inference and cross-validation (inference.py, crossval.py)
@@ -91,6 +93,9 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "gain_curve": gains.gain_curve,
     "gains_table": gains.gains_table,
     "ks": gains.ks,
+    "precision_at_depth": gains.precision_at_depth,
+    "recall_at_depth": gains.recall_at_depth,
+    "lift_at_depth": gains.lift_at_depth,
     # calibration (calibration.py)
     "calibration": calibration.calibration,
     # multiclass (multiclass/)
@@ -179,6 +184,11 @@ EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     "brier_score": exprs.brier_score,
     "log_loss": exprs.log_loss,
     "pr_auc": exprs.pr_auc,
+    "precision_at_recall": exprs.precision_at_recall,
+    "recall_at_precision": exprs.recall_at_precision,
+    "precision_at_depth": exprs.precision_at_depth,
+    "recall_at_depth": exprs.recall_at_depth,
+    "lift_at_depth": exprs.lift_at_depth,
     "gini": exprs.gini,
     "expected_calibration_error": exprs.expected_calibration_error,
 

@@ -292,6 +292,26 @@ def rates(values: float | Sequence[float], name: str) -> list[float]:
     return out
 
 
+def depth(value: Any) -> float | int:
+    """
+    Check a depth: a fraction of the rows in (0, 1] (a float) or a count of rows (an int >= 1).
+
+    Examples
+    --------
+    >>> depth(0.1), depth(50)
+    (0.1, 50)
+    """
+    if is_integer(value) and value >= 1:
+        return int(value)
+    if is_real(value) and not is_integer(value) and 0.0 < float(value) <= 1.0:
+        return float(value)
+    msg = (
+        f"depth must be a fraction of the rows in (0, 1] or a whole number of rows >= 1, "
+        f"got {value!r}\n\nHint: depth=0.1 for the top decile, depth=100 for the top 100 rows."
+    )
+    raise ValueError(msg)
+
+
 def _is_number(value: Any) -> bool:
     return is_real(value) and math.isfinite(value)
 
