@@ -101,21 +101,16 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     # multiclass (multiclass/)
     "multiclass_auc": multiclass.multiclass_auc,
     "multiclass_curve": multiclass.multiclass_curve,
-
     "calibration_fit": calibration.calibration_fit,
-
     "time_auc": survival.time_auc,
     "time_curve": survival.time_curve,
-
     "over_time": monitoring.over_time,
     "score_stability": monitoring.score_stability,
     "estimated_auc": monitoring.estimated_auc,
-
     "rollup": segments.rollup,
     "disparity": segments.disparity,
     "cross_auc": segments.cross_auc,
     "bias_auc": segments.bias_auc,
-
     "value_curve": decisions.value_curve,
     "decision_curve": decisions.decision_curve,
 }
@@ -191,19 +186,15 @@ EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     "lift_at_depth": exprs.lift_at_depth,
     "gini": exprs.gini,
     "expected_calibration_error": exprs.expected_calibration_error,
-
     "partial_auc": exprs.partial_auc,
     "ks": threshold_exprs.ks,
     "tpr_at_fpr": threshold_exprs.tpr_at_fpr,
     "fpr_at_tpr": threshold_exprs.fpr_at_tpr,
     "auc_se": exprs.auc_se,
-
     "calibration_slope": calibration.calibration_slope,
     "calibration_intercept": calibration.calibration_intercept,
-
     "psi": monitoring_exprs.psi,
     "estimated_auc": monitoring_exprs.estimated_auc,
-
     "net_benefit": decision_exprs.net_benefit,
 }
 

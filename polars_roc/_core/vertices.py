@@ -206,9 +206,10 @@ def precision_at_recall_of(
     tp: pl.Expr, fp: pl.Expr, tpr: pl.Expr, threshold: pl.Expr, target: float
 ) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
     """
-    The highest precision among vertices with recall at least `target`: precision, recall
-    and threshold of that vertex (the largest recall among equal precisions).
+    The highest precision among vertices with recall at least `target`, and where.
 
+    Precision, recall and threshold of that vertex (the largest recall among equal
+    precisions).
     The start row counts (recall 0, precision 1), as the last point of scikit-learn's
     ``precision_recall_curve`` and torchmetrics' ``BinaryPrecisionAtFixedRecall``. An
     aggregation over one group's vertices, independent of their order.
@@ -225,9 +226,10 @@ def recall_at_precision_of(
     tp: pl.Expr, fp: pl.Expr, tpr: pl.Expr, threshold: pl.Expr, target: float
 ) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
     """
-    The highest recall among vertices with precision at least `target`: recall, precision
-    and threshold of that vertex (the highest precision among equal recalls).
+    The highest recall among vertices with precision at least `target`, and where.
 
+    Recall, precision and threshold of that vertex (the highest precision among equal
+    recalls).
     The start row (recall 0, precision 1) always qualifies: recall 0 when no other does,
     as torchmetrics' ``BinaryRecallAtFixedPrecision``.
     """

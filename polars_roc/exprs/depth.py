@@ -38,11 +38,11 @@ from polars_roc._core.vertices import at_depth_of, field, vertices
 
 __all__ = ["lift_at_depth", "precision_at_depth", "recall_at_depth"]
 
-Measure = Literal["precision", "recall", "lift"]
+_Measure = Literal["precision", "recall", "lift"]
 
 
 def _at_depth(
-    measure: Measure,
+    measure: _Measure,
     score: IntoExprColumn,
     label: IntoExprColumn,
     depth: float | int,
