@@ -5,7 +5,7 @@ Importing the package registers the ``.roc`` namespaces on DataFrame, LazyFrame 
 
 The folders are the layers, from the top (imports only go down; ``tests/package/test_layers.py``
 holds the map): ``cli`` and ``report/``; ``charts/``; ``namespace``; ``inference/``,
-``segments/``, ``monitoring/`` and ``engines/``; the questions (``thresholds/``,
+``segments/``, ``slices/``, ``monitoring/`` and ``engines/``; the questions (``thresholds/``,
 ``calibration/``, ``survival/``, ``decisions/``, ``multiclass/``, ``geometry/`` and the
 one-module questions ``areas``, ``precision_recall``, ``metrics``, ``gains``, ``crossval``);
 the public core (``curves``, ``exprs/``) and the argument types (``typing``); and the private
@@ -42,6 +42,7 @@ from polars_roc import (
     precision_recall,
     report,
     segments,
+    slices,
     survival,
     thresholds,
     typing,
@@ -134,6 +135,7 @@ __all__ = [
     "roc_power",
     "roc_sample_size",
     "segments",
+    "slices",
     "stratified_folds",
     "survival",
     "tally",

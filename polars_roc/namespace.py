@@ -28,6 +28,7 @@ from polars_roc import (
     multiclass,
     precision_recall,
     segments,
+    slices,
     survival,
     thresholds,
 )
@@ -111,6 +112,7 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "disparity": segments.disparity,
     "cross_auc": segments.cross_auc,
     "bias_auc": segments.bias_auc,
+    "slices": slices.slices,
     "value_curve": decisions.value_curve,
     "decision_curve": decisions.decision_curve,
 }

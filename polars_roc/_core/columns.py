@@ -75,6 +75,18 @@ CALIBRATION = ("bin", "mean_score", "fraction_positive", "n")
 CALIBRATION_INTERVAL = ("fraction_lower", "fraction_upper")
 #: ``ks``.
 KS = ("ks", "threshold")
+#: ``slices``: after the groups, ``slice``, then one column per feature, then these.
+SLICES = (
+    "n_pos",
+    "n_neg",
+    "auc",
+    "auc_rest",
+    "gap",
+    "gap_lower",
+    "gap_upper",
+    "p_value",
+    "p_adjusted",
+)
 #: ``precision_at_recall``: the best precision, the recall it reaches, its threshold.
 PRECISION_AT_RECALL = ("precision", "recall", "threshold", "n_pos", "n_neg")
 #: ``recall_at_precision``: the best recall, the precision it keeps, its threshold.

@@ -45,6 +45,7 @@ LAYERS: dict[str, int] = {
     # "how sure", and the questions that test and resample; other engines
     "inference": 3,
     "segments": 3,
+    "slices": 3,
     "monitoring": 3,
     "engines": 3,
     "namespace": 4,
