@@ -33,7 +33,7 @@ from polars_roc.inference.multiple_testing import adjusted, check_adjust
 from polars_roc.segments import _segment as segmented
 from polars_roc.typing import Adjust
 
-__all__ = ["COLUMNS", "delong_test", "disparity", "sides"]
+__all__ = ["COLUMNS", "delong_test", "disparity", "gap_test", "sides"]
 
 #: Output columns after the `by` columns.
 COLUMNS = (
@@ -133,10 +133,33 @@ def delong_test(
         estimate=pl.col("auc"), _n=(pl.col("n_pos") + pl.col("n_neg")).cast(pl.Float64)
     )
     both = _paired_sides(table, [*names, tag], side, "estimate", ["_var", "_n"])
+    tested = gap_test(both, level)
+    return tested.select(
+        *names,
+        tag,
+        "metric",
+        "estimate",
+        "reference_estimate",
+        "diff",
+        "diff_lower",
+        "diff_upper",
+        "p_value",
+    )
+
+
+def gap_test(both: pl.LazyFrame, level: float) -> pl.LazyFrame:
+    """
+    The unpaired DeLong test of ``estimate - reference_estimate`` from each side's variance.
+
+    `both` holds ``estimate, reference_estimate`` and each side's DeLong variance and row
+    count (``_var, _n`` and ``_var_r, _n_r``); adds ``metric, diff, diff_lower, diff_upper,
+    p_value`` (Student's t with Welch-type degrees of freedom, pROC's ``roc.test(paired=
+    FALSE)``).
+    """
     v_a, v_b = pl.col("_var"), pl.col("_var_r")
     sd = pl.col("_sd")
     welch = (v_a + v_b) ** 2 / (v_a**2 / (pl.col("_n") - 1) + v_b**2 / (pl.col("_n_r") - 1))
-    tested = (
+    return (
         both.with_columns(
             metric=pl.lit("auc"),
             diff=pl.col("estimate") - pl.col("reference_estimate"),
@@ -149,17 +172,6 @@ def delong_test(
         )
         .with_columns(_test=difference_test("two-sided", level))
         .unnest("_test")
-    )
-    return tested.select(
-        *names,
-        tag,
-        "metric",
-        "estimate",
-        "reference_estimate",
-        "diff",
-        "diff_lower",
-        "diff_upper",
-        "p_value",
     )
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
-from polars_roc._core import labels, validate
+from polars_roc._core import kernels, labels, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import SLICES
 from polars_roc._core.direction import Direction, directed
@@ -28,7 +28,8 @@ from polars_roc._core.frames import same_kind
 from polars_roc._core.names import fresh_names
 from polars_roc._core.validate import By
 from polars_roc.inference.multiple_testing import check_adjust, with_adjusted
-from polars_roc.segments.disparity import delong_test, sides
+from polars_roc.segments.disparity import delong_test, gap_test, sides
+from polars_roc.slices import _complement as complement
 from polars_roc.typing import Adjust
 
 __all__ = ["slices"]
@@ -211,57 +212,82 @@ def slices(
         taken,
     )
     kept = [*names, score, label, *([weight] if weight else [])]
-    valued = lf.select(
-        *kept, *(_value(c, schema[c], bins).alias(v) for c, v in zip(columns, values, strict=True))
-    )
+    bands = [_value(c, schema[c], bins).alias(v) for c, v in zip(columns, values, strict=True)]
     combos = [
         c for size in range(1, depth + 1) for c in itertools.combinations(range(len(columns)), size)
     ]
-    copies = []
-    for index, used in enumerate(combos):  # one copy of the rows per combination, not per slice
-        text = pl.format(
-            " & ".join(f"{columns[i]} = {{}}" for i in used), *(pl.col(values[i]) for i in used)
-        )
-        copies.append(
-            valued.select(
-                *kept,
-                pl.lit(index, dtype=pl.UInt32).alias(combo),
-                text.alias(key),
-                *(
-                    (pl.col(v) if i in used else pl.lit(None, dtype=pl.String)).alias(c)
-                    for i, (c, v) in enumerate(zip(columns, values, strict=True))
-                ),
+
+    def copied(base: pl.LazyFrame, carried: list[str]) -> pl.LazyFrame:
+        """One copy of the rows per combination of features (never one per slice)."""
+        copies = []
+        for index, used in enumerate(combos):
+            pattern = " & ".join(f"{columns[i]} = {{}}" for i in used)
+            text = pl.format(pattern, *(pl.col(values[i]) for i in used))
+            copies.append(
+                base.select(
+                    *carried,
+                    pl.lit(index, dtype=pl.UInt32).alias(combo),
+                    text.alias(key),
+                    *(
+                        (pl.col(v) if i in used else pl.lit(None, dtype=pl.String)).alias(c)
+                        for i, (c, v) in enumerate(zip(columns, values, strict=True))
+                    ),
+                )
             )
-        )
-    long = pl.concat(copies, how="vertical")
+        return pl.concat(copies, how="vertical")
+
     groups = [*names, combo]
-    y = labels.positive(pl.col(label), pos_label, dtype=schema[label])
-    counted = pl.col(score).is_not_null() & y.is_not_null()
-    counts = (
-        long.group_by(*groups, key, *columns)
-        .agg(
-            n_pos=(y & counted).sum().cast(pl.Int64),
-            n_neg=(~y & counted).sum().cast(pl.Int64),
+    enough = (pl.col("n_pos") >= min_pos) & (pl.col("n_neg") >= min_neg)
+    if weight is None:  # counts: the rest's sums from the group's and the slice's (no copies)
+        coded = kernels.coded(
+            lf.with_columns(bands),
+            score,
+            label,
+            names=names,
+            weight=None,
+            pos_label=pos_label,
+            extra=values,
         )
-        .filter((pl.col("n_pos") >= min_pos) & (pl.col("n_neg") >= min_neg))
-    )
-    spread = sides(
-        long, key, groups, "rest", tag, side, tested=counts.select(*groups, pl.col(key).alias(tag))
-    )
-    tested = delong_test(
-        spread,
-        score,
-        label,
-        names=groups,
-        tag=tag,
-        side=side,
-        weight=weight,
-        pos_label=pos_label,
-        level=level,
-    )
-    joined = counts.join(
-        tested.rename({tag: key}), on=[*groups, key], how="left", nulls_equal=True
-    ).select(
+        long = copied(coded, [*names, "_s", "_y"])
+        group = complement.group_level(coded, names)
+        sided = complement.slice_sides(long, group, names, [combo, key, *columns])
+        counted = sided.with_columns(
+            n_pos=pl.col("_p").cast(pl.Int64), n_neg=pl.col("_n_neg").cast(pl.Int64)
+        ).filter(enough)
+        tested = gap_test(counted, level)
+    else:  # weights: each slice's rest copied and tested as a segment of disparity
+        long = copied(lf.select(*kept, *bands), kept)
+        y = labels.positive(pl.col(label), pos_label, dtype=schema[label])
+        valid = pl.col(score).is_not_null() & y.is_not_null()
+        counted = (
+            long.group_by(*groups, key, *columns)
+            .agg(n_pos=(y & valid).sum().cast(pl.Int64), n_neg=(~y & valid).sum().cast(pl.Int64))
+            .filter(enough)
+        )
+        spread = sides(
+            long,
+            key,
+            groups,
+            "rest",
+            tag,
+            side,
+            tested=counted.select(*groups, pl.col(key).alias(tag)),
+        )
+        gaps = delong_test(
+            spread,
+            score,
+            label,
+            names=groups,
+            tag=tag,
+            side=side,
+            weight=weight,
+            pos_label=pos_label,
+            level=level,
+        )
+        tested = counted.join(
+            gaps.rename({tag: key}), on=[*groups, key], how="left", nulls_equal=True
+        )
+    joined = tested.select(
         *names,
         pl.col(key).alias("slice"),
         *columns,

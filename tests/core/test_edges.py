@@ -134,9 +134,7 @@ CALLS: dict[str, Call] = {
     "recall_at_depth": lambda df, g: df.roc.recall_at_depth(by=g),
     "lift_at_depth": lambda df, g: df.roc.lift_at_depth(by=g),
     "slices": lambda df, g: df.roc.slices(features="model", by=g, min_pos=1, min_neg=1),
-    "decision_curve": lambda df, g: _p(df).roc.decision_curve(
-        "p", by=g, thresholds=[0.2, 0.5]
-    ),
+    "decision_curve": lambda df, g: _p(df).roc.decision_curve("p", by=g, thresholds=[0.2, 0.5]),
 }
 POINT_CALLS: dict[str, Call] = {
     "hull_of_points": lambda df, g: df.roc.hull_of_points(by=g),
