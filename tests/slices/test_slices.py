@@ -164,3 +164,15 @@ def test_bad_input_gives_one_line_naming_the_argument(
     with pytest.raises(error, match=match) as info:
         SMALL.lazy().roc.slices(**kwargs)
     assert "\n" not in str(info.value).split("\n\nHint")[0]
+
+
+def test_tied_scores_give_the_copied_rests_numbers() -> None:
+    # The rest's sums come from the group's and the slice's counts tables (unweighted);
+    # weighted slices copy the rest's rows and run disparity's DeLong: unit weights agree.
+    tied = SMALL.with_columns(pl.col("score").round(1), one=pl.lit(1.0))
+    kwargs = {"features": ["region", "weight"], "by": "model", "min_pos": 3, "min_neg": 3}
+    fast = tied.roc.slices(**kwargs)
+    copied = tied.roc.slices(**kwargs, weight="one")
+    assert fast.height == copied.height > 40
+    for column in ("auc", "auc_rest", "gap", "gap_lower", "gap_upper", "p_value", "p_adjusted"):
+        np.testing.assert_allclose(fast[column], copied[column], rtol=1e-9, atol=1e-12)
