@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
@@ -139,7 +139,8 @@ def slice_chart(
             tooltip=tips,
         ),
     ]
-    return alt_.layer(*layers, data=data).properties(width=width, height=alt_.Step(step))
+    chart = alt_.layer(*layers, data=data).properties(width=width, height=alt_.Step(step))
+    return cast("alt.LayerChart", chart)
 
 
 def _ordered(values: pl.Series) -> list[str]:
