@@ -99,6 +99,12 @@ CALLS: dict[str, tuple[pl.DataFrame, dict[str, Any]]] = {
     "bias_auc": (ROWS, {"segment": "segment"}),
     "value_curve": (ROWS, {}),
     "decision_curve": (ROWS, {}),
+    "precision_at_recall": (ROWS, {"recall": 0.5}),
+    "recall_at_precision": (ROWS, {"precision": 0.3}),
+    "precision_at_depth": (ROWS, {"depth": 0.2}),
+    "recall_at_depth": (ROWS, {"depth": 0.2}),
+    "lift_at_depth": (ROWS, {"depth": 50}),
+    "slices": (ROWS, {"features": ["segment", "fold"], "min_pos": 5, "min_neg": 5}),
 }
 GROUPED = sorted(n for n, f in FRAME_METHODS.items() if "by" in inspect.signature(f).parameters)
 
