@@ -44,6 +44,7 @@ ROLES = (
     "cluster",
     "time",
     "event",
+    "features",
 )
 
 #: Parameters holding the user's own expressions (one, or a mapping of them), which may read
@@ -114,14 +115,19 @@ def fresh_names(bases: Sequence[str], taken: set[str], *, casefold: bool = False
 
 def _check_roles(bound: inspect.BoundArguments, names: list[str]) -> None:
     for role in ROLES:
-        value = bound.arguments.get(role)
-        if isinstance(value, str) and value in names:
-            msg = (
-                f"{role} column {value!r} is already the by column: a column cannot be both "
-                f"a role and a `by` group"
-                f"\n\nHint: drop {value!r} from by=, or pass another {role}= column."
-            )
-            raise ValueError(msg)
+        given = bound.arguments.get(role)
+        for value in given if isinstance(given, list | tuple) else [given]:
+            _check_role(role, value, names)
+
+
+def _check_role(role: str, value: Any, names: list[str]) -> None:
+    if isinstance(value, str) and value in names:
+        msg = (
+            f"{role} column {value!r} is already the by column: a column cannot be both "
+            f"a role and a `by` group"
+            f"\n\nHint: drop {value!r} from by=, or pass another {role}= column."
+        )
+        raise ValueError(msg)
 
 
 def _keys(bound: inspect.BoundArguments, names: list[str], schema: pl.Schema) -> dict[str, str]:

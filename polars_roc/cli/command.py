@@ -205,6 +205,14 @@ def _parser() -> argparse.ArgumentParser:
         "(pooled vs within-segment AUC, forest with summaries, disparity, cross-AUC heatmap)",
     )
     rep.add_argument(
+        "--slices",
+        type=_names,
+        default=None,
+        metavar="F1,F2",
+        help="feature columns, comma-separated: adds the Weakest slices section (every slice "
+        "of one or two of them against the rest of its group, DeLong, BH-adjusted)",
+    )
+    rep.add_argument(
         "--pos-label", help="the positive class (needed unless labels are Boolean or 0/1)"
     )
     rep.add_argument(
@@ -436,6 +444,7 @@ def _report(args: argparse.Namespace) -> int:
         title=title,
         source=args.path,
         segment=args.segment,  # segments (issue 30)
+        slices=args.slices,
         **cli_survival.roles(args, schema),  # survival horizons (issue 34)
     )
 
@@ -445,9 +454,9 @@ def _class_report(args: argparse.Namespace) -> int:
     if args.pos_label is not None:
         msg = "--pos-label does not apply with --class-scores (each class is positive in turn)"
         raise UsageError(msg)
-    if args.segment:  # segments (issue 30)
-        msg = "--segment does not apply with --class-scores (yet): report one class at a time"
-        raise UsageError(msg)
+    if args.segment or args.slices:  # segments (issue 30), slices
+        msg = "--segment and --slices do not apply with --class-scores (yet): report one class"
+        raise UsageError(msg + " at a time")
     pairs = [item.partition("=") for item in args.class_scores]
     classes = [name for name, _, _ in pairs]
     if len(set(classes)) < len(classes):
@@ -554,6 +563,9 @@ def _engine_options(args: argparse.Namespace) -> None:
     if args.segment:  # segments (issue 30)
         msg = f"--segment reads the raw rows; use --engine polars (not {args.engine})"
         raise UsageError(msg)
+    if args.slices:
+        msg = f"--slices reads the raw rows; use --engine polars (not {args.engine})"
+        raise UsageError(msg)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -656,7 +668,11 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
             level=options.level,
             direction=options.direction,
             nan_policy=options.nan_policy,
-            **{k: v for k, v in roles.items() if k not in ("segment", *cli_survival.ROLES)},
+            **{
+                k: v
+                for k, v in roles.items()
+                if k not in ("segment", "slices", *cli_survival.ROLES)
+            },
         )
     say("drawing charts")
     gates = release_gates.report_table(lf, args) if args.command == "report" else None

@@ -53,6 +53,7 @@ from polars_roc.report import _figures as report_figures
 from polars_roc.report import _monitoring as report_over_time
 from polars_roc.report import _page as report_page
 from polars_roc.report import _segments as report_segments
+from polars_roc.report import _slices as report_slices
 from polars_roc.report import _survival as report_survival  # survival horizons (issue 34)
 from polars_roc.report._data import CI_NAMES, Progress, ReportData
 from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles, panel_size
@@ -96,6 +97,7 @@ def compute(
     event: str | None = None,
     horizons: float | Sequence[float] | None = None,
     classes: dict[str, Any] | None = None,
+    slices: Sequence[str] | None = None,
     **settings: Any,
 ) -> ReportData:
     """
@@ -128,6 +130,9 @@ def compute(
         0/1) and the horizons (default: the quartiles of the observed event times): adds
         the "Survival horizons" section, AUC(t) per group and horizon
         (:func:`polars_roc.survival.time_auc`) with its cases, controls and censored rows.
+    slices
+        Feature columns: adds the "Weakest slices" section, every slice of one or two of
+        them against the rest of its group (:func:`polars_roc.slices.slices`).
     classes
         Rows stacked by :func:`~polars_roc.report.one_vs_rest` (its roles hold this): the
         class column, the label and each class's score column, for the page's header (cases,
@@ -188,7 +193,7 @@ def compute(
     }
     notes: list[str] = []
 
-    total = (8 if ci == "bootstrap" else 7) + (segment is not None) + surv_on
+    total = (8 if ci == "bootstrap" else 7) + (segment is not None) + surv_on + bool(slices)
     step = iter(range(1, total + 1))
 
     def begin(message: str) -> None:
@@ -222,6 +227,11 @@ def compute(
     if segment is not None:
         begin(f"segments of {segment}: roll-up, disparity, cross-AUC")
         segmented = report_segments.compute(lf, score, label, segment, common, level)
+
+    sliced = None
+    if slices:
+        begin(f"slices of {', '.join(slices)} against the rest of their group")
+        sliced = report_slices.compute(lf, score, label, slices, common, level)
 
     survived = None
     if time_to_event is not None and event is not None:  # survival horizons (issue 34)
@@ -286,6 +296,7 @@ def compute(
         band = _band(lf, score, label, {**common, "progress": bars}, level, n_boot, seed, notes)
 
     roles = {
+        "slices": list(slices or []),
         "score": score,
         "label": label,
         "by": names,
@@ -323,6 +334,7 @@ def compute(
         options=chosen,
         segments=segmented,
         survival=survived,  # survival horizons (issue 34)
+        slices=sliced,
     )
 
 
@@ -537,6 +549,7 @@ def to_html(
     event: str | None = None,
     horizons: float | Sequence[float] | None = None,
     classes: dict[str, Any] | None = None,
+    slices: Sequence[str] | None = None,
     **settings: Any,
 ) -> str:
     """
@@ -551,7 +564,9 @@ def to_html(
     ----------
     lf
         Scored rows, e.g. ``pl.scan_csv(path)``, or a DataFrame.
-    score, label, by, weight, pos_label, progress, segment, time_to_event, event, horizons, classes
+    score, label, by, weight, pos_label, progress, segment, time_to_event, event, horizons
+        As in :func:`compute`.
+    classes, slices
         As in :func:`compute`.
     options, **settings
         The report's settings (:class:`~polars_roc.report.ReportOptions`), and any of them
@@ -577,6 +592,7 @@ def to_html(
     chosen = ReportOptions.of(options, **settings)
     roles = {"by": by, "weight": weight, "pos_label": pos_label, "segment": segment}
     roles |= {"time_to_event": time_to_event, "event": event, "horizons": horizons}  # issue 34
+    roles |= {"slices": slices}
     data = compute(lf, score, label, **roles, options=chosen, progress=progress, classes=classes)
     return render(data, source=source, progress=progress)
 
@@ -623,6 +639,7 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
     )
     builders.update(report_segments.builders(data.segments, names))  # segments (issue 30)
     builders.update(report_survival.builders(data.survival, names))  # survival (issue 34)
+    builders.update(report_slices.builders(data.slices))
     merge = lambda frame: merge_groups(frame, names)  # noqa: E731
     builders.update(
         report_decisions.builders(data.decisions, names[:2], data.roles.get("capacity"), merge)

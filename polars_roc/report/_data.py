@@ -98,3 +98,5 @@ class ReportData:
     # survival horizons (issue 34): a ``report._survival.SurvivalData`` with
     # ``compute(time_to_event=..., event=...)``, else None
     survival: Any = None
+    #: ``compute(..., slices=[...])``: the "Weakest slices" section's frame, else None.
+    slices: pl.DataFrame | None = None

@@ -49,6 +49,7 @@ LAYERS: dict[str, int] = {
     "inference": 3,
     "gates": 3,
     "segments": 3,
+    "slices": 3,
     "monitoring": 3,
     "engines": 3,
     "namespace": 4,
