@@ -31,6 +31,7 @@ from polars.exceptions import PolarsError
 from polars_roc import report
 from polars_roc._core import validate
 from polars_roc._core.progress import Stages  # progress (issue 35)
+from polars_roc.cli import _arguments as arguments
 from polars_roc.cli import _check as release_gates
 from polars_roc.cli import _columns as cli_columns
 from polars_roc.cli import _files as files
@@ -106,12 +107,14 @@ def _parser() -> argparse.ArgumentParser:
     area = options.add_mutually_exclusive_group()
     area.add_argument(
         "--fpr",
-        type=_range,
+        type=arguments.range,
         default=(0.0, 0.2),
         metavar="LO,HI",
         help="partial-AUC FPR range (default: 0,0.2)",
     )
-    area.add_argument("--tpr", type=_range, metavar="LO,HI", help="partial-AUC TPR range instead")
+    area.add_argument(
+        "--tpr", type=arguments.range, metavar="LO,HI", help="partial-AUC TPR range instead"
+    )
     options.add_argument(
         "--direction",
         choices=["higher", "lower"],
@@ -189,14 +192,16 @@ def _parser() -> argparse.ArgumentParser:
     scored.add_argument("--score", help="score column (higher = more positive)")
     scored.add_argument(
         "--class-scores",
-        type=_names,
+        type=arguments.names,
         metavar="COLS",
         help="wide multiclass scores instead: a score column per class, comma-separated, "
         "each named for its class or given as CLASS=COLUMN; the report shows each class "
         "against the rest",
     )
     rep.add_argument("--label", required=True, help="class column")
-    rep.add_argument("--by", type=_names, default=[], help="group columns, comma-separated")
+    rep.add_argument(
+        "--by", type=arguments.names, default=[], help="group columns, comma-separated"
+    )
     rep.add_argument("--weight", help="case-weight column")
     rep.add_argument(  # segments (issue 30)
         "--segment",
@@ -206,7 +211,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     rep.add_argument(
         "--slices",
-        type=_names,
+        type=arguments.names,
         default=None,
         metavar="F1,F2",
         help="feature columns, comma-separated: adds the Weakest slices section (every slice "
@@ -286,13 +291,16 @@ def _value_flags(options: argparse.ArgumentParser) -> None:
     """The flags of the value panel (value and decisions, issue 32)."""
     options.add_argument(
         "--gain-tp",
-        type=_amount,
+        type=arguments.amount,
         metavar="COL|X",
         help="value panel: what a flagged positive earns, a column of per-row amounts or a "
         "number; --cost-fp / --cost-fn are then the value's costs (default 0)",
     )
     options.add_argument(
-        "--gain-tn", type=_amount, metavar="COL|X", help="value panel: a passed negative's gain"
+        "--gain-tn",
+        type=arguments.amount,
+        metavar="COL|X",
+        help="value panel: a passed negative's gain",
     )
     options.add_argument(
         "--capacity",
@@ -305,71 +313,6 @@ def _value_flags(options: argparse.ArgumentParser) -> None:
         action="store_true",
         help="add a decision-curve panel (net benefit, as dcurves), for probabilities",
     )
-
-
-def _amount(text: str) -> str | float:
-    try:
-        return float(text)
-    except ValueError:
-        return text
-
-
-def _range(text: str) -> tuple[float, float]:
-    try:
-        lo, hi = (float(part) for part in text.split(","))
-    except ValueError:
-        msg = f"expected LO,HI (two rates, e.g. 0,0.2), got {text!r}"
-        raise argparse.ArgumentTypeError(msg) from None
-    return lo, hi
-
-
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
-
-
-def _pos_label(value: str | None, dtype: pl.DataType, label: str) -> Any:
-    """The --pos-label text as a value of the label column's type."""
-    if value is None:
-        return None
-    if dtype == pl.Boolean:
-        lowered = value.strip().lower()
-        if lowered in ("true", "1", "yes"):
-            return True
-        if lowered in ("false", "0", "no"):
-            return False
-    elif dtype.is_integer():
-        try:
-            return int(value)
-        except ValueError:
-            pass
-    elif dtype.is_float():
-        try:
-            return float(value)
-        except ValueError:
-            pass
-    else:
-        return value
-    msg = f"--pos-label {value!r} is not a value of label column {label!r} ({dtype})"
-    raise UsageError(msg)
-
-
-def _check_labels(lf: pl.LazyFrame, label: str, dtype: pl.DataType) -> None:
-    """Without --pos-label the labels must be Boolean or 0/1: read the distinct labels once."""
-    if dtype == pl.Boolean:
-        return
-    found = lf.select(pl.col(label).drop_nulls().unique().sort().head(11)).collect()[label]
-    if dtype.is_numeric() and found.is_in([0, 1]).all():
-        return
-    values = found.head(10).to_list()
-    more = ", ..." if found.len() > 10 else ""
-    shown = ", ".join(map(repr, values)) + more
-    if found.len() > 2:
-        what = f"has more than two values ({shown})"
-    else:
-        what = f"holds {shown}, not Boolean or 0/1"
-    example = f" (e.g. --pos-label {values[-1]})" if values else ""
-    msg = f"label column {label!r} {what}: name the positive class with --pos-label{example}"
-    raise UsageError(msg)
 
 
 def _progress(quiet: bool) -> report.Progress:
@@ -409,11 +352,11 @@ def _report(args: argparse.Namespace) -> int:
         if column is not None and schema.get(column) == pl.String:
             files.text_in_numbers(args.path, lf, column, role)
     label_dtype = validate.column(schema, args.label, "label")
-    pos_label = _pos_label(args.pos_label, label_dtype, args.label)
+    pos_label = arguments.pos_label(args.pos_label, label_dtype, args.label)
     roles = {"score": args.score, "label": args.label, "by": args.by, "weight": args.weight}
     validate.roles(schema, **roles, pos_label=pos_label)  # the schema only: no data read
     if pos_label is None:  # before any engine: the hint names --pos-label, not pos_label=
-        _check_labels(lf, args.label, label_dtype)
+        arguments.check_labels(lf, args.label, label_dtype)
     if args.engine != "polars":  # the engine reads and tallies; the report reads the tally
         lf = engine_sources.tally_file(
             args.path,
