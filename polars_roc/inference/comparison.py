@@ -200,12 +200,19 @@ def _binormal_pairs(
     return pairs.join(correlations, on=pair_keys, how="left", nulls_equal=True)
 
 
+def _ordered_covariance(x: pl.Expr, y: pl.Expr) -> pl.Expr:
+    """The sample covariance (ddof = 1), sums in row order as ``ordered_variance``'s."""
+    dx, dy = x - x.cum_sum().last() / x.len(), y - y.cum_sum().last() / y.len()
+    return pl.when(x.len() >= 2).then((dx * dy).cum_sum().last() / (x.len() - 1))
+
+
 def _needed(power: float, alternative: str, level: float, power_method: str) -> list[pl.Expr]:
     """
     Cases needed for the observed paired difference (pROC's ``ncases.obuchowski``).
 
     With ``V₁, V₂`` the variances of the two AUCs and ``C`` their covariance, per positive:
-    ``v₀ = 2(V₁ - C)`` under the null, ``v_A = V₁ + V₂ - 2C``, and
+    ``v₀ = 2(V₁ - C)`` under the null (from its own placements, ``_v0``: no cancellation;
+    null where negative, as pROC's NaN), ``v_A = V₁ + V₂ - 2C``, and
     ``n = (z_α·√v₀ + z_β·√v_A)² / Δ²`` positives, ``κ·n`` negatives. DeLong's variances
     (scaled by the number of positives ``m``) or Obuchowski's binormal ones
     (:mod:`polars_roc._core.binormal`).
@@ -222,11 +229,13 @@ def _needed(power: float, alternative: str, level: float, power_method: str) -> 
             a_a, b_a, a_b, b_b, *correlations, kappa, pl.col("diff"), z_alpha=z_alpha, z_beta=z_beta
         )
     else:
-        v_a, v_b, v_diff = pl.col("_var_a"), pl.col("_var_b"), pl.col("_sd") ** 2
-        null = ((v_a - v_b + v_diff) * m).clip(lower_bound=0.0)
+        # V0 from its own placements (no V_a - V_b + V_diff cancellation); where it is
+        # negative there is no plan (pROC: NaN).
+        null = pl.col("_v0") * m
         cases = binormal.sample_size(
-            null, v_diff * m, pl.col("diff"), z_alpha=z_alpha, z_beta=z_beta
+            null, pl.col("_sd") ** 2 * m, pl.col("diff"), z_alpha=z_alpha, z_beta=z_beta
         )
+        cases = pl.when(null >= 0).then(cases)
     cases = pl.when(pl.col("paired") & (pl.col("diff") != 0)).then(cases)
     return [cases.alias("n_pos_needed"), (cases * kappa).alias("n_neg_needed")]
 
@@ -539,10 +548,13 @@ def compare(
     gap = pl.col("_d_a") - pl.col("_d_b")
     # Cases sorted and sums in row order: the same bits on every run and engine.
     ordered = matched.sort([*pair_keys, "_case"])
+    d_a = pl.col("_d_a").cast(pl.Float64)
     covariances = ordered.group_by(pair_keys, maintain_order=True).agg(
         _matched=pl.len(),
         _g10=ordered_variance(gap.filter(y)),
         _g01=ordered_variance(gap.filter(~y)),
+        _c10=_ordered_covariance(d_a.filter(y), gap.filter(y)),
+        _c01=_ordered_covariance(d_a.filter(~y), gap.filter(~y)),
     )
     pairs = pairs.join(covariances, on=pair_keys, how="left", nulls_equal=True)
     if cluster is not None:
@@ -564,6 +576,8 @@ def compare(
     # `_d` are counts, so V10 = _d / n_neg and 1 - V01 = _d / n_pos.
     m, n = (pl.col(c).cast(pl.Float64) for c in ("n_pos_a", "n_neg_a"))
     paired_variance = pl.col("_g10") / (m * n**2) + pl.col("_g01") / (n * m**2)
+    # V0 = 2 (V_a - C): twice the covariance of model a's placements with the gaps.
+    null_variance = 2 * (pl.col("_c10") / (m * n**2) + pl.col("_c01") / (n * m**2))
     if cluster is not None:
         paired_variance = pl.col("_paired_var")
     variance = pl.when(pl.col("paired")).then(paired_variance).otherwise(v_a + v_b)
@@ -571,7 +585,7 @@ def compare(
     sd = pl.col("_sd")
     units_a, units_b = pl.col("_units_a"), pl.col("_units_b")
     welch = (v_a + v_b) ** 2 / (v_a**2 / (units_a - 1) + v_b**2 / (units_b - 1))
-    pairs = pairs.with_columns(paired=is_paired)
+    pairs = pairs.with_columns(paired=is_paired, _v0=null_variance)
     if cluster is not None:
         pairs = opaque(pairs, _check_clusters(model, cluster))
     out = (
