@@ -336,7 +336,6 @@ def _ks_table(
             _r_lt=(pl.col("_cum") - pl.col("_c")) / pl.col("_n"),
             _r_at=s,
         )
-        .sort("_s")
     )
     keys = [*names, *window]
     win_points = (
@@ -350,9 +349,17 @@ def _ks_table(
         )
         .sort("_s")
     )
+    if names:  # an as-of join never matches a null key: join on a group number instead
+        numbers = ref.select(names).unique().with_row_index("_gid")
+        ref_points = join_groups(ref_points, numbers, names, how="inner").drop(names)
+        win_points = join_groups(win_points, numbers, names)
     joined = win_points.join_asof(
-        ref_points, on="_s", by=names or None, strategy="backward", check_sortedness=False
-    )  # both sorted by score above
+        ref_points.sort("_s"),
+        on="_s",
+        by="_gid" if names else None,
+        strategy="backward",
+        check_sortedness=False,
+    )  # both sorted by score
     r_le = pl.col("_r_le").fill_null(0.0)
     r_lt = pl.when(pl.col("_r_at") == s).then(pl.col("_r_lt")).otherwise(pl.col("_r_le"))
     gap = pl.max_horizontal(
@@ -391,10 +398,10 @@ def score_stability(
     compared with them. ``psi`` is :func:`polars_roc.psi`'s index (bins at the reference's
     quantiles, a zero share counted as 0.0001, as Evidently does); ``ks`` the largest gap
     between the two empirical distribution functions, and ``ks_p_value`` its two-sided
-    p-value, as scipy's ``ks_2samp``: exact when the two samples hold at most 1,000 rows
-    together, else the asymptotic Kolmogorov distribution (Stephens' small-sample
-    correction: within about 0.01 of the exact p-value, as scipy's ``method="asymp"``).
-    No scipy at run time.
+    p-value, as scipy's ``ks_2samp`` (``method="auto"``): exact while neither sample holds
+    more than 10,000 rows (to 1e-6 of scipy's), else the asymptotic Kolmogorov
+    distribution (Stephens' small-sample correction: within about 0.01 of scipy's
+    ``method="asymp"``). No scipy at run time.
 
     Rows with a null score are skipped; a NaN score makes its window's (or, in the
     reference, every window's) numbers null. A group without reference rows gets null
