@@ -123,7 +123,9 @@ def _newton(
         else:
             (h00, h01), h11 = info[:, 0].T, info[:, 1, 1]
             det = h00 * h11 - h01 * h01
-            step = np.stack([h11 * grad[:, 0] - h01 * grad[:, 1], h00 * grad[:, 1] - h01 * grad[:, 0]], -1)
+            step = np.stack(
+                [h11 * grad[:, 0] - h01 * grad[:, 1], h00 * grad[:, 1] - h01 * grad[:, 0]], -1
+            )
             step /= det[:, None]
         step[done] = 0.0
         small = np.all(np.abs(step) < _TOL * (1 + np.abs(beta)), axis=1)
@@ -174,7 +176,9 @@ def recalibrate(group: IntArray, p: FloatArray, y: FloatArray, w: FloatArray, n:
 class _Fit:
     """The groups' validity (classes, NaN, separation) and the two fits on top of it."""
 
-    def __init__(self, data: _Groups, both: BoolArray, overlap: BoolArray, spread: BoolArray) -> None:
+    def __init__(
+        self, data: _Groups, both: BoolArray, overlap: BoolArray, spread: BoolArray
+    ) -> None:
         self.data, self.both_classes, self.overlap = data, both, overlap
         #: Both classes, no overlap on logit(p), and not every logit(p) equal.
         self.separated = both & ~overlap & spread
@@ -192,8 +196,14 @@ class _Fit:
             ufunc.at(out, data.group[rows], x[rows])
             return out
 
-        pos_lo, pos_hi = extreme(positive, np.minimum, np.inf), extreme(positive, np.maximum, -np.inf)
-        neg_lo, neg_hi = extreme(negative, np.minimum, np.inf), extreme(negative, np.maximum, -np.inf)
+        pos_lo, pos_hi = (
+            extreme(positive, np.minimum, np.inf),
+            extreme(positive, np.maximum, -np.inf),
+        )
+        neg_lo, neg_hi = (
+            extreme(negative, np.minimum, np.inf),
+            extreme(negative, np.maximum, -np.inf),
+        )
         overlap = both & (pos_lo < neg_hi) & (neg_lo < pos_hi)
         spread = np.minimum(pos_lo, neg_lo) < np.maximum(pos_hi, neg_hi)
         return cls(data, both, overlap, spread)

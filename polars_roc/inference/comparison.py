@@ -594,7 +594,9 @@ def compare(
             statistic=pl.when(sd > 0)
             .then(pl.col("diff") / sd)
             .when((sd == 0) & (pl.col("diff") == 0))
-            .then(0.0),
+            .then(0.0)
+            .when(sd == 0)  # a difference with no variance: certain (pROC's Z = ±Inf, p = 0)
+            .then(pl.col("diff").sign() * float("inf")),
             df=pl.when(~pl.col("paired") & (sd > 0)).then(welch),
         )
         .with_columns(_test=difference_test(alternative, level))

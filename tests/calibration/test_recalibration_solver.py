@@ -7,9 +7,9 @@ import warnings
 import numpy as np
 import polars as pl
 import pytest
+import statsmodels.api as sm
 from hypothesis import given, settings
 from hypothesis import strategies as st
-import statsmodels.api as sm
 
 import polars_roc as pr
 
@@ -39,12 +39,21 @@ def glm(p: list[float] | np.ndarray, y: list[int] | np.ndarray) -> dict[str, flo
 
 CASES = {
     # slope 0.1071: plain Newton from (0, 1) diverged here
-    "flat": ([0.02, 0.05, 0.1, 0.2, 0.3, 0.7, 0.8, 0.9, 0.95, 0.98], [0, 1, 0, 1, 0, 1, 0, 1, 1, 0]),
+    "flat": (
+        [0.02, 0.05, 0.1, 0.2, 0.3, 0.7, 0.8, 0.9, 0.95, 0.98],
+        [0, 1, 0, 1, 0, 1, 0, 1, 1, 0],
+    ),
     # intercept -3.746 (and a negative slope)
     "high": ([0.9, 0.92, 0.94, 0.95, 0.96, 0.97, 0.98, 0.99], [0, 1, 0, 1, 0, 0, 1, 0]),
     # found by a random search: plain Newton diverged on each (slope null)
-    "low": ([0.9505, 0.1442, 0.9486, 0.3118, 0.4233, 0.8277, 0.4092, 0.5496, 0.0276], [1, 0, 0, 0, 1, 0, 0, 0, 0]),
-    "mixed": ([0.3633, 0.8684, 0.1426, 0.969, 0.7295, 0.0439, 0.3757, 0.045, 0.5512, 0.1043], [0, 0, 1, 1, 1, 1, 0, 0, 1, 0]),
+    "low": (
+        [0.9505, 0.1442, 0.9486, 0.3118, 0.4233, 0.8277, 0.4092, 0.5496, 0.0276],
+        [1, 0, 0, 0, 1, 0, 0, 0, 0],
+    ),
+    "mixed": (
+        [0.3633, 0.8684, 0.1426, 0.969, 0.7295, 0.0439, 0.3757, 0.045, 0.5512, 0.1043],
+        [0, 0, 1, 1, 1, 1, 0, 0, 1, 0],
+    ),
     # probabilities of exactly 0 and 1: statsmodels on the clipped p gives 0.178477
     "edges": ([0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 0.3, 0.7], [0, 0, 1, 0, 1, 1, 1, 0]),
 }
@@ -82,7 +91,7 @@ def test_null_only_where_the_classes_do_not_overlap(p: list[float], flips: list[
         assert score(got["intercept"] - 1e-6) > 0 > score(got["intercept"] + 1e-6)
     overlap = both and pos.min() < neg.max() and neg.min() < pos.max()
     assert (got["slope"] is None) is (not overlap)
-    if overlap and 1e-3 <= min(p) and max(p) <= 1 - 1e-3:  # statsmodels' IRLS is sure there
+    if overlap and min(p) >= 1e-3 and max(p) <= 1 - 1e-3:  # statsmodels' IRLS is sure there
         want = glm(p, y)
         assert got["slope"] == pytest.approx(want["slope"], rel=1e-6, abs=1e-8)
         assert got["intercept"] == pytest.approx(want["intercept"], rel=1e-6, abs=1e-8)

@@ -10,9 +10,7 @@ import polars_roc as pr
 
 def test_tally_of_pandas_equals_df_roc_of_from_pandas() -> None:
     pd = pytest.importorskip("pandas")
-    frame = pd.DataFrame(
-        {"score": [0.1, 0.2, float("nan"), 0.9, 0.05], "label": [0, 1, 1, 0, 0]}
-    )
+    frame = pd.DataFrame({"score": [0.1, 0.2, float("nan"), 0.9, 0.05], "label": [0, 1, 1, 0, 0]})
     direct = pl.from_pandas(frame).roc.auc()  # Polars reads pandas' NaN as null
     want = direct.row(0, named=True)
     got = pr.tally(frame).roc.auc(weight="weight").collect().row(0, named=True)

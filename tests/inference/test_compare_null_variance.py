@@ -5,6 +5,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
+import polars_roc  # noqa: F401  (registers .roc)
+
 
 def paired(y: list[int], x1: list[float], x2: list[float]) -> pl.DataFrame:
     n = len(y)

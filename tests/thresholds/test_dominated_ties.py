@@ -7,8 +7,6 @@ import itertools
 import polars as pl
 import pytest
 
-import polars_roc as pr
-
 
 def test_constrained_optimum_is_not_dominated() -> None:
     # OptimalCutpoints MinValueSe (Se >= 0.85, max Sp): threshold 3 (Se 1, Sp 0.667);
