@@ -87,7 +87,7 @@ def test_null_only_where_the_classes_do_not_overlap(p: list[float], flips: list[
     both = len(pos) > 0 and len(neg) > 0
     assert (got["intercept"] is None) is (not both)
     if both:  # in the large: the root of the score equation, by bisection
-        score = lambda a: sum(yi - 1 / (1 + np.exp(-(a + xi))) for xi, yi in zip(x, y))  # noqa: E731
+        score = lambda a: sum(yi - 1 / (1 + np.exp(-(a + xi))) for xi, yi in zip(x, y, strict=True))  # noqa: E731
         assert score(got["intercept"] - 1e-6) > 0 > score(got["intercept"] + 1e-6)
     overlap = both and pos.min() < neg.max() and neg.min() < pos.max()
     assert (got["slope"] is None) is (not overlap)
@@ -143,7 +143,10 @@ def test_many_groups_at_once_equal_one_at_a_time() -> None:
     agg = agg.sort("g")
     fitted = 0
     for row, slope, intercept in zip(
-        table.iter_rows(named=True), agg["calibration_slope"], agg["calibration_intercept"]
+        table.iter_rows(named=True),
+        agg["calibration_slope"],
+        agg["calibration_intercept"],
+        strict=True,
     ):
         part = df.filter(pl.col("g") == row["g"])
         x, y = part["p"].to_numpy(), part["y"].to_numpy()
@@ -171,11 +174,15 @@ def test_separation_is_the_only_null_with_its_reason() -> None:
         }
     )
     got = {r["g"]: r for r in df.roc.calibration_fit("p", "y", by="g").iter_rows(named=True)}
-    assert got["sep"]["separated"] and got["sep"]["slope"] is None
+    assert got["sep"]["separated"]
+    assert got["sep"]["slope"] is None
     assert got["sep"]["intercept"] is not None  # in the large: defined with both classes
-    assert got["tie"]["separated"] and got["tie"]["slope"] is None  # quasi-complete
-    assert not got["flat"]["separated"] and got["flat"]["slope"] is None  # not identified
+    assert got["tie"]["separated"]  # quasi-complete
+    assert got["tie"]["slope"] is None
+    assert not got["flat"]["separated"]
+    assert got["flat"]["slope"] is None  # not identified
     # one offset for every row: a = logit(mean y) - logit(0.4), in closed form
     assert got["flat"]["intercept"] == pytest.approx(np.log(2) - np.log(0.4 / 0.6), rel=1e-12)
-    assert not got["one"]["separated"] and got["one"]["intercept"] is None
+    assert not got["one"]["separated"]
+    assert got["one"]["intercept"] is None
     assert got["one"]["n_neg"] == 0

@@ -61,5 +61,5 @@ def test_many_windows_at_once_equal_one_at_a_time() -> None:
     sizes = rng.integers(1, 60, size=(200, 2))
     d = rng.uniform(0, 1, 200)
     together = ks_2samp_p_value(d, sizes[:, 0], sizes[:, 1])
-    alone = [ks_2samp_p_value(v, a, b)[0] for v, (a, b) in zip(d, sizes)]
+    alone = [ks_2samp_p_value(v, a, b)[0] for v, (a, b) in zip(d, sizes, strict=True)]
     assert together.tolist() == alone
