@@ -30,7 +30,6 @@ exactly 0 or 1 are clipped to ``[eps, 1 - eps]`` (eps the float64 machine epsilo
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from statistics import NormalDist
 from typing import NamedTuple
 
@@ -85,25 +84,27 @@ def _sigmoid(eta: FloatArray) -> FloatArray:
 
 
 def _newton(
-    data: _Groups,
-    eta_of: Callable[[FloatArray], FloatArray],
-    start: FloatArray,
-    live: BoolArray,
+    data: _Groups, start: FloatArray, live: BoolArray
 ) -> tuple[FloatArray, FloatArray, BoolArray]:
     """
     Maximise each live group's log-likelihood over its ``k`` parameters (k = 1 or 2).
 
-    ``eta_of(beta)`` gives each row's linear predictor from the ``(n, k)`` parameters;
-    the design is ``[1]`` (k = 1, the offset in `eta_of`) or ``[1, x]`` (k = 2). Returns
-    the estimates, the ``(n, k, k)`` information at them, and which groups converged.
+    The linear predictor is ``beta_0 + x`` (k = 1: ``x`` an offset) or ``beta_0 + beta_1 x``
+    (k = 2), from the ``(n, k)`` parameters `start`. Each step works on the rows of the
+    groups still iterating only. Returns the estimates, the ``(n, k, k)`` information at
+    them, and which groups converged.
     """
-    x, y, w, total = data.x, data.y, data.w, data.total
     k = start.shape[1]
 
-    def loglik(eta: FloatArray) -> FloatArray:
-        return total(w * (y * eta - np.logaddexp(0.0, eta)))
+    def eta_of(beta: FloatArray, rows: _Groups) -> FloatArray:
+        slope = beta[rows.group, 1] if k == 2 else 1.0
+        return np.asarray(beta[rows.group, 0] + slope * rows.x, dtype=np.float64)
 
-    def information(eta: FloatArray) -> tuple[FloatArray, FloatArray]:
+    def loglik(eta: FloatArray, rows: _Groups) -> FloatArray:
+        return rows.total(rows.w * (rows.y * eta - np.logaddexp(0.0, eta)))
+
+    def information(eta: FloatArray, rows: _Groups) -> tuple[FloatArray, FloatArray]:
+        x, y, w, total = rows.x, rows.y, rows.w, rows.total
         mu, rest = _sigmoid(eta), _sigmoid(-eta)  # 1 - mu without cancellation
         v, r = w * mu * rest, w * (y * rest - (1 - y) * mu)
         if k == 1:
@@ -113,11 +114,16 @@ def _newton(
         return np.stack([total(r), total(r * x)], -1), info
 
     beta = start.copy()
-    eta = eta_of(beta)
-    ll = loglik(eta)
     done = ~live
+    rows = data
+    eta = eta_of(beta, rows)
+    ll = loglik(eta, rows)
     for _ in range(_STEPS):
-        grad, info = information(eta)
+        active = ~done[rows.group]
+        if active.mean() < 0.5:  # leave the converged groups' rows behind
+            rows = _Groups(*(v[active] for v in rows[:4]), rows.n)
+            eta = eta[active]
+        grad, info = information(eta, rows)
         if k == 1:
             step = grad / info[:, :, 0]
         else:
@@ -138,7 +144,7 @@ def _newton(
         size = 1 / np.maximum(reach, 1.0)
         for _ in range(_HALVINGS):  # halve the step of a group whose likelihood it lowers
             trial = beta + size[:, None] * step
-            trial_ll = loglik(eta_of(trial))
+            trial_ll = loglik(eta_of(trial, rows), rows)
             worse = ~done & ~small & ~(trial_ll >= ll - 1e-12 * np.abs(ll))
             if not worse.any():
                 break
@@ -147,11 +153,11 @@ def _newton(
         keep = done | stuck
         beta = np.where(keep[:, None], beta, trial)
         ll = np.where(keep, ll, trial_ll)
-        eta = eta_of(beta)
+        eta = eta_of(beta, rows)
         done |= small | stuck
         if done.all():
             break
-    return beta, information(eta)[1], done & live
+    return beta, information(eta_of(beta, data), data)[1], done & live
 
 
 def recalibrate(group: IntArray, p: FloatArray, y: FloatArray, w: FloatArray, n: int) -> Fit:
@@ -211,9 +217,7 @@ class _Fit:
     def intercept(self) -> tuple[FloatArray, FloatArray]:
         """Calibration in the large: ``a`` with the offset logit(p); its standard error."""
         data = self.data
-        a, info, ok = _newton(
-            data, lambda b: b[data.group, 0] + data.x, np.zeros((data.n, 1)), self.both_classes
-        )
+        a, info, ok = _newton(data, np.zeros((data.n, 1)), self.both_classes)
         se = 1 / np.sqrt(info[:, 0, 0])
         bad = ~ok | ~np.isfinite(a[:, 0]) | ~(info[:, 0, 0] > 0)
         return np.where(bad, np.nan, a[:, 0]), np.where(bad, np.nan, se)
@@ -222,9 +226,7 @@ class _Fit:
         """Free intercept ``c`` and slope ``b``, from (0, 1); their standard errors."""
         data = self.data
         start = np.column_stack([np.zeros(data.n), np.ones(data.n)])
-        cb, info, ok = _newton(
-            data, lambda b: b[data.group, 0] + b[data.group, 1] * data.x, start, self.overlap
-        )
+        cb, info, ok = _newton(data, start, self.overlap)
         det = info[:, 0, 0] * info[:, 1, 1] - info[:, 0, 1] ** 2
         c_se, b_se = np.sqrt(info[:, 1, 1] / det), np.sqrt(info[:, 0, 0] / det)
         bad = ~ok | ~np.isfinite(cb).all(axis=1) | ~(det > 0)
