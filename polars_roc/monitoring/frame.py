@@ -464,30 +464,43 @@ def score_stability(
         _r=reference_rows(reference, time, dtype),
     ).filter(s.is_not_null())
     ref = coded.filter(pl.col("_r"))
-    edges = [s.quantile(q, "linear") for q in qs]
-    ref_table = summarize(
+    k = len(qs)
+    edges = summarize(
         ref,
         names,
         [
-            *(edge.alias(f"_q{i}") for i, edge in enumerate(edges)),
-            *((s <= edge).mean().alias(f"_e{i}") for i, edge in enumerate(edges)),
+            *(s.quantile(q, "linear").alias(f"_q{i}") for i, q in enumerate(qs)),
             pl.len().alias("n_ref"),
             s.is_nan().any().alias("_ref_nan"),
         ],
     )
+
+    # Each side's share at or below every edge: flags on the rows (the edges joined per
+    # group), then plain means per group: no per-group broadcast of an aggregate.
+    def shares(prefix: str) -> list[pl.Expr]:
+        return [(s <= pl.col(f"_q{i}")).alias(f"{prefix}{i}") for i in range(k)]
+
+    ref_shares = summarize(
+        join_groups(ref, edges, names).select(*names, *shares("_e")),
+        names,
+        [pl.col(f"_e{i}").mean() for i in range(k)],
+    )
+    ref_table = join_groups(edges, ref_shares, names)
     window = [fresh(f"{PREFIX}_ws", list(schema)), fresh(f"{PREFIX}_we", list(schema))]
     rows = windows(
         coded, time, every=every, period=period, by=names, start=window[0], end=window[1]
     )
     keys = [*names, *window]
-    placed = join_groups(rows, ref_table, names)
-    per_window = placed.group_by(keys).agg(
-        *((s <= pl.col(f"_q{i}").first()).mean().alias(f"_a{i}") for i in range(len(qs))),
-        *(pl.col(f"_e{i}").first() for i in range(len(qs))),
+    placed = join_groups(rows, edges.select(*names, *(f"_q{i}" for i in range(k))), names)
+    flagged = placed.select(*keys, *shares("_a"), s.is_nan().alias("_w_nan"))
+    counted = flagged.group_by(keys).agg(
+        *(pl.col(f"_a{i}").mean() for i in range(k)),
         pl.len().alias("n"),
-        pl.col("n_ref").first(),
-        (s.is_nan().any() | pl.col("_ref_nan").first().fill_null(False)).alias("_nan"),
+        pl.col("_w_nan").any(),
     )
+    per_window = join_groups(
+        counted, ref_table.select(*names, *(f"_e{i}" for i in range(k)), "n_ref", "_ref_nan"), names
+    ).with_columns(_nan=pl.col("_w_nan") | pl.col("_ref_nan").fill_null(False))
     psi = psi_of_cdfs(
         [pl.col(f"_e{i}") for i in range(len(qs))], [pl.col(f"_a{i}") for i in range(len(qs))]
     )
