@@ -317,6 +317,9 @@ def _ks_table(
     """
     ``*names, *window, ks``: the largest gap between each window's and the reference's ECDFs.
 
+    With `names`, both frames carry ``_gid``, a number per group (null keys included: an
+    as-of join by a null key never matches).
+
     Both distribution functions are step functions, so the gap is largest at a window
     score, just there or just below it: at each distinct window score ``v`` the window's
     ``F(v)`` and ``F(v-)`` come from its running counts, the reference's from an as-of join
@@ -324,13 +327,14 @@ def _ks_table(
     row is repeated per window.
     """
     s = pl.col("_s")
+    group = ["_gid"] if names else []  # a number per group: an as-of join misses null keys
     ref_points = (
-        ref.group_by(*names, "_s")
+        ref.group_by(*group, "_s")
         .agg(_c=pl.len())
-        .with_columns(_cum=pl.col("_c").cum_sum().over(names or pl.lit(True), order_by="_s"))
-        .with_columns(_n=pl.col("_c").sum().over(names or pl.lit(True)))
+        .with_columns(_cum=pl.col("_c").cum_sum().over(group or pl.lit(True), order_by="_s"))
+        .with_columns(_n=pl.col("_c").sum().over(group or pl.lit(True)))
         .select(
-            *names,
+            *group,
             "_s",
             _r_le=pl.col("_cum") / pl.col("_n"),
             _r_lt=(pl.col("_cum") - pl.col("_c")) / pl.col("_n"),
@@ -339,7 +343,7 @@ def _ks_table(
     )
     keys = [*names, *window]
     win_points = (
-        rows.group_by(*keys, "_s")
+        rows.group_by(*keys, *group, "_s")
         .agg(_c=pl.len())
         .with_columns(_cum=pl.col("_c").cum_sum().over(keys, order_by="_s"))
         .with_columns(_n=pl.col("_c").sum().over(keys))
@@ -349,14 +353,10 @@ def _ks_table(
         )
         .sort("_s")
     )
-    if names:  # an as-of join never matches a null key: join on a group number instead
-        numbers = ref.select(names).unique().with_row_index("_gid")
-        ref_points = join_groups(ref_points, numbers, names, how="inner").drop(names)
-        win_points = join_groups(win_points, numbers, names)
     joined = win_points.join_asof(
         ref_points.sort("_s"),
         on="_s",
-        by="_gid" if names else None,
+        by=group or None,
         strategy="backward",
         check_sortedness=False,
     )  # both sorted by score
@@ -460,6 +460,7 @@ def score_stability(
     coded = lf.select(
         *names,
         time,
+        *([pl.struct(names).rank("dense").alias("_gid")] if names else []),
         _s=pl.col(score).cast(pl.Float64),
         _r=reference_rows(reference, time, dtype),
     ).filter(s.is_not_null())
