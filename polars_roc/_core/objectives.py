@@ -14,13 +14,13 @@ The rule, stated once:
   split exact ties (``2/3 - 0`` is below ``1 - 1/3`` in Float64);
 * weighted counts (float sums) and costs compare as floats: an objective within ``1e-12``
   of the best (relative to its scale) ties;
-* among tied maxima no point another tied point dominates is chosen (one with a TPR as high
-  and an FPR as low, one of them strictly): the tied point of the largest Youden J
-  (``tp * N - fp * P``, which a dominating point always raises) wins; among those, the
-  **highest** threshold (the fewest predicted positives); for a curve in score units of
-  ``direction="lower"``, the lowest (`lowest=True`). For the named objectives with
-  positive costs a dominated point never ties (it is strictly worse); for a column
-  objective it can (``tnr`` is equal at two thresholds that differ in TPR).
+* among tied maxima the **highest** threshold wins (the fewest predicted positives; for a
+  curve in score units of ``direction="lower"``, the lowest, `lowest=True`), unless
+  another tied threshold has the same FPR and a higher TPR: then the tied threshold of
+  that FPR with the highest TPR. So no tied point another tied point dominates is ever
+  chosen. For the named objectives with positive costs a dominated point never ties (it
+  is strictly worse); for a column objective it can (``tnr`` is equal at two
+  thresholds that differ in TPR).
 
 :func:`objective_np` and :func:`best_index_np` are the numpy twins for the bootstrap
 replicates (``(replicates, candidates)`` count matrices, candidates highest threshold first);
@@ -154,10 +154,11 @@ def best_rows(
     ``*names, *columns`` of each group's best row: the largest `value`, ties to the top.
 
     Candidates are the rows where `value` is not null (and `allowed` holds). Values within
-    `tie` of the group's best tie; among tied rows the largest Youden J wins (so never a
-    point another tied point dominates), then the highest ``threshold``, or the lowest with
-    `lowest`. Every group of `table` gets one row, of nulls when it has no
-    candidate; groups sorted, nulls last. One pass per group, independent of row order.
+    `tie` of the group's best tie; among tied rows the highest ``threshold`` (the lowest
+    with `lowest`), unless a tied row of the same FPR has a higher TPR (it dominates):
+    then the tied row of that FPR with the highest TPR. Every group of `table` gets one
+    row, of nulls when it has no candidate; groups sorted, nulls last. One pass per group,
+    independent of row order.
 
     Examples
     --------
@@ -170,7 +171,7 @@ def best_rows(
     """
     names = list(names)
     keys = names or ["_g"]
-    scored = table.with_columns(_objective=value, _j=_youden_rank(table.collect_schema()))
+    scored = table.with_columns(_dominance(table.collect_schema())).with_columns(_objective=value)
     if not names:  # one group: a constant key, so the group is kept without a candidate
         scored = scored.with_columns(_g=pl.lit(True))
     keep = pl.col("_objective").is_not_null()
@@ -178,27 +179,42 @@ def best_rows(
     if tie is not None:  # float sums: an objective within rounding of the best ties
         best_value = pl.col("_objective").max().over(keys)
         candidates = candidates.filter(pl.col("_objective") >= best_value - tie)
-        order, descending = ["_j", "threshold"], [False, lowest]
+        order, descending = ["threshold"], [lowest]
+        tied = pl.lit(True)
     else:
-        order, descending = ["_objective", "_j", "threshold"], [False, False, lowest]
+        order, descending = ["_objective", "threshold"], [False, lowest]
+        tied = pl.col("_objective") == pl.col("_objective").max()
+    # The preferred threshold's FPR; among the tied rows of that FPR, the largest TPR: a
+    # lower threshold of the same FPR and a higher TPR dominates the preferred one.
+    preferred_fp = pl.col("_fewer_fp").sort_by(order, descending=descending).last()
+    same = tied & (pl.col("_fewer_fp") == preferred_fp)
     best = candidates.group_by(keys).agg(
-        pl.col(list(columns)).sort_by(order, descending=descending).last()
+        pl.col(list(columns))
+        .filter(same)
+        .sort_by(
+            [pl.col("_more_tp").filter(same), pl.col("threshold").filter(same)],
+            descending=[False, lowest],
+        )
+        .last()
     )
     every = scored.select(keys).unique()
     out = every.join(best, on=keys, how="left", nulls_equal=True)
     return out.sort(keys, nulls_last=True).select(*names, *columns)
 
 
-def _youden_rank(schema: pl.Schema) -> pl.Expr:
-    """J scaled by ``P * N`` (``tp * N - fp * P``) from the counts, else ``tpr - fpr``, else 0."""
-    if set(COUNTS) <= set(schema.names()):
-        tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in COUNTS)
-        return (tp * (fp + tn) - fp * (tp + fn)).fill_null(float("-inf"))
-    if {"tpr", "fpr"} <= set(schema.names()):
-        return (pl.col("tpr").cast(pl.Float64) - pl.col("fpr").cast(pl.Float64)).fill_null(
-            float("-inf")
-        )
-    return pl.lit(0.0)
+def _dominance(schema: pl.Schema) -> list[pl.Expr]:
+    """``_fewer_fp, _more_tp``: larger is better, from the counts, else the rates, else 0."""
+    if {"tp", "fp"} <= set(schema.names()):
+        fp, tp = pl.col("fp"), pl.col("tp")
+    elif {"tpr", "fpr"} <= set(schema.names()):
+        fp, tp = pl.col("fpr"), pl.col("tpr")
+    else:
+        return [pl.lit(0.0).alias("_fewer_fp"), pl.lit(0.0).alias("_more_tp")]
+    worst = float("-inf")
+    return [
+        (-fp.cast(pl.Float64)).fill_null(worst).alias("_fewer_fp"),
+        tp.cast(pl.Float64).fill_null(worst).alias("_more_tp"),
+    ]
 
 
 def curve_optimum(
