@@ -121,7 +121,9 @@ def _newton(
     for _ in range(_STEPS):
         active = ~done[rows.group]
         if active.mean() < 0.5:  # leave the converged groups' rows behind
-            rows = _Groups(*(v[active] for v in rows[:4]), rows.n)
+            rows = _Groups(
+                rows.group[active], rows.x[active], rows.y[active], rows.w[active], rows.n
+            )
             eta = eta[active]
         grad, info = information(eta, rows)
         if k == 1:
