@@ -74,6 +74,23 @@ GAINS_TABLE = (
 CALIBRATION = ("bin", "mean_score", "fraction_positive", "n")
 #: ``calibration(ci=...)``: the interval of ``fraction_positive``.
 CALIBRATION_INTERVAL = ("fraction_lower", "fraction_upper")
+#: ``calibration_fit``: calibration in the large (``intercept``, the slope fixed at 1), the
+#: slope and the intercept of the slope-free fit (``intercept_free``), with their bounds.
+CALIBRATION_FIT = (
+    "intercept",
+    "intercept_lower",
+    "intercept_upper",
+    "slope",
+    "slope_lower",
+    "slope_upper",
+    "intercept_free",
+    "intercept_free_lower",
+    "intercept_free_upper",
+    "citl",
+    "separated",
+    "n_pos",
+    "n_neg",
+)
 #: ``ks``.
 KS = ("ks", "threshold")
 #: ``slices``: after the groups, ``slice``, then one column per feature, then these.

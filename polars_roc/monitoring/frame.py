@@ -358,6 +358,9 @@ def _ks_table(
     """
     ``*names, *window, ks``: the largest gap between each window's and the reference's ECDFs.
 
+    With `names`, both frames carry ``_gid``, a number per group (null keys included: an
+    as-of join by a null key never matches).
+
     Both distribution functions are step functions, so the gap is largest at a window
     score, just there or just below it: at each distinct window score ``v`` the window's
     ``F(v)`` and ``F(v-)`` come from its running counts, the reference's from an as-of join
@@ -365,23 +368,23 @@ def _ks_table(
     row is repeated per window.
     """
     s = pl.col("_s")
+    group = ["_gid"] if names else []  # a number per group: an as-of join misses null keys
     ref_points = (
-        ref.group_by(*names, "_s")
+        ref.group_by(*group, "_s")
         .agg(_c=pl.len())
-        .with_columns(_cum=pl.col("_c").cum_sum().over(names or pl.lit(True), order_by="_s"))
-        .with_columns(_n=pl.col("_c").sum().over(names or pl.lit(True)))
+        .with_columns(_cum=pl.col("_c").cum_sum().over(group or pl.lit(True), order_by="_s"))
+        .with_columns(_n=pl.col("_c").sum().over(group or pl.lit(True)))
         .select(
-            *names,
+            *group,
             "_s",
             _r_le=pl.col("_cum") / pl.col("_n"),
             _r_lt=(pl.col("_cum") - pl.col("_c")) / pl.col("_n"),
             _r_at=s,
         )
-        .sort("_s")
     )
     keys = [*names, *window]
     win_points = (
-        rows.group_by(*keys, "_s")
+        rows.group_by(*keys, *group, "_s")
         .agg(_c=pl.len())
         .with_columns(_cum=pl.col("_c").cum_sum().over(keys, order_by="_s"))
         .with_columns(_n=pl.col("_c").sum().over(keys))
@@ -392,8 +395,12 @@ def _ks_table(
         .sort("_s")
     )
     joined = win_points.join_asof(
-        ref_points, on="_s", by=names or None, strategy="backward", check_sortedness=False
-    )  # both sorted by score above
+        ref_points.sort("_s"),
+        on="_s",
+        by=group or None,
+        strategy="backward",
+        check_sortedness=False,
+    )  # both sorted by score
     r_le = pl.col("_r_le").fill_null(0.0)
     r_lt = pl.when(pl.col("_r_at") == s).then(pl.col("_r_lt")).otherwise(pl.col("_r_le"))
     gap = pl.max_horizontal(
@@ -432,10 +439,10 @@ def score_stability(
     compared with them. ``psi`` is :func:`polars_roc.psi`'s index (bins at the reference's
     quantiles, a zero share counted as 0.0001, as Evidently does); ``ks`` the largest gap
     between the two empirical distribution functions, and ``ks_p_value`` its two-sided
-    p-value, as scipy's ``ks_2samp``: exact when the two samples hold at most 1,000 rows
-    together, else the asymptotic Kolmogorov distribution (Stephens' small-sample
-    correction: within about 0.01 of the exact p-value, as scipy's ``method="asymp"``).
-    No scipy at run time.
+    p-value, as scipy's ``ks_2samp`` (``method="auto"``): exact while neither sample holds
+    more than 10,000 rows (to 1e-6 of scipy's), else the asymptotic Kolmogorov
+    distribution (Stephens' small-sample correction: within about 0.01 of scipy's
+    ``method="asymp"``). No scipy at run time.
 
     Rows with a null score are skipped; a NaN score makes its window's (or, in the
     reference, every window's) numbers null. A group without reference rows gets null
@@ -494,34 +501,48 @@ def score_stability(
     coded = lf.select(
         *names,
         time,
+        *([pl.struct(names).rank("dense").alias("_gid")] if names else []),
         _s=pl.col(score).cast(pl.Float64),
         _r=reference_rows(reference, time, dtype),
     ).filter(s.is_not_null())
     ref = coded.filter(pl.col("_r"))
-    edges = [s.quantile(q, "linear") for q in qs]
-    ref_table = summarize(
+    k = len(qs)
+    edges = summarize(
         ref,
         names,
         [
-            *(edge.alias(f"_q{i}") for i, edge in enumerate(edges)),
-            *((s <= edge).mean().alias(f"_e{i}") for i, edge in enumerate(edges)),
+            *(s.quantile(q, "linear").alias(f"_q{i}") for i, q in enumerate(qs)),
             pl.len().alias("n_ref"),
             s.is_nan().any().alias("_ref_nan"),
         ],
     )
+
+    # Each side's share at or below every edge: flags on the rows (the edges joined per
+    # group), then plain means per group: no per-group broadcast of an aggregate.
+    def shares(prefix: str) -> list[pl.Expr]:
+        return [(s <= pl.col(f"_q{i}")).alias(f"{prefix}{i}") for i in range(k)]
+
+    ref_shares = summarize(
+        join_groups(ref, edges, names).select(*names, *shares("_e")),
+        names,
+        [pl.col(f"_e{i}").mean() for i in range(k)],
+    )
+    ref_table = join_groups(edges, ref_shares, names)
     window = [fresh(f"{PREFIX}_ws", list(schema)), fresh(f"{PREFIX}_we", list(schema))]
     rows = windows(
         coded, time, every=every, period=period, by=names, start=window[0], end=window[1]
     )
     keys = [*names, *window]
-    placed = join_groups(rows, ref_table, names)
-    per_window = placed.group_by(keys).agg(
-        *((s <= pl.col(f"_q{i}").first()).mean().alias(f"_a{i}") for i in range(len(qs))),
-        *(pl.col(f"_e{i}").first() for i in range(len(qs))),
+    placed = join_groups(rows, edges.select(*names, *(f"_q{i}" for i in range(k))), names)
+    flagged = placed.select(*keys, *shares("_a"), s.is_nan().alias("_w_nan"))
+    counted = flagged.group_by(keys).agg(
+        *(pl.col(f"_a{i}").mean() for i in range(k)),
         pl.len().alias("n"),
-        pl.col("n_ref").first(),
-        (s.is_nan().any() | pl.col("_ref_nan").first().fill_null(False)).alias("_nan"),
+        pl.col("_w_nan").any(),
     )
+    per_window = join_groups(
+        counted, ref_table.select(*names, *(f"_e{i}" for i in range(k)), "n_ref", "_ref_nan"), names
+    ).with_columns(_nan=pl.col("_w_nan") | pl.col("_ref_nan").fill_null(False))
     psi = psi_of_cdfs(
         [pl.col(f"_e{i}") for i in range(len(qs))], [pl.col(f"_a{i}") for i in range(len(qs))]
     )
