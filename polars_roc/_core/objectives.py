@@ -164,20 +164,22 @@ def best_rows(
     """
     names = list(names)
     keys = names or ["_g"]
-    scored = table.with_columns(_objective=value)
+    scored = table.with_columns(_objective=value).with_row_index("_best_row")
     if not names:  # one group: a constant key, so the group is kept without a candidate
         scored = scored.with_columns(_g=pl.lit(True))
     keep = pl.col("_objective").is_not_null()
     candidates = scored.filter(keep if allowed is None else keep & allowed)
+    best_value = pl.col("_objective").max().over(keys)
     if tie is not None:  # float sums: an objective within rounding of the best ties
-        best_value = pl.col("_objective").max().over(keys)
         candidates = candidates.filter(pl.col("_objective") >= best_value - tie)
-        order, descending = ["threshold"], [lowest]
     else:
-        order, descending = ["_objective", "threshold"], [False, lowest]
-    best = candidates.group_by(keys).agg(
-        pl.col(list(columns)).sort_by(order, descending=descending).last()
-    )
+        candidates = candidates.filter(pl.col("_objective") == best_value)
+    # Among the tied rows, the highest threshold (lowest with `lowest`): one arg-max per
+    # group, then that row's columns (no sort of every column).
+    end = pl.col("threshold").arg_min() if lowest else pl.col("threshold").arg_max()
+    picked = candidates.group_by(keys).agg(pl.col("_best_row").get(end))
+    rows = scored.select("_best_row", *[c for c in columns if c not in keys])
+    best = picked.join(rows, on="_best_row", how="left").drop("_best_row")
     every = scored.select(keys).unique()
     out = every.join(best, on=keys, how="left", nulls_equal=True)
     return out.sort(keys, nulls_last=True).select(*names, *columns)
