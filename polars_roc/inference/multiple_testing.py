@@ -66,15 +66,10 @@ def adjusted(p: npt.ArrayLike, method: Adjust) -> npt.NDArray[np.float64]:
 
 
 def with_adjusted(
-    lf: pl.LazyFrame,
-    adjust: Adjust | None,
-    family: Sequence[str] = (),
-    *,
-    p_value: str = "p_value",
-    name: str = "p_adjusted",
+    lf: pl.LazyFrame, adjust: Adjust | None, family: Sequence[str] = ()
 ) -> pl.LazyFrame:
     """
-    Add `name`, :func:`adjusted` of `p_value` within each `family` (all rows when empty).
+    Add ``p_adjusted``, :func:`adjusted` of ``p_value`` within each `family` (all rows if empty).
 
     No callback: the rows are sorted by family and p-value (ties in row order, as a stable
     sort), each p-value's rank is its position in its family, and the step-down maximum
@@ -93,7 +88,7 @@ def with_adjusted(
         return lf
     row, rank, m = fresh_names(["_row", "_rank", "_m"], set(lf.collect_schema().names()))
     part: list[Any] = [*family] or [pl.lit(0)]
-    p = pl.col(p_value).cast(pl.Float64).fill_nan(None)
+    p = pl.col("p_value").cast(pl.Float64).fill_nan(None)
     ranked = (
         lf.with_row_index(row)
         .sort([*family, p, row], nulls_last=True)
@@ -109,4 +104,4 @@ def with_adjusted(
         value = ((size - position + 1) * p).clip(upper_bound=1.0).cum_max().over(part)
     else:
         value = (size * p / position).clip(upper_bound=1.0).cum_min(reverse=True).over(part)
-    return ranked.with_columns(value.alias(name)).sort(row).drop(row, rank, m)
+    return ranked.with_columns(value.alias("p_adjusted")).sort(row).drop(row, rank, m)

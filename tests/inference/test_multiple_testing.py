@@ -24,7 +24,9 @@ p_values = st.one_of(
 @example(rows=[(0, 0.01), (0, 0.01), (0, 0.04), (1, None), (1, 0.2)])  # ties, a null
 def test_with_adjusted_equals_statsmodels_per_family(method: str, rows) -> None:
     frame = pl.DataFrame(rows, schema={"family": pl.Int64, "p": pl.Float64}, orient="row")
-    got = with_adjusted(frame.lazy(), method, ["family"], p_value="p", name="q").collect()  # type: ignore[arg-type]
+    lf = frame.lazy().rename({"p": "p_value"})
+    got = with_adjusted(lf, method, ["family"]).collect()  # type: ignore[arg-type]
+    got = got.rename({"p_value": "p", "p_adjusted": "q"})
     assert got.select("family", "p").equals(frame)  # the rows keep their order
     for _, part in got.group_by("family"):
         p = part["p"].to_numpy()
@@ -40,7 +42,8 @@ def test_with_adjusted_equals_statsmodels_per_family(method: str, rows) -> None:
 
 def test_with_adjusted_over_all_rows_and_nan_as_missing() -> None:
     frame = pl.DataFrame({"p": [0.01, float("nan"), 0.04, None, 0.03]})
-    got = with_adjusted(frame.lazy(), "holm", p_value="p").collect()["p_adjusted"].to_list()
+    lf = frame.lazy().rename({"p": "p_value"})
+    got = with_adjusted(lf, "holm").collect()["p_adjusted"].to_list()
     assert got == pytest.approx([0.03, None, 0.06, None, 0.06])  # m = 3 defined tests
-    bh = with_adjusted(frame.lazy(), "bh", p_value="p").collect()["p_adjusted"].to_list()
+    bh = with_adjusted(lf, "bh").collect()["p_adjusted"].to_list()
     assert bh == pytest.approx([0.03, None, 0.04, None, 0.04])
