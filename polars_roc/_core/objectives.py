@@ -171,32 +171,34 @@ def best_rows(
     """
     names = list(names)
     keys = names or ["_g"]
-    scored = table.with_columns(_dominance(table.collect_schema())).with_columns(_objective=value)
+    scored = (
+        table.with_columns(_dominance(table.collect_schema()))
+        .with_columns(_objective=value)
+        .with_row_index("_best_row")
+    )
     if not names:  # one group: a constant key, so the group is kept without a candidate
         scored = scored.with_columns(_g=pl.lit(True))
     keep = pl.col("_objective").is_not_null()
     candidates = scored.filter(keep if allowed is None else keep & allowed)
+    best_value = pl.col("_objective").max().over(keys)
     if tie is not None:  # float sums: an objective within rounding of the best ties
-        best_value = pl.col("_objective").max().over(keys)
         candidates = candidates.filter(pl.col("_objective") >= best_value - tie)
-        order, descending = ["threshold"], [lowest]
-        tied = pl.lit(True)
     else:
-        order, descending = ["_objective", "threshold"], [False, lowest]
-        tied = pl.col("_objective") == pl.col("_objective").max()
-    # The preferred threshold's FPR; among the tied rows of that FPR, the largest TPR: a
-    # lower threshold of the same FPR and a higher TPR dominates the preferred one.
-    preferred_fp = pl.col("_fewer_fp").sort_by(order, descending=descending).last()
-    same = tied & (pl.col("_fewer_fp") == preferred_fp)
-    best = candidates.group_by(keys).agg(
-        pl.col(list(columns))
-        .filter(same)
-        .sort_by(
-            [pl.col("_more_tp").filter(same), pl.col("threshold").filter(same)],
-            descending=[False, lowest],
-        )
-        .last()
-    )
+        candidates = candidates.filter(pl.col("_objective") == best_value)
+    # Among the tied rows, the highest threshold (lowest with `lowest`), unless a tied row of
+    # the same FPR has a higher TPR (a lower threshold that dominates it): then, among the
+    # tied rows of that FPR, the highest TPR, ties again to the threshold's end. Arg-maxes
+    # per group, then the chosen row's columns (no sort of every column).
+    def end(rows: pl.Expr | None) -> pl.Expr:
+        threshold = pl.col("threshold") if rows is None else pl.col("threshold").filter(rows)
+        return threshold.arg_min() if lowest else threshold.arg_max()
+
+    preferred_fp = pl.col("_fewer_fp").get(end(None))
+    same = pl.col("_fewer_fp") == preferred_fp
+    top = same & (pl.col("_more_tp") == pl.col("_more_tp").filter(same).max())
+    picked = candidates.group_by(keys).agg(pl.col("_best_row").filter(top).get(end(top)))
+    rows = scored.select("_best_row", *[c for c in columns if c not in keys])
+    best = picked.join(rows, on="_best_row", how="left").drop("_best_row")
     every = scored.select(keys).unique()
     out = every.join(best, on=keys, how="left", nulls_equal=True)
     return out.sort(keys, nulls_last=True).select(*names, *columns)

@@ -74,12 +74,9 @@ def proportion_interval(x: pl.Expr, n: pl.Expr, method: ProportionMethod, level:
     x, n = x.cast(pl.Float64), n.cast(pl.Float64)
     defined = n > 0
     if method == "clopper_pearson":
-        expr = pl.struct(x=x, n=n).map_batches(
-            lambda s: _cp_series(s, level),
-            return_dtype=pl.Struct({"lower": pl.Float64, "upper": pl.Float64}),
-            is_elementwise=True,
-        )
-        return pl.when(defined).then(expr).alias("ci")
+        ci = clopper_pearson({"p": (x, n)}, level)
+        both = pl.struct(lower=ci.struct.field("p_lower"), upper=ci.struct.field("p_upper"))
+        return pl.when(defined).then(both).alias("ci")
     z = _z(level)
     z2 = z * z
     if method == "wilson":
@@ -98,20 +95,76 @@ def proportion_interval(x: pl.Expr, n: pl.Expr, method: ProportionMethod, level:
     return pl.when(defined).then(both).alias("ci")
 
 
-def _cp_series(s: pl.Series, level: float) -> pl.Series:
-    """Clopper-Pearson bounds of each row of a struct ``{x, n}``."""
+def _cp_bounds(x: FloatArray, n: FloatArray, level: float) -> tuple[FloatArray, FloatArray]:
+    """
+    Clopper-Pearson bounds of every ``x / n`` at once: NaN where `n` is not positive.
+
+    One vectorised beta quantile call solves every lower and upper bound together (each
+    distinct count pair once).
+    """
     alpha = 1 - level
-    x = s.struct.field("x").to_numpy().astype(np.float64)
-    n = s.struct.field("n").to_numpy().astype(np.float64)
     ok = np.isfinite(x) & np.isfinite(n) & (n > 0)
     x, n = np.where(ok, x, 0.5), np.where(ok, n, 1.0)
+    size = x.size
+    p = np.concatenate([np.full(size, alpha / 2), np.full(size, 1 - alpha / 2)])
+    a = np.concatenate([np.maximum(x, 1e-300), x + 1])
+    b = np.concatenate([n - x + 1, np.maximum(n - x, 1e-300)])
     with np.errstate(all="ignore"):
-        lower = np.where(x > 0, beta_quantile(alpha / 2, np.maximum(x, 1e-300), n - x + 1), 0.0)
-        upper = np.where(x < n, beta_quantile(1 - alpha / 2, x + 1, np.maximum(n - x, 1e-300)), 1.0)
-    frame = pl.DataFrame(
-        {"lower": np.where(ok, lower, np.nan), "upper": np.where(ok, upper, np.nan)}
+        both = beta_quantile(p, a, b)
+    lower = np.where(x > 0, both[:size], 0.0)
+    upper = np.where(x < n, both[size:], 1.0)
+    return np.where(ok, lower, np.nan), np.where(ok, upper, np.nan)
+
+
+def _cp_columns(s: pl.Series, names: list[str], level: float) -> pl.Series:
+    """The bounds ``<name>_lower, <name>_upper`` of each pair of fields ``<name>_x, <name>_n``."""
+    fields = {f: s.struct.field(f).cast(pl.Float64).to_numpy() for f in s.struct.fields}
+    x = np.concatenate([fields[f"{name}_x"] for name in names])
+    n = np.concatenate([fields[f"{name}_n"] for name in names])
+    lower, upper = _cp_bounds(x, n, level)
+    out = {}
+    for i, name in enumerate(names):
+        part = slice(i * len(s), (i + 1) * len(s))
+        out[f"{name}_lower"], out[f"{name}_upper"] = lower[part], upper[part]
+    return pl.DataFrame(out).fill_nan(None).to_struct(s.name)
+
+
+def clopper_pearson(pairs: dict[str, tuple[pl.Expr, pl.Expr]], level: float) -> pl.Expr:
+    """
+    Clopper-Pearson bounds of several proportions in one vectorised pass, as one struct.
+
+    `pairs` maps a name to its ``(x, n)``; the struct holds ``<name>_lower, <name>_upper``
+    for each, null where ``n`` is zero or null.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_roc._core.proportions import clopper_pearson
+    >>> df = pl.DataFrame({"x": [3, 0], "n": [10, 0]})
+    >>> ci = clopper_pearson({"rate": (pl.col("x"), pl.col("n"))}, 0.95)
+    >>> df.select(ci).unnest("ci").with_columns(pl.all().round(6))
+    shape: (2, 2)
+    ┌────────────┬────────────┐
+    │ rate_lower ┆ rate_upper │
+    │ ---        ┆ ---        │
+    │ f64        ┆ f64        │
+    ╞════════════╪════════════╡
+    │ 0.066739   ┆ 0.652453   │
+    │ null       ┆ null       │
+    └────────────┴────────────┘
+    """
+    names = list(pairs)
+    inputs = pl.struct(
+        *(
+            e.cast(pl.Float64).alias(f"{name}_{role}")
+            for name in names
+            for role, e in zip(("x", "n"), pairs[name], strict=True)
+        )
     )
-    return frame.fill_nan(None).to_struct("ci")
+    dtype = pl.Struct({f"{name}_{end}": pl.Float64 for name in names for end in ("lower", "upper")})
+    return inputs.map_batches(
+        lambda s: _cp_columns(s, names, level), return_dtype=dtype, is_elementwise=True
+    ).alias("ci")
 
 
 def log_ratio_interval(
@@ -161,7 +214,9 @@ def rate_intervals(method: ProportionMethod, level: float) -> list[pl.Expr]:
         "npv": (tn, tn + fn),
     }
     out: list[pl.Expr] = []
-    for name, (x, n) in pairs.items():
+    if method == "clopper_pearson":  # one pass for all eight bounds
+        out += [clopper_pearson(pairs, level).struct.unnest()]
+    for name, (x, n) in pairs.items() if method != "clopper_pearson" else ():
         ci = proportion_interval(x, n, method, level)
         out += [ci.struct.field("lower").alias(f"{name}_lower")]
         out += [ci.struct.field("upper").alias(f"{name}_upper")]

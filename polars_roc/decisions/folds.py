@@ -170,4 +170,23 @@ def cutpoints(
 
     columns = [c for c in table(lf, names).collect_schema().names() if c not in names]
     used = [c for c in (score, label, weight) if c is not None]
-    return out_of_fold(lf, choose, table, fold=fold, names=names, columns=columns, roles=used)
+    _check_fold(lf, fold, names, used)
+    if fold in (*columns, "in_sample"):
+        msg = (
+            f"fold column {fold!r} is also an output column of best_threshold\n\nHint: "
+            f"rename it, e.g. .rename({{{fold!r}: 'fold'}})."
+        )
+        raise ValueError(msg)
+    # The fold runs under a name of our own: the query builds columns of its own (value,
+    # depth, ...) that a user's fold column may bear.
+    inner = fresh("__roc_fold", [*lf.collect_schema().names(), *columns])
+    out = out_of_fold(
+        lf.rename({fold: inner}),
+        choose,
+        table,
+        fold=inner,
+        names=names,
+        columns=columns,
+        roles=used,
+    )
+    return out.rename({inner: fold})

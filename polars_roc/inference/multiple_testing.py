@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from polars_roc._core.names import fresh
+from polars_roc._core.names import fresh_names
 from polars_roc.typing import Adjust
 
 __all__ = ["ADJUSTMENTS", "adjusted", "check_adjust", "with_adjusted"]
@@ -73,28 +73,40 @@ def with_adjusted(
     lf: pl.LazyFrame, adjust: Adjust | None, *, by: Sequence[str] | None = None
 ) -> pl.LazyFrame:
     """
-    Add ``p_adjusted`` from ``p_value`` over all rows, or within each `by` group (a family).
+    Add ``p_adjusted``: :func:`adjusted` of ``p_value`` within each `by` group (a family).
 
-    Nothing is added when `adjust` is None. The rows keep their order.
+    No callback: the rows are sorted by family and p-value (ties in row order, as a stable
+    sort), each p-value's rank is its position in its family, and the step-down maximum
+    (Holm) or step-up minimum (Benjamini-Hochberg) is a cumulative maximum or minimum over
+    each family's run of rows; the rows then go back to their order. Every value is computed
+    with the same operations as :func:`adjusted`, so both give the same floats. Null and NaN
+    p-values stay null and are not counted. Nothing is added when `adjust` is None.
 
     Examples
     --------
-    >>> lf = pl.LazyFrame({"g": [1, 1, 2], "p_value": [0.01, 0.04, 0.03]})
-    >>> with_adjusted(lf, "holm", by=["g"]).collect()["p_adjusted"].to_list()
-    [0.02, 0.04, 0.03]
+    >>> df = pl.LazyFrame({"f": [1, 1, 1, 2], "p_value": [0.01, 0.04, 0.03, 0.2]})
+    >>> with_adjusted(df, "holm", by=["f"]).collect()["p_adjusted"].round(4).to_list()
+    [0.03, 0.06, 0.06, 0.2]
     """
     if adjust is None:
         return lf
-
-    def compute(p: pl.Series) -> pl.Series:
-        values = adjusted(p.cast(pl.Float64).fill_null(np.nan).to_numpy(), adjust)
-        return pl.Series(p.name, values, dtype=pl.Float64).fill_nan(None)
-
-    p_adjusted = pl.col("p_value").map_batches(compute, return_dtype=pl.Float64)
-    if not by:
-        return lf.with_columns(p_adjusted.alias("p_adjusted"))
-    row = fresh("_row", lf.collect_schema().names())
-    indexed = lf.with_row_index(row)
-    families = indexed.group_by(list(by)).agg(row, p_adjusted.alias("p_adjusted"))
-    exploded = families.explode(row, "p_adjusted").select(row, "p_adjusted")
-    return indexed.join(exploded, on=row, how="left").sort(row).drop(row)
+    row, rank, m = fresh_names(["_row", "_rank", "_m"], set(lf.collect_schema().names()))
+    family = list(by or [])
+    part: list[Any] = [*family] or [pl.lit(0)]
+    p = pl.col("p_value").cast(pl.Float64).fill_nan(None)
+    ranked = (
+        lf.with_row_index(row)
+        .sort([*family, p, row], nulls_last=True)
+        .with_columns(
+            p.count().over(part).cast(pl.Float64).alias(m),
+            (pl.int_range(pl.len()).over(part) + 1).cast(pl.Float64).alias(rank),
+        )
+    )
+    size, position = pl.col(m), pl.col(rank)
+    if adjust == "bonferroni":
+        value = (size * p).clip(upper_bound=1.0)
+    elif adjust == "holm":
+        value = ((size - position + 1) * p).clip(upper_bound=1.0).cum_max().over(part)
+    else:
+        value = (size * p / position).clip(upper_bound=1.0).cum_min(reverse=True).over(part)
+    return ranked.with_columns(value.alias("p_adjusted")).sort(row).drop(row, rank, m)

@@ -15,6 +15,9 @@ from polars_roc.segments.disparity import disparity
 #: The heatmap is drawn up to this many segments.
 MAX_HEATMAP = 30
 
+#: Disparity tests the largest this many segments (by rows) one by one; the rest as one.
+MAX_DISPARITY = 30
+
 
 @dataclass(frozen=True)
 class SegmentData:
@@ -25,6 +28,36 @@ class SegmentData:
     rollup: pl.DataFrame
     disparity: pl.DataFrame
     cross: pl.DataFrame | None
+    #: How many small segments disparity tested together as one (0: every one alone).
+    pooled: int = 0
+
+
+def capped(lf: pl.LazyFrame, segment: str, n_segments: int) -> tuple[pl.LazyFrame, int]:
+    """
+    `lf` with all but the :data:`MAX_DISPARITY` largest segments (by rows) relabelled as one.
+
+    Disparity reads every row once per segment, so thousands of segments cost thousands of
+    passes; the smaller segments are tested together as ``"other (k segments)"`` (the
+    segment column becomes text). Returns the frame and ``k`` (0 when nothing is pooled).
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"s": [1, 1, 1, 2, 2, 3]})
+    >>> out, k = capped(lf, "s", 3)
+    >>> k
+    0
+    """
+    if n_segments <= MAX_DISPARITY:
+        return lf, 0
+    sizes = lf.group_by(segment).len().sort(["len", segment], descending=[True, False])
+    kept = sizes.head(MAX_DISPARITY).select(segment).collect()[segment]
+    k = n_segments - MAX_DISPARITY
+    text = pl.col(segment).cast(pl.String)
+    big = pl.col(segment).is_in(kept.drop_nulls().implode())
+    if kept.has_nulls():  # a null segment among the largest stays itself
+        big = big | pl.col(segment).is_null()
+    label = pl.when(big).then(text)
+    return lf.with_columns(label.otherwise(pl.lit(f"other ({k:,} segments)")).alias(segment)), k
 
 
 def compute(
@@ -46,12 +79,13 @@ def compute(
     auc = areas.auc(lf, score, label, **{**common, "by": by}, ci="delong", level=level).collect()
     kwargs = {**common, "segment": segment}
     rolled = segments.rollup(lf, score, label, **kwargs, level=level).collect()
-    gaps = disparity(lf, score, label, **kwargs, level=level).collect()
     n_segments = lf.select(pl.col(segment).n_unique()).collect().item()
+    tested, pooled = capped(lf, segment, n_segments)
+    gaps = disparity(tested, score, label, **kwargs, level=level).collect()
     cross = None
     if n_segments <= MAX_HEATMAP:
         cross = segments.cross_auc(lf, score, label, **kwargs).collect()
-    return SegmentData(segment, auc, rolled, gaps, cross)
+    return SegmentData(segment, auc, rolled, gaps, cross, pooled)
 
 
 def in_words(row: dict[str, Any]) -> str:
@@ -127,6 +161,12 @@ def section(
         if data.cross is not None
         else f"No heatmap: more than {MAX_HEATMAP} segments."
     )
+    pooled = (
+        f" The {MAX_DISPARITY} largest segments by rows are tested one by one; the other "
+        f"{data.pooled:,} are tested together as one segment."
+        if data.pooled
+        else ""
+    )
     return (
         f'<p class="caption">Segments of column {html.escape(data.segment)}: pooled against '
         "within-segment AUC, the inverse-variance (IVW) mean of the segment AUCs with "
@@ -134,6 +174,6 @@ def section(
         + table(rollup, "rollup-table")
         + chart("segments")
         + '<p class="caption">Each segment against the rest of its group (unpaired DeLong '
-        "test of the AUC), Holm-adjusted over the segments; significant rows first.</p>"
+        f"test of the AUC), Holm-adjusted over the segments; significant rows first.{pooled}</p>"
         + table(ordered, "disparity-table")
     )

@@ -29,7 +29,7 @@ from polars_roc._core.groups import join_groups
 from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
 from polars_roc.inference.metric_bootstrap import bootstrap
-from polars_roc.inference.multiple_testing import adjusted, check_adjust
+from polars_roc.inference.multiple_testing import check_adjust, with_adjusted
 from polars_roc.segments import _segment as segmented
 from polars_roc.typing import Adjust
 
@@ -241,19 +241,7 @@ def _adjusted(lf: pl.LazyFrame, families: list[str], adjust: Adjust | None) -> p
     """``p_adjusted`` within each family (group and metric); the p-value when `adjust` is None."""
     if adjust is None:
         return lf.with_columns(p_adjusted=pl.col("p_value"))
-
-    def compute(p: pl.Series) -> pl.Series:
-        values = adjusted(p.cast(pl.Float64).fill_null(np.nan).to_numpy(), adjust)
-        return pl.Series(p.name, values, dtype=pl.Float64).fill_nan(None)
-
-    family = pl.struct(families).rank("dense").alias("_family")
-    indexed = lf.with_row_index("_row").with_columns(family)
-    p_adjusted = indexed.group_by("_family").agg(
-        "_row", p_adjusted=pl.col("p_value").map_batches(compute, return_dtype=pl.Float64)
-    )
-    exploded = p_adjusted.explode("_row", "p_adjusted").select("_row", "p_adjusted")
-    joined = indexed.join(exploded, on="_row", how="left")
-    return joined.sort("_row").drop("_row", "_family")
+    return with_adjusted(lf, adjust, by=families)
 
 
 @segmented.checked

@@ -505,7 +505,8 @@ def best_threshold(
         rule |= {"tpr": tpr, "thresholds": thresholds, "where": where, "capacity": capacity}
         rule |= kept or {"cost_fp": cost_fp, "cost_fn": cost_fn}
         roles = {"score": score, "label": label, "weight": weight, "pos_label": pos_label}
-        return folds.cutpoints(lf, best_threshold, _measured, roles, rule, fold, names, kept)
+        out = folds.cutpoints(lf, best_threshold, _measured, roles, rule, fold, names, kept)
+        return out.with_columns(rate_intervals(ci, level)) if closed_form else out  # type: ignore[arg-type]
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     if kept:  # the value columns beside the counts (_core/value.py)
         points = value.value_points(lf, score, label, names, weight, pos_label, kept)

@@ -120,3 +120,48 @@ def test_fold_errors() -> None:
         df.roc.best_threshold(fold="score")
     with pytest.raises(ValueError, match="ci='bootstrap' supports"):
         df.roc.best_threshold(fold="k", ci="bootstrap")
+
+
+@pytest.mark.parametrize("name", ["value", "depth", "_heldout", "_gid", "_mass", "_at"])
+def test_a_fold_column_may_bear_an_internal_name(name: str) -> None:
+    # A fold column named like a column the query builds internally crashed with a
+    # DuplicateError and a plan dump.
+    df = frame()
+    want = df.roc.best_threshold(fold="k", by="g")
+    got = df.rename({"k": name}).roc.best_threshold(fold=name, by="g")
+    assert got.rename({name: "k"}).equals(want)
+    if name in ("value", "depth"):  # output columns of method="value": refused, clearly
+        with pytest.raises(ValueError, match=f"fold column '{name}' is also an output column"):
+            df.rename({"k": name}).roc.best_threshold(fold=name, method="value", gain_tp=2.0)
+        return
+    valued = df.rename({"k": name}).roc.best_threshold(fold=name, method="value", gain_tp=2.0)
+    want_valued = df.roc.best_threshold(fold="k", method="value", gain_tp=2.0)
+    assert valued.rename({name: "k"}).equals(want_valued)
+
+
+def test_a_fold_column_named_like_an_output_column_is_refused() -> None:
+    df = frame(n=40)
+    with pytest.raises(ValueError, match="fold column 'tpr' is also an output column"):
+        df.rename({"k": "tpr"}).roc.best_threshold(fold="tpr")
+
+
+@pytest.mark.parametrize("method", ["wilson", "clopper_pearson", "agresti_coull"])
+def test_fold_with_a_closed_form_ci_gives_the_held_out_intervals(method: str) -> None:
+    from statsmodels.stats.proportion import proportion_confint
+
+    name = {"clopper_pearson": "beta"}.get(method, method)
+    out = frame().roc.best_threshold(fold="k", by="g", ci=method, level=0.9)
+    plain = frame().roc.best_threshold(fold="k", by="g")
+    assert out.select(plain.columns).equals(plain)  # the intervals come beside, nothing moves
+    checked = 0
+    for row in out.iter_rows(named=True):
+        for rate, x, n in (("tpr", "tp", ("tp", "fn")), ("ppv", "tp", ("tp", "fp"))):
+            total = row[n[0]] + row[n[1]] if row[n[0]] is not None else 0
+            if not total:
+                assert row[f"{rate}_lower"] is None
+                continue
+            want = proportion_confint(row[x], total, alpha=0.1, method=name)
+            got = (row[f"{rate}_lower"], row[f"{rate}_upper"])
+            assert got == pytest.approx(want, rel=1e-10, abs=1e-12)
+            checked += 1
+    assert checked >= 10

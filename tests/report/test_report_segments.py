@@ -55,3 +55,33 @@ def test_cli_segment_flag(
     status = main([*argv, "--class-scores", "a,b", "-o", str(out)])
     assert status != 0
     assert "--segment does not apply with --class-scores" in capsys.readouterr().err
+
+
+def test_disparity_over_many_segments_tests_the_largest_and_pools_the_rest() -> None:
+    # 80 segments: the 30 largest by rows are tested alone, the 50 others as one segment.
+    from polars_roc.report._segments import MAX_DISPARITY
+
+    i = pl.int_range(pl.len())
+    frame = pr.datasets.simulate(3000, seed=4).with_columns(  # 0..29: 75 rows, 30..79: 15
+        seg=pl.when(i % 4 == 0).then(30 + (i // 4) % 50).otherwise(i % 30)
+    )
+    data = pr.report.compute(frame.lazy(), segment="seg", ci=None)
+    seg = data.segments
+    n = frame["seg"].n_unique()
+    assert n == 80
+    big = frame.group_by("seg").len().sort("len", "seg", descending=[True, False])
+    got = set(seg.disparity["segment"].to_list())
+    largest = set(big.head(MAX_DISPARITY)["seg"].cast(pl.String).to_list())
+    assert got == largest | {f"other ({n - MAX_DISPARITY:,} segments)"}
+    # a kept segment's test equals disparity run on the relabelled frame by hand
+    relabelled = frame.with_columns(
+        seg=pl.when(pl.col("seg").cast(pl.String).is_in(list(largest)))
+        .then(pl.col("seg").cast(pl.String))
+        .otherwise(pl.lit(f"other ({n - MAX_DISPARITY:,} segments)"))
+    )
+    want = relabelled.roc.disparity(segment="seg")
+    assert_frame_equal(
+        seg.disparity.sort("segment"), want.sort("segment"), check_exact=False, rel_tol=1e-12
+    )
+    page = pr.report.render(data, js="cdn")
+    assert f"The {MAX_DISPARITY} largest segments by rows are tested one by one" in page

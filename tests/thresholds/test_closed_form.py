@@ -10,11 +10,16 @@ import polars as pl
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy.special import betaincinv
 from scipy.stats import norm
 from statsmodels.stats.proportion import proportion_confint
 
 import polars_roc as pr
-from polars_roc._core.proportions import rate_intervals  # the kernel, on counts given directly
+from polars_roc._core.distributions import beta_quantile
+from polars_roc._core.proportions import (  # the kernels, on counts given directly
+    proportion_interval,
+    rate_intervals,
+)
 
 METHODS = {"wilson": "wilson", "clopper_pearson": "beta", "agresti_coull": "agresti_coull"}
 
@@ -145,3 +150,31 @@ def test_wilson_interval_on_tpr_covers_about_95_percent() -> None:
     out = df.roc.thresholds(by="rep", thresholds=[0.5], ci="wilson")
     covered = ((out["tpr_lower"] <= true_tpr) & (out["tpr_upper"] >= true_tpr)).mean()
     assert 0.92 <= covered <= 0.98
+
+
+def test_clopper_pearson_at_scale_equals_statsmodels() -> None:
+    # Every bound of a big table in one vectorised pass: small and huge counts, repeats,
+    # x = 0 and x = n, and fractional (weighted) counts.
+    rng = np.random.default_rng(7)
+    n = np.concatenate([rng.integers(1, 30, 400), rng.integers(1, 2_000_000, 400)]).astype(float)
+    x = np.minimum(np.floor(rng.random(n.size) * (n + 1)), n)
+    x[:5], x[5:10] = 0, n[5:10]
+    frac_n = rng.random(100) * 50 + 0.05
+    frac_x = frac_n * rng.random(100)
+    x, n = np.concatenate([x, x[:50], frac_x]), np.concatenate([n, n[:50], frac_n])
+    got = pl.DataFrame({"x": x, "n": n}).select(
+        proportion_interval(pl.col("x"), pl.col("n"), "clopper_pearson", 0.95).struct.unnest()
+    )
+    want_lower, want_upper = proportion_confint(x, n, alpha=0.05, method="beta")
+    assert np.allclose(got["lower"].to_numpy(), want_lower, rtol=1e-10, atol=1e-12)
+    assert np.allclose(got["upper"].to_numpy(), want_upper, rtol=1e-10, atol=1e-12)
+
+
+def test_beta_quantile_equals_scipy_in_both_tails() -> None:
+    # Roots in either tail, near 0 (a tiny a) and near 1 (a tiny b), solved together.
+    rng = np.random.default_rng(3)
+    a = np.concatenate([rng.random(300) * 5 + 0.01, rng.random(300) * 1e5 + 1])
+    b = np.concatenate([rng.random(300) * 50 + 0.01, rng.random(300) * 1e5 + 1])
+    p = rng.random(a.size)
+    got, want = beta_quantile(p, a, b), betaincinv(a, b, p)
+    assert np.allclose(got, want, rtol=1e-10, atol=1e-300)
