@@ -185,6 +185,7 @@ def best_rows(
         candidates = candidates.filter(pl.col("_objective") >= best_value - tie)
     else:
         candidates = candidates.filter(pl.col("_objective") == best_value)
+
     # Among the tied rows, the highest threshold (lowest with `lowest`), unless a tied row of
     # the same FPR has a higher TPR (a lower threshold that dominates it): then, among the
     # tied rows of that FPR, the highest TPR, ties again to the threshold's end. Arg-maxes

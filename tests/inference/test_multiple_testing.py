@@ -25,7 +25,7 @@ p_values = st.one_of(
 def test_with_adjusted_equals_statsmodels_per_family(method: str, rows) -> None:
     frame = pl.DataFrame(rows, schema={"family": pl.Int64, "p": pl.Float64}, orient="row")
     lf = frame.lazy().rename({"p": "p_value"})
-    got = with_adjusted(lf, method, ["family"]).collect()  # type: ignore[arg-type]
+    got = with_adjusted(lf, method, by=["family"]).collect()  # type: ignore[arg-type]
     got = got.rename({"p_value": "p", "p_adjusted": "q"})
     assert got.select("family", "p").equals(frame)  # the rows keep their order
     for _, part in got.group_by("family"):
