@@ -199,6 +199,13 @@ def _parser() -> argparse.ArgumentParser:
         "(pooled vs within-segment AUC, forest with summaries, disparity, cross-AUC heatmap)",
     )
     rep.add_argument(
+        "--case",
+        metavar="COL",
+        help="the case id each model scored (one row per case and model): with --by model "
+        "and two or more models, the Model comparison section tests them paired "
+        "(unpaired without it)",
+    )
+    rep.add_argument(
         "--pos-label", help="the positive class (needed unless labels are Boolean or 0/1)"
     )
     rep.add_argument(
@@ -387,6 +394,7 @@ def _report(args: argparse.Namespace) -> int:
     files.refuse_overwrite(args.path, args.output)
     used = [args.score, args.label, *args.by, *([args.weight] if args.weight else [])]
     used += [c for c in (args.time, args.time_to_event, args.event) if c]  # + issue 34
+    used += [args.case] if args.case else []
     schema = files.readable(args.path, lf, used)
     _plain_by(schema, args.by)
     for column, role in ((args.score, "score"), (args.weight, "weight")):
@@ -422,6 +430,7 @@ def _report(args: argparse.Namespace) -> int:
         title=title,
         source=args.path,
         segment=args.segment,  # segments (issue 30)
+        case=args.case,
         **cli_survival.roles(args, schema),  # survival horizons (issue 34)
     )
 
@@ -532,6 +541,9 @@ def _engine_options(args: argparse.Namespace) -> None:
     if args.segment:  # segments (issue 30)
         msg = f"--segment reads the raw rows; use --engine polars (not {args.engine})"
         raise UsageError(msg)
+    if args.case:
+        msg = f"--case pairs the raw rows; use --engine polars (not {args.engine})"
+        raise UsageError(msg)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -551,6 +563,7 @@ def _demo(args: argparse.Namespace) -> int:
             by=["model", "segment"],
             weight=None,
             pos_label=None,
+            case="case",
             title=args.title or "ROC report: simulated scores",
             source=f"polars_roc.datasets.simulate({args.rows}, seed={args.seed})",
         )
@@ -632,7 +645,7 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
             level=options.level,
             direction=options.direction,
             nan_policy=options.nan_policy,
-            **{k: v for k, v in roles.items() if k not in ("segment", *cli_survival.ROLES)},
+            **{k: v for k, v in roles.items() if k not in ("segment", "case", *cli_survival.ROLES)},
         )
     say("drawing charts")
     page = report.render(data, source=source, progress=say, over_time=over_time)

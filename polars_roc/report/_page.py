@@ -31,6 +31,7 @@ import polars as pl
 from polars_roc._core.columns import CURVE, interval
 from polars_roc.charts.style import rate_text, threshold_text
 from polars_roc.report import _business as report_business
+from polars_roc.report import _comparison as report_comparison
 from polars_roc.report import _decisions as report_decisions
 from polars_roc.report import _segments as report_segments
 from polars_roc.report import _survival as report_survival  # survival horizons (issue 34)
@@ -230,6 +231,7 @@ HEADINGS = {
     "auc": "AUC by group",
     "segments": "Segments",  # segments (issue 30)
     **report_survival.HEADINGS,  # survival horizons (issue 34)
+    "comparison": "Model comparison",
     "roc": "ROC curves",
     "pauc": "Partial AUC",
     "thresholds": "Best cutpoints",
@@ -265,6 +267,10 @@ def why_blank(row: dict[str, Any]) -> str | None:
     return "NaN score" if row.get("auc", row.get("pauc")) is None else None
 
 
+#: Columns printed as p-values: 3 decimals, "<0.001" below.
+_P_VALUES = ("p_value", "p_adjusted", "q_p_value")
+
+
 def _cell(value: Any, column: str, why: str | None = None) -> str:
     if value is None and column == "detectable_auc":
         return (
@@ -288,6 +294,8 @@ def _cell(value: Any, column: str, why: str | None = None) -> str:
         text = threshold_text(value)  # as the charts print it
     elif column in ("auc_se", "pauc"):
         text = f"{value:.4f}"
+    elif column in _P_VALUES:  # a p-value below the printed digits is not 0
+        text = "<0.001" if value < 0.001 else f"{value:.3f}"
     else:
         text = rate_text(value)
     return f'<td class="num">{text}</td>'
@@ -530,6 +538,11 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         body_ = report_survival.section(data.survival, names, lambda k: _chart(k, drawn))
         section = f'<section id="survival"><h2>{HEADINGS["survival"]}</h2>{body_}</section>'
         out.insert(1 + (data.segments is not None), ("survival", HEADINGS["survival"], section))
+    if data.comparison is not None:  # after AUC, Segments and Survival
+        body_ = report_comparison.section(data.comparison, _table, level)
+        section = f'<section id="comparison"><h2>{HEADINGS["comparison"]}</h2>{body_}</section>'
+        at = 1 + (data.segments is not None) + (data.survival is not None)
+        out.insert(at, ("comparison", HEADINGS["comparison"], section))
     return out
 
 
