@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -83,7 +84,24 @@ def compute(
     model, segments = names[0], names[1:]
     if _n_models(lf, model) < 2:
         return None
-    table = compare(
+    with warnings.catch_warnings():  # the section's header counts the unpaired pairs
+        warnings.filterwarnings("ignore", message="compare ran the unpaired test")
+        table = _compare(lf, score, label, model, segments, case, common, level)
+    table = table.select(*segments, *SHOWN, "p_adjusted", "paired")
+    return ComparisonData(model, segments, case, table)
+
+
+def _compare(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    model: str,
+    segments: list[str],
+    case: str | None,
+    common: dict[str, Any],
+    level: float,
+) -> pl.DataFrame:
+    return compare(
         lf.filter(pl.col(model).is_not_null()),
         score,
         label,
@@ -97,8 +115,6 @@ def compute(
         direction=common.get("direction", "higher"),
         nan_policy=common.get("nan_policy", "propagate"),
     ).collect()
-    table = table.select(*segments, *SHOWN, "p_adjusted", "paired")
-    return ComparisonData(model, segments, case, table)
 
 
 def _n_models(lf: pl.LazyFrame, model: str) -> int:
