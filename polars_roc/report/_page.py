@@ -215,6 +215,25 @@ _COLUMN_NAMES = {
     "youden": "Youden J",
     "accuracy": "accuracy",
     "detectable_auc": "detectable AUC (80% power)",
+    # the segments' roll-up and disparity tables
+    "pooled_auc": "pooled AUC",
+    "within_auc": "within-segment AUC",
+    "between": "between (pooled − within)",
+    "mean_auc": "mean AUC",
+    "ivw_auc": "IVW AUC",
+    "ivw_lower": "IVW lower",
+    "ivw_upper": "IVW upper",
+    "q": "Cochran Q",
+    "q_p_value": "Cochran p",
+    "i2": "I²",
+    "n_segments": "segments",
+    "reference_estimate": "rest of the group",
+    "diff": "difference",
+    "diff_lower": "lower",
+    "diff_upper": "upper",
+    "ratio": "ratio",
+    "p_value": "p",
+    "p_adjusted": "adjusted p",
 }
 
 #: Groups whose detectable AUC is above this (or undefined) are greyed in the AUC table.
@@ -294,8 +313,8 @@ def _cell(value: Any, column: str, why: str | None = None) -> str:
         text = threshold_text(value)  # as the charts print it
     elif column in ("auc_se", "pauc"):
         text = f"{value:.4f}"
-    elif column in _P_VALUES:  # a p-value below the printed digits is not 0
-        text = "<0.001" if value < 0.001 else f"{value:.3f}"
+    elif column in _P_VALUES:  # a p-value below the printed digits is not 0: "<0.001"
+        text = "&lt;0.001" if value < 0.001 else f"{value:.3f}"
     else:
         text = rate_text(value)
     return f'<td class="num">{text}</td>'
