@@ -6,7 +6,8 @@ Importing the package registers the ``.roc`` namespaces on DataFrame, LazyFrame 
 The folders are the layers, from the top (imports only go down; ``tests/package/test_layers.py``
 holds the map): ``cli`` and ``report/``; ``charts/``; ``namespace``; ``inference/``,
 ``segments/``, ``monitoring/`` and ``engines/``; the questions (``thresholds/``,
-``calibration/``, ``survival/``, ``decisions/``, ``multiclass/``, ``geometry/`` and the
+``calibration/``, ``survival/``, ``decisions/``, ``multiclass/``, ``geometry/``,
+``smoothing/`` and the
 one-module questions ``areas``, ``precision_recall``, ``metrics``, ``gains``, ``crossval``);
 the public core (``curves``, ``exprs/``) and the argument types (``typing``); and the private
 floor ``_core/``.
@@ -33,6 +34,7 @@ from polars_roc import (
     engines,
     exprs,
     gains,
+    gates,
     geometry,
     inference,
     metrics,
@@ -42,6 +44,7 @@ from polars_roc import (
     precision_recall,
     report,
     segments,
+    smoothing,
     survival,
     thresholds,
     typing,
@@ -65,6 +68,7 @@ from polars_roc.exprs import (
     partial_auc,
     pr_auc,
 )
+from polars_roc.gates import checks
 from polars_roc.geometry.hull import dominance, hull_auc_of_points, hull_of_points
 from polars_roc.geometry.iso import hybrid_of_points, operating_ranges_of_points, optimal_of_points
 from polars_roc.inference import bootstrap, detectable_auc, roc_power, roc_sample_size
@@ -86,6 +90,7 @@ __all__ = [
     "calibration_intercept",
     "calibration_slope",
     "charts",
+    "checks",
     "crossval",
     "curves",
     "datasets",
@@ -99,6 +104,7 @@ __all__ = [
     "fpr_at_tpr",
     "from_counts",
     "gains",
+    "gates",
     "geometry",
     "gini",
     "hull_auc_of_points",
@@ -124,6 +130,7 @@ __all__ = [
     "roc_power",
     "roc_sample_size",
     "segments",
+    "smoothing",
     "stratified_folds",
     "survival",
     "tally",

@@ -6,12 +6,12 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc._core import delong, resampling, sorted_auc, validate
+from polars_roc._core import binormal, delong, resampling, sorted_auc, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import AUC, PARTIAL_AUC
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
-from polars_roc._core.groups import summarize
+from polars_roc._core.groups import join_groups, summarize
 from polars_roc._core.kernels import auc_of, class_totals, rows
 from polars_roc._core.validate import By
 from polars_roc._core.vertices import mcclish, partial_area
@@ -32,7 +32,7 @@ def auc(
     pos_label: Any = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
-    ci: Literal["delong", "logit", "bootstrap"] | None = None,
+    ci: Literal["delong", "logit", "bootstrap", "obuchowski"] | None = None,
     level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = 0,
@@ -61,7 +61,11 @@ def auc(
         ``"logit"`` takes the DeLong standard error to the logit scale (the delta method)
         and back: bounds inside (0, 1) without clipping, asymmetric near 1, better
         coverage for small samples and AUCs near 1 (an AUC of exactly 0 or 1 gives the
-        point itself).
+        point itself). ``"obuchowski"``: the standard error of Obuchowski's (1997)
+        binormal variance, pROC's ``var(roc, method="obuchowski")``, from the curve's
+        binormal fit (pROC's ``smooth(method="binormal")``, see
+        :func:`polars_roc.smoothing.smooth`) and ``κ = n_neg / n_pos``; null where the fit
+        is (fewer than two points inside the unit square).
     level
         Confidence level of the interval.
     cluster
@@ -138,7 +142,10 @@ def auc(
         msg = "cluster= changes the interval only\n\nHint: pass ci='delong' with it."
         raise ValueError(msg)
     if ci is not None:
-        validate.ci(ci, ("delong", "logit", "bootstrap"))
+        validate.ci(ci, ("delong", "logit", "bootstrap", "obuchowski"))
+        if ci == "obuchowski" and cluster is not None:
+            msg = "ci='obuchowski' is a binormal model of unclustered rows\n\nHint: ci='delong'."
+            raise ValueError(msg)
         validate.level(level)
         if cluster is not None:
             args = (names, weight, pos_label, ci, level, cluster, (n_boot, seed))
@@ -147,6 +154,8 @@ def auc(
             return delong.auc_table(
                 lf, score, label, names=names, weight=weight, pos_label=pos_label, level=level
             )
+        if ci == "obuchowski":
+            return _obuchowski(lf, score, label, names, weight, pos_label, schema[label], level)
         if ci == "logit":
             table = delong.auc_table(
                 lf, score, label, names=names, weight=weight, pos_label=pos_label, level=level
@@ -442,3 +451,27 @@ def _clustered(
         level=level,
         logit=ci == "logit",
     )
+
+
+def _obuchowski(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+    label_dtype: pl.DataType,
+    level: float,
+) -> pl.LazyFrame:
+    """``auc(ci="obuchowski")``: the AUC with Obuchowski's binormal standard error."""
+    table = sorted_auc.auc_table(
+        lf, score, label, names=names, weight=weight, pos_label=pos_label, label_dtype=label_dtype
+    )
+    fits = binormal.curve_fits(lf, score, label, names=names, weight=weight, pos_label=pos_label)
+    fits = fits.select(*names, "_A", "_B")
+    joined = join_groups(table, fits, names)
+    positives = pl.col("n_pos").cast(pl.Float64)
+    kappa = pl.col("n_neg").cast(pl.Float64) / positives
+    variance = binormal.variance(pl.col("_A"), pl.col("_B"), kappa) / positives
+    out = joined.with_columns(auc_se=variance.sqrt())
+    return out.select(*names, *AUC, "auc_se", *delong.interval_columns("auc", level))

@@ -22,12 +22,14 @@ from polars_roc import (
     decisions,
     exprs,
     gains,
+    gates,
     inference,
     metrics,
     monitoring,
     multiclass,
     precision_recall,
     segments,
+    smoothing,
     survival,
     thresholds,
 )
@@ -55,6 +57,8 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "curve": curves.curve,
     "auc": areas.auc,
     "partial_auc": areas.partial_auc,
+    "smooth": smoothing.smooth,
+    "smooth_auc": smoothing.smooth_auc,
     # threshold analysis (thresholds.py, pr_det.py, metrics.py)
     "thresholds": thresholds.thresholds,
     "best_threshold": thresholds.best_threshold,
@@ -108,6 +112,7 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
 
     "rollup": segments.rollup,
     "disparity": segments.disparity,
+    "checks": gates.checks,
     "cross_auc": segments.cross_auc,
     "bias_auc": segments.bias_auc,
 

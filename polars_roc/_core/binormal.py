@@ -35,11 +35,14 @@ Examples
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import polars as pl
 
+from polars_roc._core.counts import accumulate, coded, tally, with_totals
 from polars_roc._core.distributions import normal_cdf, normal_quantiles
+from polars_roc._core.groups import summarize
 
 Number = float | int | pl.Expr
 #: The bounds (low, high) of the false positive rate of a partial area.
@@ -227,3 +230,52 @@ def sample_size(
     """
     cases = (z_alpha * v0.sqrt() + z_beta * va.sqrt()) ** 2 / delta**2
     return pl.when((delta != 0) & (v0 >= 0) & (va >= 0)).then(cases)
+
+
+def curve_fits(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+) -> pl.LazyFrame:
+    """
+    Per group ``*names, n_pos, n_neg, n_points, _A, _B``: :func:`fit` of each ROC curve.
+
+    The curve is the counts core's; `n_points` counts its points strictly inside the unit
+    square (the fit's points). Sorted by group.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> lf = pl.LazyFrame({"s": [0.1, 0.3, 0.35, 0.4, 0.6, 0.8], "y": [0, 1, 0, 1, 0, 1]})
+    >>> out = curve_fits(lf, "s", "y", names=[], weight=None, pos_label=None).collect()
+    >>> out.select("n_pos", "n_neg", "n_points").row(0)
+    (3, 3, 3)
+    """
+    schema = lf.collect_schema()
+    rows = coded(
+        lf,
+        score,
+        label,
+        names=names,
+        weight=weight,
+        pos_label=pos_label,
+        label_dtype=schema[label],
+        masked=bool(names),
+    )
+    integer = weight is None
+    table = tally(rows, names, ordered=True, deferred=integer)
+    table = with_totals(accumulate(table, names, in_order=True, tied=integer), names)
+    tp, fp = pl.col("tp"), pl.col("fp")
+    positives, negatives = pl.col("_positives"), pl.col("_negatives")
+    inside = (tp > 0) & (tp < positives) & (fp > 0) & (fp < negatives)
+    measures = [
+        tp.max().alias("n_pos"),
+        fp.max().alias("n_neg"),
+        inside.sum().cast(pl.Int64).alias("n_points"),
+        *fit(tp, fp, positives, negatives),
+    ]
+    return summarize(table, names, measures)

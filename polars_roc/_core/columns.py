@@ -41,6 +41,7 @@ THRESHOLDS = (
     "mcc",
     "lr_pos",
     "lr_neg",
+    "closest_topleft",
 )
 #: ``best_threshold``: the optimum's table row and the class sizes (+ bounds of threshold,
 #: tpr, fpr).
@@ -85,6 +86,11 @@ AVERAGE_CURVE = ("fpr", "tpr_mean", "tpr_lower", "tpr_upper")
 THRESHOLD_AVERAGE = (*AVERAGE_CURVE, "threshold", "fpr_lower", "fpr_upper")
 #: ``tally`` (engines): after the groups and the score (``auc_error_bound`` with `bins`).
 TALLY = ("label", "weight", "auc_error_bound")
+#: ``smooth``: the smoothed curve's points.
+SMOOTH = ("fpr", "tpr")
+#: ``smooth_auc``: the area under the smoothed curve (whole / over a range).
+SMOOTH_AUC = ("auc", "n_pos", "n_neg", "n_points")
+PARTIAL_SMOOTH_AUC = ("pauc", "pauc_std", "n_pos", "n_neg", "n_points")
 #: ``hull``.
 HULL = ("fpr", "tpr", "threshold")
 #: ``bootstrap`` (the metric bootstrap).
@@ -103,6 +109,8 @@ COMPARE = (
     "paired",
     "df",
 )
+#: ``compare`` (DeLong): each AUC's variance and, paired, their covariance.
+COMPARE_VARIANCE = ("var_a", "var_b", "cov")
 
 
 def interval(column: str, *, se: bool = True) -> tuple[str, ...]:
@@ -147,3 +155,11 @@ def groups(columns: Sequence[str], outputs: Iterable[str]) -> list[str]:
 VALUE_CURVE = ("threshold", "depth", "tp", "fp", "value", "value_per_case")
 #: ``decision_curve`` (+ ``net_benefit_lower, net_benefit_upper`` with ``ci``).
 DECISION_CURVE = ("threshold", "net_benefit", "treat_all", "treat_none", "interventions_avoided")
+
+# release gates
+#: ``compare(margin=δ)`` adds ``margin`` (non-inferiority of model_b to model_a).
+MARGIN = "margin"
+#: ``compare(equivalence=(lo, hi))`` adds the bounds on ``auc_b - auc_a``.
+EQUIVALENCE = ("equivalence_lower", "equivalence_upper")
+#: ``checks``: one row per named check, after its group columns.
+CHECKS = ("check", "value", "limit", "passed", "reason")

@@ -85,6 +85,22 @@ def ordered_variance(x: pl.Expr) -> pl.Expr:
     return pl.when(x.len() >= 2).then(squares / (x.len() - 1))  # null below 2 values, as var
 
 
+def ordered_covariance(x: pl.Expr, y: pl.Expr) -> pl.Expr:
+    """
+    The sample covariance (ddof = 1) with its sums taken in row order, as :func:`ordered_variance`.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> frame = pl.DataFrame({"x": [1.0, 2.0, 4.0], "y": [1.0, 3.0, 2.0]})
+    >>> frame.select(ordered_covariance(pl.col("x"), pl.col("y"))).item()
+    0.5
+    """
+    dx = x - x.cum_sum().last() / x.len()
+    dy = y - y.cum_sum().last() / y.len()
+    return pl.when(x.len() >= 2).then((dx * dy).cum_sum().last() / (x.len() - 1))
+
+
 def delong_variance(*, weighted: bool) -> pl.Expr:
     """
     DeLong variance of the AUC of one group of placement rows, as an aggregation.

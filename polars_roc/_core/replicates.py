@@ -42,17 +42,82 @@ def _cumulative(pos: FloatArray, neg: FloatArray) -> tuple[FloatArray, FloatArra
     return tp, fp
 
 
+#: The threshold-table measures that get bootstrap intervals, in the statistic's order.
+MEASURES = (
+    "tpr",
+    "fpr",
+    "tnr",
+    "fnr",
+    "ppv",
+    "npv",
+    "fdr",
+    "accuracy",
+    "balanced_accuracy",
+    "f1",
+    "youden",
+    "mcc",
+    "lr_pos",
+    "lr_neg",
+    "closest_topleft",
+)
+
+
+def measures_np(tp: FloatArray, fp: FloatArray, n_pos: FloatArray, n_neg: FloatArray) -> FloatArray:
+    """
+    The numpy twin of :func:`polars_roc.thresholds.measures`: ``(..., len(MEASURES))``.
+
+    NaN where a measure is undefined (a zero denominator); a likelihood ratio x / 0 with
+    x > 0 is +inf, as in the table.
+
+    Examples
+    --------
+    >>> out = measures_np(np.array([2.0]), np.array([1.0]), np.array([4.0]), np.array([5.0]))
+    >>> dict(zip(MEASURES, out[0].round(4).tolist()))["f1"]
+    0.5714
+    """
+    tn, fn = n_neg - fp, n_pos - tp
+    with np.errstate(divide="ignore", invalid="ignore"):
+
+        def ratio(a: FloatArray, b: FloatArray) -> FloatArray:
+            return np.where(b > 0, a / np.where(b > 0, b, 1.0), np.nan)
+
+        def likelihood(top: FloatArray, bottom: FloatArray) -> FloatArray:
+            inf = np.where((bottom == 0) & (top > 0), np.inf, np.nan)
+            return np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1.0), inf)
+
+        tpr, fpr, tnr, fnr = ratio(tp, n_pos), ratio(fp, n_neg), ratio(tn, n_neg), ratio(fn, n_pos)
+        mcc = ratio(tp * tn - fp * fn, np.sqrt((tp + fp) * n_pos * n_neg * (tn + fn)))
+        columns = [
+            tpr,
+            fpr,
+            tnr,
+            fnr,
+            ratio(tp, tp + fp),
+            ratio(tn, tn + fn),
+            ratio(fp, tp + fp),
+            ratio(tp + tn, n_pos + n_neg),
+            (tpr + tnr) / 2,
+            ratio(2 * tp, 2 * tp + fp + fn),
+            tpr - fpr,
+            mcc,
+            likelihood(tpr, fpr),
+            likelihood(fnr, tnr),
+            fnr**2 + fpr**2,
+        ]
+    return np.stack(columns, axis=-1)
+
+
 def rates_statistic(thresholds: Sequence[float]) -> Statistic:
-    """``tpr`` at each threshold, then ``fpr`` at each: a row counts iff ``score >= t``."""
+    """Each of :data:`MEASURES` at each threshold (measure after measure): ``score >= t``."""
     wanted = np.asarray(thresholds, dtype=np.float64)
 
     def statistic(pos: FloatArray, neg: FloatArray, levels: FloatArray) -> FloatArray:
         tp, fp = _cumulative(pos, neg)
         # Levels at or above t: the top K - first of them, K the number of levels.
         above = len(levels) - np.searchsorted(levels, wanted, side="left")
-        tpr = tp[:, above] / tp[:, -1:]
-        fpr = fp[:, above] / fp[:, -1:]
-        return np.asarray(np.concatenate([tpr, fpr], axis=1), dtype=np.float64)
+        values = measures_np(tp[:, above], fp[:, above], tp[:, -1:], fp[:, -1:])
+        # (replicates, k, measures) to measure after measure: tpr at every t, then fpr, ...
+        return np.asarray(values.transpose(0, 2, 1).reshape(len(tp), -1), dtype=np.float64)
 
     return statistic
 
@@ -120,7 +185,11 @@ def with_rate_intervals(
     cluster: str | None = None,
 ) -> pl.LazyFrame:
     """
-    The threshold table with ``tpr_lower, tpr_upper, fpr_lower, fpr_upper`` per row.
+    The threshold table with ``<measure>_lower, <measure>_upper`` per row, every measure.
+
+    pROC's ``ci.coords`` for every coordinate: the percentile interval of each of
+    :data:`MEASURES` over the replicates, null where a replicate leaves it undefined or
+    infinite (a likelihood ratio at FPR 0) or the row's own rates are null.
 
     `cluster`: the column of cluster ids of a cluster bootstrap (whole clusters drawn).
     """
@@ -134,7 +203,7 @@ def with_rate_intervals(
         weight=weight,
         pos_label=pos_label,
         statistic=rates_statistic(wanted),
-        width=2 * k,
+        width=len(MEASURES) * k,
         level=level,
         n_boot=n_boot,
         seed=seed,
@@ -142,13 +211,13 @@ def with_rate_intervals(
         cluster=cluster,
     )
     field = pl.col("_boot").struct.field
-    bounds = [*interval("tpr", se=False), *interval("fpr", se=False)]
+    bounds = [name for measure in MEASURES for name in interval(measure, se=False)]
     bands = boot.select(
         *names,
         pl.lit(pl.Series("_t", [wanted], dtype=pl.List(pl.Float64))).alias("_t"),
         *(
             field(side).list.slice(start, k).alias(name)
-            for start, rate in ((0, "tpr"), (k, "fpr"))
+            for start, rate in zip(range(0, len(MEASURES) * k, k), MEASURES, strict=True)
             for side, name in zip(("lower", "upper"), interval(rate, se=False), strict=True)
         ),
     ).explode("_t", *bounds)

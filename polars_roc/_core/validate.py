@@ -416,3 +416,28 @@ def cluster_ids(ids: pl.Series, name: str) -> pl.Series:
 def checked_cluster(name: str) -> pl.Expr:
     """The cluster column as an expression that fails, when the query runs, on a null id."""
     return pl.col(name).map_batches(lambda ids: cluster_ids(ids, name), is_elementwise=True)
+
+
+def one_line(error: BaseException) -> str:
+    r"""
+    An exception's message on one line: its first paragraph, then its hint if it has one.
+
+    Parameters
+    ----------
+    error
+        An exception whose message may span lines (polars-roc messages end in a hint).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from polars_roc._core.validate import one_line
+    >>> one_line(ValueError("level must lie in (0, 1), got 2\n\nHint: level=0.95."))
+    'level must lie in (0, 1), got 2 (hint: level=0.95.)'
+    """
+    text = str(error).split("\n\nThis error occurred", 1)[0]
+    head, _, hint = text.partition("\n\nHint:")
+    line = " ".join(head.split()) or type(error).__name__
+    return f"{line} (hint: {' '.join(hint.split())})" if hint else line

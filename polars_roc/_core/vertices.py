@@ -18,9 +18,8 @@ from typing import Literal
 import polars as pl
 
 from polars_roc._core.checks import is_nan
+from polars_roc._core.counts import INF
 from polars_roc._core.kernels import Rows
-
-INF = float("inf")
 
 
 def packed(r: Rows) -> pl.Expr:

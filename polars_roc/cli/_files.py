@@ -15,7 +15,7 @@ from pathlib import Path
 import polars as pl
 from polars.exceptions import PolarsError
 
-from polars_roc import report
+from polars_roc._core.validate import one_line
 
 #: File suffixes the `report` command reads, and how.
 READERS = {
@@ -127,7 +127,7 @@ def readable(path: str, lf: pl.LazyFrame, columns: list[str]) -> pl.Schema:
             msg = f"{path!r} has no header and no rows (only blank lines)"
             raise UsageError(msg) from None
         where = _ragged_line(path) if csv_file else None
-        reason = where or report.one_line(error)
+        reason = where or one_line(error)
         msg = f"cannot read {path!r}: {reason}"
         raise UsageError(msg) from None
     return schema

@@ -31,6 +31,7 @@ from polars.exceptions import PolarsError
 from polars_roc import report
 from polars_roc._core import validate
 from polars_roc._core.progress import Stages  # progress (issue 35)
+from polars_roc.cli import _check as release_gates
 from polars_roc.cli import _files as files
 from polars_roc.cli import _memory as memory
 from polars_roc.cli import _survival as cli_survival  # survival horizons (issue 34)
@@ -72,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with Stages.of(args.progress, args.quiet, _progress(args.quiet)) as args.say:
             return int(args.run(args))
     except (UsageError, PolarsError, ValueError, TypeError, ImportError, OSError) as error:
-        print(f"{PROG}: error: {report.one_line(error)}", file=sys.stderr)
+        print(f"{PROG}: error: {validate.one_line(error)}", file=sys.stderr)
         return 2
 
 
@@ -81,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="ROC analysis of scored data: a self-contained HTML report per segment.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{report,demo}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{report,demo,check}")
 
     options = argparse.ArgumentParser(add_help=False)
     options.add_argument(
@@ -229,6 +230,7 @@ def _parser() -> argparse.ArgumentParser:
         "windows set the band (mean ± 3 sd) that later windows alert outside",
     )
     cli_survival.flags(rep)  # survival horizons (issue 34)
+    release_gates.report_flags(rep)
     rep.set_defaults(run=_report)
 
     demo = sub.add_parser(
@@ -240,6 +242,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--rows", type=int, default=20_000, help="cases (default: %(default)s)")
     demo.set_defaults(run=_demo)
+    release_gates.add(sub)
     return parser
 
 
@@ -620,7 +623,7 @@ def _options(args: argparse.Namespace) -> report.ReportOptions:
             **{k: v for k, v in given_values.items() if not (k in unset and v is None)}
         )
     except ValueError as error:
-        raise UsageError(_as_flags(report.one_line(error))) from None
+        raise UsageError(_as_flags(validate.one_line(error))) from None
 
 
 def _as_flags(message: str) -> str:
@@ -648,7 +651,8 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
             **{k: v for k, v in roles.items() if k not in ("segment", "case", *cli_survival.ROLES)},
         )
     say("drawing charts")
-    page = report.render(data, source=source, progress=say, over_time=over_time)
+    gates = release_gates.report_table(lf, args) if args.command == "report" else None
+    page = report.render(data, source=source, progress=say, over_time=over_time, checks=gates)
     output = Path(args.output)
     output.write_text(page, encoding="utf-8")
     say(f"wrote {output} ({len(page.encode()) / 1e6:.1f} MB)")

@@ -88,7 +88,7 @@ def decision_curve(
     prevalence: float | None = None,
     ci: Literal["bootstrap"] | None = None,
     level: float = 0.95,
-    n_boot: int = 500,
+    n_boot: int = 2000,
     seed: int | None = 0,
     progress: bool | None = None,
 ) -> pl.LazyFrame:

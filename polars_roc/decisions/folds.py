@@ -25,11 +25,11 @@ from polars_roc._core.names import fresh
 from polars_roc._core.value import value_points
 from polars_roc.curves import curve
 
-__all__ = ["Chooser", "cutpoints", "out_of_fold"]
+__all__ = ["cutpoints", "out_of_fold"]
 
 #: ``(rows, by) -> table``: the chosen cutpoint per group (``*by, threshold, ...``), or the
 #: full threshold table per group (every distinct score, threshold descending).
-Chooser = Callable[[pl.LazyFrame, list[str]], pl.LazyFrame]
+_Chooser = Callable[[pl.LazyFrame, list[str]], pl.LazyFrame]
 
 
 def _check_fold(lf: pl.LazyFrame, fold: str, names: list[str], roles: Sequence[str]) -> None:
@@ -73,8 +73,8 @@ def _at(
 
 def out_of_fold(
     lf: pl.LazyFrame,
-    choose: Chooser,
-    measure: Chooser,
+    choose: _Chooser,
+    measure: _Chooser,
     *,
     fold: str,
     names: list[str],

@@ -25,6 +25,7 @@ from polars_roc._core import validate
 from polars_roc._core.aliases import renamed
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.convex import Frame, has_threshold, points_vertices
+from polars_roc._core.counts import INF
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group
@@ -40,7 +41,6 @@ __all__ = [
     "optimal_of_points",
 ]
 
-_INF = float("inf")
 _TIE = 1e-12  # expected costs this close (relative to the cost scale) are tied
 
 
@@ -67,7 +67,7 @@ def _with_ranges(vertices: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     """Add ``slope_lo, slope_hi``: the slopes of each vertex's outgoing and incoming edges."""
     fpr, tpr = pl.col("fpr"), pl.col("tpr")
     incoming = (tpr - tpr.shift(1)) / (fpr - fpr.shift(1))  # +inf for a vertical edge
-    slope_hi = pl.when(fpr.is_not_null()).then(per_group(incoming, by).fill_null(_INF))
+    slope_hi = pl.when(fpr.is_not_null()).then(per_group(incoming, by).fill_null(INF))
     slope_lo = pl.when(fpr.is_not_null()).then(per_group(pl.col("slope_hi").shift(-1), by))
     return (
         vertices.sort([*by, "fpr", "tpr"], nulls_last=True)

@@ -16,10 +16,22 @@ from polars_roc.inference.intervals import (
     tpr_at_fpr_interval,
 )
 from polars_roc.inference.metric_bootstrap import bootstrap
-from polars_roc.inference.power import detectable_auc, roc_power, roc_sample_size
+from polars_roc.inference.power import (
+    BinormalPair,
+    binormal_alpha,
+    binormal_power,
+    binormal_sample_size,
+    detectable_auc,
+    roc_power,
+    roc_sample_size,
+)
 
 __all__ = [
+    "BinormalPair",
     "auc_interval",
+    "binormal_alpha",
+    "binormal_power",
+    "binormal_sample_size",
     "bootstrap",
     "compare",
     "detectable_auc",

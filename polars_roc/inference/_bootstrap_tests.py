@@ -196,7 +196,7 @@ def _test(
     """Interval, statistic and p-value of the difference from its replicates."""
     sd = float(replicates.std(ddof=1)) if len(replicates) > 1 else float("nan")
     if not np.isfinite(sd):
-        return dict.fromkeys(("diff_lower", "diff_upper", "statistic", "p_value"))
+        return dict.fromkeys(("diff_lower", "diff_upper", "statistic", "p_value", "_sd"))
     statistic = diff / sd if sd > 0 else (0.0 if diff == 0 else None)
     two_sided = alternative == "two-sided"
     margin = normal_quantile((1 + level) / 2 if two_sided else level) * sd
@@ -211,7 +211,13 @@ def _test(
         upper = 1.0
     elif alternative == "less":
         lower = -1.0
-    return {"diff_lower": lower, "diff_upper": upper, "statistic": statistic, "p_value": p}
+    return {
+        "diff_lower": lower,
+        "diff_upper": upper,
+        "statistic": statistic,
+        "p_value": p,
+        "_sd": sd,
+    }
 
 
 def _same_cases(a: pl.DataFrame, b: pl.DataFrame) -> pl.DataFrame | None:
@@ -269,7 +275,7 @@ def _pair_row(
             b["_s"].to_numpy(), b["_y"].to_numpy(), b["_cluster"] if clustered else None
         )
     row: dict[str, Any] = dict.fromkeys(RESULT)
-    row.update(paired=is_paired, df=None)
+    row.update(paired=is_paired, df=None, _sd=None)
     curves = (curve_a, curve_b)
     if not all(c.smallest_class() >= 1 and not np.isnan(c.levels).any() for c in curves):
         return row  # an area is undefined: everything null
@@ -307,7 +313,8 @@ def compare(
     The bootstrap test for every pair of models per group, sorted like ``compare``.
 
     Columns: ``*names, model_a, model_b, auc_a, auc_b, diff, diff_lower, diff_upper,
-    statistic, p_value, paired, df`` (`df` null: the reference is the normal).
+    statistic, p_value, paired, df, _sd`` (`df` null: the reference is the normal; `_sd`
+    the replicates' standard deviation, read by the margin tests, then dropped).
     ``auc_a, auc_b, diff`` are null where an area is undefined (a NaN score, a class
     without rows); the other results are null also where a class of either model has
     fewer than 2 rows, as on the DeLong route. With `cluster`, replicates draw whole
@@ -334,6 +341,7 @@ def compare(
             **dict.fromkeys(RESULT, pl.Float64()),
             "paired": pl.Boolean(),
             "df": pl.Float64(),
+            "_sd": pl.Float64(),
         }
     )
 

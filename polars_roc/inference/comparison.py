@@ -40,10 +40,16 @@ import polars as pl
 from polars_roc import curves
 from polars_roc._core import binormal, validate
 from polars_roc._core.checks import NanPolicy
-from polars_roc._core.columns import COMPARE
+from polars_roc._core.columns import COMPARE, COMPARE_VARIANCE, EQUIVALENCE, MARGIN
 from polars_roc._core.compat import opaque
 from polars_roc._core.counts import with_totals
-from polars_roc._core.delong import cluster_variances, delong_table, obuchowski, ordered_variance
+from polars_roc._core.delong import (
+    cluster_variances,
+    delong_table,
+    obuchowski,
+    ordered_covariance,
+    ordered_variance,
+)
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import difference_test, normal_quantile
 from polars_roc._core.frames import same_kind
@@ -51,7 +57,9 @@ from polars_roc._core.groups import join_groups
 from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
 from polars_roc.inference import _bootstrap_tests as bootstrap_tests
+from polars_roc.inference import _margins as margins
 from polars_roc.inference.multiple_testing import check_adjust, with_adjusted
+from polars_roc.inference.venkatraman import Roles, venkatraman_compare
 from polars_roc.typing import Adjust, Alternative
 
 __all__ = ["Alternative", "compare"]
@@ -266,7 +274,7 @@ def compare(
     paired: bool | None = None,
     alternative: Alternative = "two-sided",
     level: float = 0.95,
-    method: Literal["delong", "bootstrap"] = "delong",
+    method: Literal["delong", "bootstrap", "venkatraman"] = "delong",
     fpr: tuple[float, float] | None = None,
     tpr: tuple[float, float] | None = None,
     n_boot: int = 2000,
@@ -276,6 +284,9 @@ def compare(
     progress: bool | None = None,
     cluster: str | None = None,
     power_method: Literal["delong", "obuchowski"] = "delong",
+    n_perm: int = 2000,
+    margin: float | None = None,
+    equivalence: tuple[float, float] | None = None,
 ) -> pl.LazyFrame:
     """
     DeLong's (or a bootstrap) test of two AUCs, for every pair of models, per group.
@@ -330,8 +341,12 @@ def compare(
     level
         Confidence level of the interval of the difference.
     method, fpr, tpr, n_boot, seed
-        ``"delong"`` or ``"bootstrap"``; the partial-area range, replicates and random seed
-        of the bootstrap test.
+        ``"delong"``, ``"bootstrap"`` or ``"venkatraman"``; the partial-area range,
+        replicates and random seed of the bootstrap test. ``"venkatraman"`` tests that the
+        two whole curves are equal (pROC's ``roc.test(method="venkatraman")``, see
+        :mod:`polars_roc.inference.venkatraman`): `statistic` is pROC's E, `p_value` the
+        share of `n_perm` permutations (seeded by `seed`) reaching it; two-sided, no
+        interval, no `fpr`/`tpr`/`power`/`cluster`.
     adjust
         None, ``"holm"``, ``"bonferroni"`` or ``"bh"``: adds ``p_adjusted``.
     power
@@ -354,6 +369,19 @@ def compare(
         covariance. Null where pROC stops or returns NaN: a curve with fewer than two points
         inside the unit square or all at one `tpr` (pROC: "ROC curve not smoothable"), a
         constant score within a class (no correlation), a negative ``V₀``.
+    margin
+        Non-inferiority of `model_b` to `model_a` (the second model in the column's order,
+        e.g. an Enum ``["champion", "challenger"]``, against the first): ``H0: auc_b - auc_a
+        <= -margin``, ``statistic = (margin - diff) / sd`` (``diff = auc_a - auc_b``, `sd`
+        DeLong's, clustered or not, or the bootstrap's, also for ``fpr=`` partial areas),
+        one-sided ``p_value = 1 - F(statistic)`` (normal; Student's t with `df` unpaired).
+        Adds a `margin` column; the interval of `diff` stays two-sided at `level`. See
+        :mod:`polars_roc.inference._margins`.
+    equivalence
+        ``(lo, hi)``: equivalence of the two areas, ``lo < auc_b - auc_a < hi``, by two
+        one-sided tests (the larger p-value, the smaller statistic); adds
+        ``equivalence_lower, equivalence_upper``. Not with `margin` or a one-sided
+        `alternative`.
     cluster
         Column of cluster ids (a patient with several lesions, a customer with several
         accounts; each case belongs to one cluster, the same under every model). DeLong's
@@ -373,6 +401,8 @@ def compare(
         A progress bar on standard error while the bootstrap runs: True, False or None
         (auto: only on a terminal, not under pytest, and with tqdm installed; ``pip install
         polars_roc[progress]``). It ticks once per chunk of replicates, after ~2 s.
+    n_perm
+        Permutations of ``method="venkatraman"`` (pROC's ``boot.n``).
 
     Returns
     -------
@@ -380,9 +410,12 @@ def compare(
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, model_a, model_b, auc_a, auc_b, diff, diff_lower, diff_upper, statistic,
         p_value, paired, df``: `paired` tells which test ran, `df` the t test's degrees of
-        freedom (null for the normal tests); + ``p_adjusted`` with `adjust`; +
+        freedom (null for the normal tests); the DeLong test adds ``var_a, var_b, cov``:
+        each AUC's variance and, for a paired test, their covariance (pROC's ``var`` and
+        ``cov``; clustered, Obuchowski's); + ``p_adjusted`` with `adjust`; +
         ``n_pos_needed, n_neg_needed`` with `power` (DeLong test only; `power_method`
-        sets their variance).
+        sets their variance); `statistic, p_value` are the margin's test + ``margin`` with
+        `margin`, + ``equivalence_lower, equivalence_upper`` with `equivalence`.
 
     Examples
     --------
@@ -430,6 +463,19 @@ def compare(
     │ 0.197296 ┆ 32.41        ┆ 243.42       │
     └──────────┴──────────────┴──────────────┘
 
+    Is `b` no worse than `a` by more than 0.4 (non-inferiority)? ``statistic = (0.4 -
+    diff) / sd``:
+
+    >>> df.roc.compare(case="case", margin=0.4).select("diff", "statistic", "p_value")
+    shape: (1, 3)
+    ┌────────┬───────────┬──────────┐
+    │ diff   ┆ statistic ┆ p_value  │
+    │ ---    ┆ ---       ┆ ---      │
+    │ f64    ┆ f64       ┆ f64      │
+    ╞════════╪═══════════╪══════════╡
+    │ 0.3125 ┆ 0.307959  ┆ 0.379057 │
+    └────────┴───────────┴──────────┘
+
     Two cases per patient: the clustered test is wider where a patient's cases agree.
 
     >>> patients = df.with_columns(patient=pl.col("case") // 2)
@@ -474,6 +520,13 @@ def compare(
         raise ValueError(msg)
     validate.level(level)
     check_adjust(adjust)
+    margin, equivalence = margins.check(margin, equivalence)
+    if (margin is not None or equivalence is not None) and alternative != "two-sided":
+        msg = (
+            f"margin= and equivalence= set the test's sides; alternative={alternative!r} "
+            f"does not apply\n\nHint: leave alternative out."
+        )
+        raise ValueError(msg)
     if cluster is not None:
         validate.cluster(schema, cluster, roles={**roles, model: "model"})
         if power is not None:
@@ -496,6 +549,14 @@ def compare(
         if method != "delong":
             msg = "power= needs method='delong' (the bootstrap gives no variance to plan with)"
             raise ValueError(msg)
+    if method == "venkatraman":
+        unsupported = {"fpr": fpr, "tpr": tpr, "power": power, "cluster": cluster}
+        unsupported |= {"margin": margin, "equivalence": equivalence, "alternative": alternative}
+        design = Roles(score, label, model, case, pos_label, tuple(names))
+        tested = venkatraman_compare(
+            lf, design, paired=paired, n_perm=n_perm, seed=seed, unsupported=unsupported
+        )
+        return with_adjusted(tested, adjust)
     if bootstrap_tests.wanted(method, fpr=fpr, tpr=tpr, n_boot=n_boot, seed=seed):
         cols: dict[str, Any] = {"model": model, "case": case, "pos_label": pos_label}
         cols["cluster"] = cluster
@@ -503,6 +564,7 @@ def compare(
         boot: dict[str, Any] = {"n_boot": n_boot, "seed": seed, "fpr": fpr, "tpr": tpr}
         boot["progress"] = progress  # progress (issue 35)
         tested = bootstrap_tests.compare(lf, score, label, names=names, **cols, **test, **boot)
+        tested = margins.with_margin_test(tested, margin, equivalence).drop("_sd")
         return with_adjusted(tested, adjust)
     # Only the columns the test reads, model and case under names not in the frame: no other
     # column meets an internal one. As pROC: without case ids, two models score the same
@@ -564,6 +626,8 @@ def compare(
         _matched=pl.len(),
         _g10=ordered_variance(gap.filter(y)),
         _g01=ordered_variance(gap.filter(~y)),
+        _c10=ordered_covariance(pl.col("_d_a").filter(y), pl.col("_d_b").filter(y)),
+        _c01=ordered_covariance(pl.col("_d_a").filter(~y), pl.col("_d_b").filter(~y)),
     )
     pairs = pairs.join(covariances, on=pair_keys, how="left", nulls_equal=True)
     if cluster is not None:
@@ -585,8 +649,11 @@ def compare(
     # `_d` are counts, so V10 = _d / n_neg and 1 - V01 = _d / n_pos.
     m, n = (pl.col(c).cast(pl.Float64) for c in ("n_pos_a", "n_neg_a"))
     paired_variance = pl.col("_g10") / (m * n**2) + pl.col("_g01") / (n * m**2)
+    # DeLong's covariance of the two AUCs from its own definition (no cancellation).
+    covariance = pl.col("_c10") / (m * n**2) + pl.col("_c01") / (n * m**2)
     if cluster is not None:
         paired_variance = pl.col("_paired_var")
+        covariance = (v_a + v_b - paired_variance) / 2
     variance = pl.when(pl.col("paired")).then(paired_variance).otherwise(v_a + v_b)
     diff = pl.col("auc_a") - pl.col("auc_b")
     sd = pl.col("_sd")
@@ -610,11 +677,22 @@ def compare(
         .unnest("_test")
         .sort(pair_keys, nulls_last=True)
     )
+    out = margins.with_margin_test(out, margin, equivalence)
     out = out.select(
         *names,
         pl.col("_model_a").alias("model_a"),
         pl.col("_model_b").alias("model_b"),
         *COMPARE[2:],
+        *(
+            value.alias(name)
+            for value, name in zip(
+                (v_a, v_b, pl.when(pl.col("paired")).then(covariance)),
+                COMPARE_VARIANCE,
+                strict=True,
+            )
+        ),
         *([] if power is None else _needed(power, alternative, level, power_method)),
+        *([] if margin is None else [MARGIN]),
+        *([] if equivalence is None else EQUIVALENCE),
     )
     return with_adjusted(out, adjust)

@@ -225,10 +225,10 @@ def partial_auc_interval(
 
 def tpr_at_fpr_interval(
     lf: pl.LazyFrame,
-    fpr: float | Sequence[float],
     score: str = "score",
     label: str = "label",
     *,
+    fpr: float | Sequence[float],
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
@@ -279,7 +279,7 @@ def tpr_at_fpr_interval(
     >>> df = pl.DataFrame(
     ...     {"score": [0.1, 0.4, 0.35, 0.8, 0.7, 0.2, 0.9, 0.3], "label": [0, 0, 1, 1, 1, 0, 1, 0]}
     ... )
-    >>> out = tpr_at_fpr_interval(df.lazy(), [0.1, 0.5], n_boot=200).collect()
+    >>> out = tpr_at_fpr_interval(df.lazy(), fpr=[0.1, 0.5], n_boot=200).collect()
     >>> out.columns[-3:]
     ['tpr_se', 'tpr_lower', 'tpr_upper']
     >>> out["tpr"].to_list()
@@ -305,10 +305,10 @@ def tpr_at_fpr_interval(
 
 def fpr_at_tpr_interval(
     lf: pl.LazyFrame,
-    tpr: float | Sequence[float],
     score: str = "score",
     label: str = "label",
     *,
+    tpr: float | Sequence[float],
     by: By = None,
     weight: str | None = None,
     pos_label: Any = None,
@@ -357,7 +357,7 @@ def fpr_at_tpr_interval(
     >>> df = pl.DataFrame(
     ...     {"score": [0.1, 0.4, 0.35, 0.8, 0.7, 0.2, 0.9, 0.3], "label": [0, 0, 1, 1, 1, 0, 1, 0]}
     ... )
-    >>> out = fpr_at_tpr_interval(df.lazy(), 0.75, n_boot=200).collect()
+    >>> out = fpr_at_tpr_interval(df.lazy(), tpr=0.75, n_boot=200).collect()
     >>> out.columns[-3:]
     ['fpr_se', 'fpr_lower', 'fpr_upper']
     >>> out["fpr"].to_list()

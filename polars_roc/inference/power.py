@@ -12,7 +12,9 @@ it, :func:`roc_sample_size` solves it for ``n_pos`` and :func:`detectable_auc` f
 Each function takes numbers and returns floats, or takes expressions (any argument a
 `pl.Expr`) and returns an elementwise expression, e.g. a ``power`` column beside an
 ``auc(by=...)`` table. In an expression, a row whose inputs are out of range gives null.
-Two curves: :func:`polars_roc.inference.compare` with ``power=``.
+Two curves: :func:`polars_roc.inference.compare` with ``power=`` (from data), or
+:func:`binormal_sample_size`, :func:`binormal_power` and :func:`binormal_alpha` from the two
+curves' binormal parameters (pROC's ``power.roc.test(list(A1=, B1=, ...))``).
 
 Examples
 --------
@@ -41,16 +43,26 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal, overload
 
 import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from polars_roc._core import validate
+from polars_roc._core import binormal, validate
 from polars_roc._core.distributions import normal_cdf, normal_quantiles
 
-__all__ = ["Sided", "detectable_auc", "roc_power", "roc_sample_size"]
+__all__ = [
+    "BinormalPair",
+    "Sided",
+    "binormal_alpha",
+    "binormal_power",
+    "binormal_sample_size",
+    "detectable_auc",
+    "roc_power",
+    "roc_sample_size",
+]
 
 #: A two-sided test halves `alpha` on each side (pROC's ``"two.sided"``).
 Sided = Literal["two-sided", "one-sided"]
@@ -370,3 +382,136 @@ def detectable_auc(
         return _elementwise(kernel, values, ranges).alias("detectable_auc")
     value = float(kernel(np.asarray(_count(n_pos, "n_pos")), np.asarray(_count(n_neg, "n_neg"))))
     return None if math.isnan(value) else value
+
+
+@dataclass(frozen=True)
+class BinormalPair:
+    """
+    Two paired ROC curves as pROC's ``power.roc.test(list(...))`` describes them.
+
+    ``a1, b1`` / ``a2, b2``: each curve's binormal parameters (``qnorm(1 - fpr) = A +
+    B·qnorm(tpr)`` in pROC's fit; :mod:`polars_roc._core.binormal`); ``rn`` / ``ra``: the
+    correlations of the two models' scores among the negatives / the positives; ``delta``:
+    the difference of the areas to detect; ``fpr1`` / ``fpr2``: each area's FPR range for a
+    partial area (pROC's ``FPR11, FPR12`` / ``FPR21, FPR22``; ``fpr2`` defaults to ``fpr1``).
+    """
+
+    a1: float
+    b1: float
+    a2: float
+    b2: float
+    rn: float
+    ra: float
+    delta: float
+    fpr1: tuple[float, float] | None = None
+    fpr2: tuple[float, float] | None = None
+
+    def variances(self, kappa: float) -> tuple[float, float]:
+        """``(V₀, V_A)`` per positive: the variance of the difference (null, alternative)."""
+        fpr2 = self.fpr1 if self.fpr2 is None else self.fpr2
+        v1 = binormal.variance(self.a1, self.b1, kappa, self.fpr1)
+        v2 = binormal.variance(self.a2, self.b2, kappa, fpr2)
+        cov = binormal.covariance(
+            self.a1, self.b1, self.a2, self.b2, self.rn, self.ra, kappa, self.fpr1, fpr2
+        )
+        v0, va = pl.select(v0=2 * v1 - 2 * cov, va=v1 + v2 - 2 * cov).row(0)
+        return float(v0), float(va)
+
+
+def _binormal_checks(
+    kappa: float, alternative: str, **probabilities: float | None
+) -> tuple[Sided, float]:
+    sided = _check_sided(alternative)
+    kappa = _number(kappa, "kappa", low=0.0, high=math.inf)
+    for name, value in probabilities.items():
+        if value is not None:
+            _number(value, name, low=0.0, high=1.0)
+    return sided, kappa
+
+
+def _halved(alpha: float, sided: Sided) -> float:
+    return alpha / 2 if sided == "two-sided" else alpha
+
+
+def binormal_sample_size(
+    pair: BinormalPair,
+    *,
+    power: float = 0.8,
+    alpha: float = 0.05,
+    kappa: float = 1.0,
+    alternative: Sided = "two-sided",
+) -> tuple[float, float]:
+    """
+    Positives and negatives needed to detect ``pair.delta`` (pROC's list form, ``ncases``).
+
+    ``n = (z_α·√V₀ + z_β·√V_A)² / Δ²`` positives and ``κ·n`` negatives (Obuchowski &
+    McClish 1997). Numbers only; NaN where a variance is negative (pROC's NaN).
+
+    Examples
+    --------
+    >>> pair = BinormalPair(2.6, 1, 1.9, 1, rn=0.6, ra=0.6, delta=0.037, fpr1=(0, 0.2))
+    >>> [round(n, 4) for n in binormal_sample_size(pair, power=0.8)]  # pROC: 107.0238
+    [107.0238, 107.0238]
+    """
+    sided, kappa = _binormal_checks(kappa, alternative, power=power, alpha=alpha)
+    v0, va = pair.variances(kappa)
+    z_alpha = float(_quantile(np.array(1 - _halved(alpha, sided))))
+    z_beta = float(_quantile(np.array(power)))
+    with np.errstate(invalid="ignore"):
+        n = (z_alpha * np.sqrt(v0) + z_beta * np.sqrt(va)) ** 2 / pair.delta**2
+    return float(n), float(n * kappa)
+
+
+def binormal_power(
+    pair: BinormalPair,
+    n_pos: float,
+    *,
+    alpha: float = 0.05,
+    kappa: float = 1.0,
+    alternative: Sided = "two-sided",
+) -> float:
+    """
+    Power to detect ``pair.delta`` with `n_pos` positives (pROC's list form, ``power``).
+
+    ``z_β = (√n·|Δ| - z_α·√V₀) / √V_A``, the power ``Φ(z_β)``.
+
+    Examples
+    --------
+    >>> pair = BinormalPair(2.6, 1, 1.9, 1, rn=0.6, ra=0.6, delta=0.037, fpr1=(0, 0.2))
+    >>> round(binormal_power(pair, 107), 7)  # pROC: 0.7999286
+    0.7999286
+    """
+    sided, kappa = _binormal_checks(kappa, alternative, alpha=alpha)
+    n = _count(n_pos, "n_pos")
+    v0, va = pair.variances(kappa)
+    z_alpha = float(_quantile(np.array(1 - _halved(alpha, sided))))
+    z_beta = (math.sqrt(n) * abs(pair.delta) - z_alpha * math.sqrt(v0)) / math.sqrt(va)
+    return float(normal_cdf(np.array(z_beta)))
+
+
+def binormal_alpha(
+    pair: BinormalPair,
+    n_pos: float,
+    *,
+    power: float = 0.8,
+    kappa: float = 1.0,
+    alternative: Sided = "two-sided",
+) -> float:
+    """
+    The significance level at which `n_pos` positives reach `power` (pROC's ``sig.level``).
+
+    ``z_α = (√n·|Δ| - z_β·√V_A) / √V₀``, the level ``1 - Φ(z_α)`` (doubled when two-sided).
+
+    Examples
+    --------
+    >>> pair = BinormalPair(2.6, 1, 1.9, 1, rn=0.6, ra=0.6, delta=0.037, fpr1=(0, 0.2))
+    >>> round(binormal_alpha(pair, 107, power=0.8), 8)  # pROC: 0.05004012
+    0.05004012
+    """
+    sided, kappa = _binormal_checks(kappa, alternative, power=power)
+    n = _count(n_pos, "n_pos")
+    v0, va = pair.variances(kappa)
+    z_beta = float(_quantile(np.array(power)))
+    z_alpha = (math.sqrt(n) * abs(pair.delta) - z_beta * math.sqrt(va)) / math.sqrt(v0)
+    level = 1 - float(normal_cdf(np.array(z_alpha)))
+    return level * 2 if sided == "two-sided" else level

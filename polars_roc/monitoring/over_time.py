@@ -78,7 +78,7 @@ def over_time(
     by: By = None,
     metrics: Mapping[str, pl.Expr] | None = None,
     ci: Literal["delong", "bootstrap"] | None = None,
-    n_boot: int = 500,
+    n_boot: int = 2000,
     seed: int | None = 0,
     level: float = 0.95,
     reference: tuple[Any, Any] | pl.Expr | None = None,

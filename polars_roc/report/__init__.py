@@ -8,7 +8,7 @@ assemble the page; :func:`one_vs_rest` turns wide multiclass scores into binary 
 :func:`compute_over_time` gives ``render(..., over_time=)`` its "Over time" section.
 """
 
-from polars_roc.report._build import compute, one_line, render, to_html
+from polars_roc.report._build import compute, render, to_html
 from polars_roc.report._data import Progress, ReportData
 from polars_roc.report._monitoring import OverTimeData, parse_reference  # issue 31
 from polars_roc.report._monitoring import compute as compute_over_time
@@ -23,7 +23,6 @@ __all__ = [
     "ReportOptions",
     "compute",
     "compute_over_time",
-    "one_line",
     "one_vs_rest",
     "parse_reference",
     "render",

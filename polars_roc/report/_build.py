@@ -47,6 +47,7 @@ from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
 from polars_roc.inference import detectable_auc
 from polars_roc.report import _business as report_business
+from polars_roc.report import _checks as report_checks
 from polars_roc.report import _comparison as report_comparison
 from polars_roc.report import _decisions as report_decisions
 from polars_roc.report import _figures as report_figures
@@ -370,7 +371,7 @@ def _band(
             seed=seed, **common,
         ).collect()  # fmt: skip
     except (ImportError, NotImplementedError, ValueError) as error:
-        notes.append(f"The ROC confidence band is not available: {one_line(error)}")
+        notes.append(f"The ROC confidence band is not available: {validate.one_line(error)}")
         return None
 
 
@@ -388,7 +389,7 @@ def _auc_table(
         try:
             return areas.auc(lf, score, label, ci=ci, level=level, **common).collect()
         except (ImportError, NotImplementedError) as error:
-            notes.append(f"AUC intervals ({ci}) are not available: {one_line(error)}")
+            notes.append(f"AUC intervals ({ci}) are not available: {validate.one_line(error)}")
     return areas.auc(lf, score, label, **common).collect()
 
 
@@ -436,34 +437,10 @@ def _score_chart(
         )
         spec: dict[str, Any] = chart.to_dict()
     except Exception as error:  # a chart must not cost the reader the report's tables
-        notes.append(f"The {HEADINGS['scores']} chart could not be drawn: {one_line(error)}")
+        reason = validate.one_line(error)
+        notes.append(f"The {HEADINGS['scores']} chart could not be drawn: {reason}")
         return None
     return spec
-
-
-def one_line(error: BaseException) -> str:
-    r"""
-    An exception's message on one line: its first paragraph, then its hint if it has one.
-
-    Parameters
-    ----------
-    error
-        An exception whose message may span lines (polars-roc messages end in a hint).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from polars_roc.report import one_line
-    >>> one_line(ValueError("level must lie in (0, 1), got 2\n\nHint: level=0.95."))
-    'level must lie in (0, 1), got 2 (hint: level=0.95.)'
-    """
-    text = str(error).split("\n\nThis error occurred", 1)[0]
-    head, _, hint = text.partition("\n\nHint:")
-    line = " ".join(head.split()) or type(error).__name__
-    return f"{line} (hint: {' '.join(hint.split())})" if hint else line
 
 
 # ---------------------------------------------------------------------------------------------
@@ -485,6 +462,7 @@ def render(
     source: str | None = None,
     progress: Progress | None = None,
     over_time: report_over_time.OverTimeData | None = None,
+    checks: pl.DataFrame | None = None,
     **settings: Any,
 ) -> str:
     """
@@ -505,6 +483,9 @@ def render(
     over_time
         The "Over time" section's data (:func:`polars_roc.report.compute_over_time`): the
         section is added last and the latest window's alerts are stated at the top.
+    checks
+        A check table (:func:`polars_roc.gates.checks`, collected): the "Release gates"
+        section comes first and its verdict heads the notes.
     **settings
         Settings of :class:`~polars_roc.report.ReportOptions` by name, e.g. ``title=`` (the
         page's title and heading) and ``js=`` (``"inline"`` embeds Vega, which needs
@@ -540,6 +521,9 @@ def render(
         figures += _over_time_figures(over_time, notes, say)
         sections.append(report_over_time.section(over_time, {f.key for f in figures}))
         notes.insert(0, report_over_time.headline(over_time))
+    if checks is not None:
+        sections.insert(0, report_checks.section(checks))
+        notes.insert(0, report_checks.headline(checks))
     specs = "\n".join(report_page.spec_script(f.key, f.spec) for f in figures)
     return report_page.PAGE.format(
         title=html.escape(title),
@@ -629,7 +613,7 @@ def _over_time_figures(
         try:
             figures.append(_Figure(key, build().to_dict()))
         except Exception as error:  # one failed chart must not cost the reader the rest
-            note = f"The {key} chart could not be drawn: {one_line(error)}"
+            note = f"The {key} chart could not be drawn: {validate.one_line(error)}"
             notes.append(note)
             say(f"warning: {note}")
     return figures
@@ -676,7 +660,7 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
             spec = report_figures.class_colors(builders[key]().to_dict(), data.roles)
             figures.append(_Figure(key, spec))
         except Exception as error:  # one failed chart must not cost the reader the rest
-            note = f"The {HEADINGS[key]} chart could not be drawn: {one_line(error)}"
+            note = f"The {HEADINGS[key]} chart could not be drawn: {validate.one_line(error)}"
             notes.append(note)
             say(f"warning: {note}")
     return figures

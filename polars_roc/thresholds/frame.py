@@ -71,6 +71,8 @@ def measures() -> list[pl.Expr]:
         ratio(tp * tn - fp * fn, mcc_denominator).alias("mcc"),
         _likelihood_ratio(tpr, fpr).alias("lr_pos"),
         _likelihood_ratio(fnr, tnr).alias("lr_neg"),
+        # pROC's coords(ret="closest.topleft") with its default best.weights = c(1, 0.5).
+        (fnr**2 + fpr**2).alias("closest_topleft"),
     ]
 
 
@@ -110,7 +112,9 @@ def thresholds(
     ``ppv = tp / (tp + fp)``, ``npv = tn / (tn + fn)``, ``fdr = fp / (tp + fp)``,
     ``accuracy = (tp + tn) / (P + N)``, ``balanced_accuracy = (tpr + tnr) / 2``,
     ``f1 = 2 tp / (2 tp + fp + fn)``, ``youden = tpr - fpr`` (J), ``mcc`` (Matthews),
-    ``lr_pos = tpr / fpr``, ``lr_neg = fnr / tnr``. A ratio with a zero denominator is null,
+    ``lr_pos = tpr / fpr``, ``lr_neg = fnr / tnr``, ``closest_topleft = (1 - tpr)² + fpr²``
+    (the squared distance to the corner, pROC's ``coords(ret="closest.topleft")`` with its
+    default ``best.weights``). A ratio with a zero denominator is null,
     except a likelihood ratio x / 0 with x > 0, which is ``+inf``. A group with a NaN score
     has null measures.
 
@@ -133,9 +137,11 @@ def thresholds(
         int k (k quantiles of the negative scores plus both end points), or
         :func:`linspace` ``(k)``. See :mod:`polars_roc.thresholds`.
     ci
-        ``"bootstrap"`` (with a list of `thresholds`) adds ``tpr_lower, tpr_upper,
-        fpr_lower, fpr_upper``: stratified bootstrap percentile intervals of the rates at
-        each threshold (pROC's ``ci.thresholds``), see :mod:`polars_roc._core.replicates`.
+        ``"bootstrap"`` (with a list of `thresholds`) adds ``<measure>_lower,
+        <measure>_upper`` for every measure of the table, from ``tpr`` to
+        ``closest_topleft``: stratified bootstrap percentile intervals at each threshold
+        (pROC's ``ci.thresholds`` and ``ci.coords``), null where a replicate leaves the
+        measure undefined or infinite; see :mod:`polars_roc._core.replicates`.
         ``"wilson"``, ``"clopper_pearson"`` or ``"agresti_coull"`` add closed-form
         intervals from the counts alone (no resampling, so they run on a `pr.tally`):
         ``tpr_lower, tpr_upper, fpr_lower, fpr_upper, ppv_lower, ppv_upper, npv_lower,
@@ -166,8 +172,9 @@ def thresholds(
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, threshold, tp, fp, tn, fn, tpr, fpr, tnr, fnr, ppv, npv, fdr, accuracy,
-        balanced_accuracy, f1, youden, mcc, lr_pos, lr_neg``, threshold descending per group
-        (+ ``tpr_lower, tpr_upper, fpr_lower, fpr_upper`` with `ci`).
+        balanced_accuracy, f1, youden, mcc, lr_pos, lr_neg, closest_topleft``, threshold
+        descending per group
+        (+ interval columns with `ci`).
 
     Examples
     --------

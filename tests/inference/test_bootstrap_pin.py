@@ -151,17 +151,25 @@ def test_metric_bootstrap_numbers_are_pinned(name: str, seed: int) -> None:
     got = as_text(case(name, seed))
     assert len(got) == len(expected)
     for row, pinned in zip(got, expected, strict=True):
-        # Pinned bit for bit, but for average precision: its expression's kernel was shared
-        # with the frame method (issue 29) after the pin was made, which moves the estimate
-        # and the replicates that run the expression in their last bits, never more.
-        if "'ap'" in row and row != pinned:
-            at = row.index("'ap'") + 1  # the numbers follow the by columns and the metric
-            assert row[:at] == pinned[:at]
-            for value, want in zip(row[at:], pinned[at:], strict=True):
-                assert math.isclose(float(value), float(want), rel_tol=1e-13)
-        else:
-            assert row == pinned
+        # Pinned to the last bit or two: the group and metric columns exactly, every number
+        # within 1e-13 relative. Floating sums are not associative, and numpy and Polars
+        # releases change how they split a sum (pairwise blocks, SIMD lanes); average
+        # precision's kernel was also shared with the frame method after the pin was made.
+        # Both move a number by an ulp or two, never more.
+        assert len(row) == len(pinned)
+        for value, want in zip(row, pinned, strict=True):
+            if value != want:
+                assert _is_number(value), (row, pinned)
+                assert _is_number(want), (row, pinned)
+                assert math.isclose(float(value), float(want), rel_tol=1e-13), (row, pinned)
 
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return not text.startswith("'")
 
 if __name__ == "__main__":  # writes the pin: run ONCE on the code the pin freezes
     pinned = {f"{n}-{s}": as_text(case(n, s)) for n, s in CASES}

@@ -511,10 +511,10 @@ INTERVALS = {
         frame, by="g", fpr=(0.0, 0.5), n_boot=50, **kw
     ),
     "tpr_at_fpr_interval": lambda frame, **kw: pr.inference.tpr_at_fpr_interval(
-        frame, [0.25, 0.5], by="g", n_boot=50, **kw
+        frame, fpr=[0.25, 0.5], by="g", n_boot=50, **kw
     ),
     "fpr_at_tpr_interval": lambda frame, **kw: pr.inference.fpr_at_tpr_interval(
-        frame, 0.5, by="g", n_boot=50, **kw
+        frame, tpr=0.5, by="g", n_boot=50, **kw
     ),
 }
 SCORES = pl.DataFrame(

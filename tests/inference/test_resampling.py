@@ -251,13 +251,13 @@ def test_partial_auc_bootstrap() -> None:
 def test_operating_point_bands() -> None:
     frame = binormal(60, 90, 1.2, seed=9, groups=2)
     targets = [0.05, 0.2, 0.5]
-    band = tpr_at_fpr_interval(frame.lazy(), targets, by="group", n_boot=300).collect()
+    band = tpr_at_fpr_interval(frame.lazy(), fpr=targets, by="group", n_boot=300).collect()
     point = frame.roc.tpr_at_fpr(fpr=targets, by="group")
     assert band.columns == [*point.columns, "tpr_se", "tpr_lower", "tpr_upper"]
     assert_frame_equal(band.select(point.columns), point)
     assert (band["tpr_lower"] <= band["tpr"]).all()
     assert (band["tpr"] <= band["tpr_upper"]).all()
-    band = fpr_at_tpr_interval(frame.lazy(), [0.5, 0.9], by="group", n_boot=300).collect()
+    band = fpr_at_tpr_interval(frame.lazy(), tpr=[0.5, 0.9], by="group", n_boot=300).collect()
     point = frame.roc.fpr_at_tpr(tpr=[0.5, 0.9], by="group")
     assert_frame_equal(band.select(point.columns), point)
     assert (band["fpr_lower"] <= band["fpr"]).all()

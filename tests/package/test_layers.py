@@ -39,11 +39,13 @@ LAYERS: dict[str, int] = {
             "datasets",
             "decisions",
             "survival",
+            "smoothing",
         ],
         2,
     ),
     # "how sure", and the questions that test and resample; other engines
     "inference": 3,
+    "gates": 3,
     "segments": 3,
     "monitoring": 3,
     "engines": 3,
@@ -205,3 +207,57 @@ def test_every_folder_and_root_module_has_a_layer() -> None:
             continue
         key = path.stem if path.suffix == ".py" else path.name
         assert key in LAYERS, f"{path}: add it to LAYERS in {__file__}"
+
+
+#: What each layer holds, for the README's map (the layers themselves come from LAYERS).
+LAYER_ROLES = {
+    0: "the private floor: what two or more questions share",
+    1: "the counts core's public face, the ROC-core scalar expressions, the argument types",
+    2: "questions: a package per question of more than one module, else one module",
+    3: '"how sure", and the questions that test and resample; other engines',
+    4: "DataFrame.roc / LazyFrame.roc / Expr.roc: delegations read from the tables",
+    5: "Altair builders: frame in, chart out, one module per question's charts",
+    6: "the HTML report: one section per question, named like its package",
+    7: "the command line",
+}
+
+
+def layout() -> str:
+    """The README's layout map, generated from LAYERS and each module's first docstring line."""
+    lines = []
+    for layer in sorted({v for k, v in LAYERS.items() if k not in {"__main__", "__init__"}}):
+        lines.append(f"{layer}  {LAYER_ROLES[layer]}")
+        for key in sorted(k for k, v in LAYERS.items() if v == layer):
+            path = PACKAGE / key / "__init__.py"
+            path = path if path.exists() else PACKAGE / f"{key}.py"
+            doc = ast.get_docstring(ast.parse(path.read_text())) or ""
+            first = doc.strip().splitlines()[0] if doc.strip() else ""
+            name = f"{key}/" if path.name == "__init__.py" else f"{key}.py"
+            line = f"   {name:<19} {first}"
+            if len(line) > 100:
+                line = line[:98].rsplit(" ", 1)[0] + " …"
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def test_the_readme_layout_is_generated_from_the_layers() -> None:
+    readme = (PACKAGE.parent / "README.md").read_text()
+    block = readme.split("<!-- layout: start -->\n```text\n", 1)[1].split("```", 1)[0]
+    block = block.rstrip("\n")
+    assert block == layout(), "regenerate: python -m tests.package.test_layers"
+
+
+def test_the_package_docstring_names_every_layer() -> None:
+    doc = ast.get_docstring(ast.parse((PACKAGE / "__init__.py").read_text())) or ""
+    for key in LAYERS:
+        if key not in {"__main__", "__init__", "datasets", "typing", "namespace"}:
+            assert f"``{key}" in doc, f"the package docstring does not name {key}"
+
+
+if __name__ == "__main__":
+    readme_path = PACKAGE.parent / "README.md"
+    text = readme_path.read_text()
+    head, rest = text.split("<!-- layout: start -->\n```text\n", 1)
+    readme_path.write_text(
+        f"{head}<!-- layout: start -->\n```text\n{layout()}\n```{rest.split('```', 1)[1]}"
+    )

@@ -85,6 +85,7 @@ def definitions(tp: float, fp: float, tn: float, fn: float) -> dict[str, float |
         "mcc": div(tp * tn - fp * fn, mcc_den),
         "lr_pos": lr(tpr, fpr),
         "lr_neg": lr(fnr, tnr),
+        "closest_topleft": None if fnr is None or fpr is None else fnr**2 + fpr**2,
     }
 
 
@@ -544,12 +545,12 @@ def test_operating_points_bootstrap_band(along: str) -> None:
     df = pr.datasets.simulate(400, models=["m"], segments=["s"])
     if along == "fpr":
         got = df.roc.tpr_at_fpr(fpr=0.2, ci="bootstrap", seed=1)
-        direct = pr.inference.tpr_at_fpr_interval(df.lazy(), 0.2, seed=1).collect()
+        direct = pr.inference.tpr_at_fpr_interval(df.lazy(), fpr=0.2, seed=1).collect()
         point = df.roc.tpr_at_fpr(fpr=0.2)
         reading = "tpr"
     else:
         got = df.roc.fpr_at_tpr(tpr=0.8, ci="bootstrap", seed=1)
-        direct = pr.inference.fpr_at_tpr_interval(df.lazy(), 0.8, seed=1).collect()
+        direct = pr.inference.fpr_at_tpr_interval(df.lazy(), tpr=0.8, seed=1).collect()
         point = df.roc.fpr_at_tpr(tpr=0.8)
         reading = "fpr"
     assert_frame_equal(got, direct)
