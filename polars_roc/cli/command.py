@@ -200,13 +200,6 @@ def _parser() -> argparse.ArgumentParser:
         "(pooled vs within-segment AUC, forest with summaries, disparity, cross-AUC heatmap)",
     )
     rep.add_argument(
-        "--case",
-        metavar="COL",
-        help="the case id each model scored (one row per case and model): with --by model "
-        "and two or more models, the Model comparison section tests them paired "
-        "(unpaired without it)",
-    )
-    rep.add_argument(
         "--pos-label", help="the positive class (needed unless labels are Boolean or 0/1)"
     )
     rep.add_argument(
