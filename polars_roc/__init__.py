@@ -3,14 +3,14 @@ ROC analysis as Polars expressions and frames: exact, lazy, grouped.
 
 Importing the package registers the ``.roc`` namespaces on DataFrame, LazyFrame and Expr.
 
-The folders are the layers, from the top (imports only go down; ``tests/package/test_layers.py``
-holds the map): ``cli`` and ``report/``; ``charts/``; ``namespace``; ``inference/``,
-``segments/``, ``monitoring/`` and ``engines/``; the questions (``thresholds/``,
-``calibration/``, ``survival/``, ``decisions/``, ``multiclass/``, ``geometry/``,
-``smoothing/`` and the
-one-module questions ``areas``, ``precision_recall``, ``metrics``, ``gains``, ``crossval``);
-the public core (``curves``, ``exprs/``) and the argument types (``typing``); and the private
-floor ``_core/``.
+The folders are the layers, from the top (imports only go down;
+``tests/package/test_layers.py`` holds the map): ``cli`` and ``report/``; ``charts/``;
+``namespace``; ``inference/``, ``segments/``, ``slices/``, ``monitoring/``, ``gates/`` and
+``engines/``; the questions (``thresholds/``, ``calibration/``, ``survival/``,
+``decisions/``, ``multiclass/``, ``geometry/``, ``smoothing/`` and the one-module questions
+``areas``, ``precision_recall``, ``metrics``, ``gains``, ``crossval``); the public core
+(``curves``, ``exprs/``) and the argument types (``typing``); and the private floor
+``_core/``.
 
 Examples
 --------
@@ -44,6 +44,7 @@ from polars_roc import (
     precision_recall,
     report,
     segments,
+    slices,
     smoothing,
     survival,
     thresholds,
@@ -64,9 +65,14 @@ from polars_roc.exprs import (
     brier_score,
     expected_calibration_error,
     gini,
+    lift_at_depth,
     log_loss,
     partial_auc,
     pr_auc,
+    precision_at_depth,
+    precision_at_recall,
+    recall_at_depth,
+    recall_at_precision,
 )
 from polars_roc.gates import checks
 from polars_roc.geometry.hull import dominance, hull_auc_of_points, hull_of_points
@@ -112,6 +118,7 @@ __all__ = [
     "hybrid_of_points",
     "inference",
     "ks",
+    "lift_at_depth",
     "linspace",
     "log_loss",
     "metrics",
@@ -124,12 +131,17 @@ __all__ = [
     "optimal_of_points",
     "partial_auc",
     "pr_auc",
+    "precision_at_depth",
+    "precision_at_recall",
     "precision_recall",
     "psi",
+    "recall_at_depth",
+    "recall_at_precision",
     "report",
     "roc_power",
     "roc_sample_size",
     "segments",
+    "slices",
     "smoothing",
     "stratified_folds",
     "survival",

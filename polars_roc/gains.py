@@ -20,22 +20,37 @@ integer weight k is the same as k copies of the row.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
-from polars_roc._core.columns import GAIN_CURVE, GAINS_TABLE, KS
+from polars_roc._core.columns import (
+    GAIN_CURVE,
+    GAINS_TABLE,
+    KS,
+    LIFT_AT_DEPTH,
+    PRECISION_AT_DEPTH,
+    RECALL_AT_DEPTH,
+)
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
-from polars_roc._core.groups import per_group
+from polars_roc._core.groups import per_group, summarize
 from polars_roc._core.names import fresh
 from polars_roc._core.objectives import largest_gap
 from polars_roc._core.validate import By
+from polars_roc._core.vertices import at_depth_of, depth_cut
 from polars_roc.curves import curve
 
-__all__ = ["gain_curve", "gains_table", "ks"]
+__all__ = [
+    "gain_curve",
+    "gains_table",
+    "ks",
+    "lift_at_depth",
+    "precision_at_depth",
+    "recall_at_depth",
+]
 
 
 def _in_units(
@@ -366,3 +381,223 @@ def ks(
     lf = _in_units(lf, weight, [score, label, *names])[0]  # ties of tpr - fpr stay exact
     points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     return largest_gap(points, names)
+
+
+@same_kind
+@directed
+def precision_at_depth(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    depth: float = 0.1,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
+) -> pl.LazyFrame:
+    """
+    Precision (share of positives) among the top `depth` of the rows, per group.
+
+    The frame twin of :func:`polars_roc.exprs.precision_at_depth` (the same number, from the same
+    kernel), with the depth reached and the lowest threshold taken (``+inf`` when nothing
+    is). `depth` is a fraction of the rows in (0, 1] (a float) or a number of rows (an
+    int); with weights, a share or amount of the total weight. Tied scores at the cut are
+    taken whole or not at all, the gains table's rule (:func:`gains_table`), so the depth
+    reached never exceeds the depth asked.
+
+    Parameters
+    ----------
+    lf, score, label, by, weight, pos_label
+        Scored rows and column roles, as in :func:`gain_curve`.
+    depth
+        The top share of rows (0.1: the first decile) or, as an integer, a count of rows.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
+        ``*by, precision, depth, threshold, n_pos, n_neg``, one row per group, sorted by
+        group; null `precision` when nothing is taken (the top tied block is deeper than
+        `depth`) or with a NaN score.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"label": [1, 0, 1, 0, 0, 1, 0, 0, 0, 0], "score": range(10, 0, -1)})
+    >>> df.roc.precision_at_depth(depth=0.3)
+    shape: (1, 5)
+    ┌───────────┬───────┬───────────┬───────┬───────┐
+    │ precision ┆ depth ┆ threshold ┆ n_pos ┆ n_neg │
+    │ ---       ┆ ---   ┆ ---       ┆ ---   ┆ ---   │
+    │ f64       ┆ f64   ┆ f64       ┆ i64   ┆ i64   │
+    ╞═══════════╪═══════╪═══════════╪═══════╪═══════╡
+    │ 0.666667  ┆ 0.3   ┆ 8.0       ┆ 3     ┆ 7     │
+    └───────────┴───────┴───────────┴───────┴───────┘
+    """
+    return _at_depth(
+        "precision", lf, score, label, depth, by, weight, pos_label, PRECISION_AT_DEPTH
+    )
+
+
+@same_kind
+@directed
+def recall_at_depth(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    depth: float = 0.1,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
+) -> pl.LazyFrame:
+    """
+    Recall (share of all positives) captured by the top `depth` of the rows, per group.
+
+    The frame twin of :func:`polars_roc.exprs.recall_at_depth` (the same number, from the same
+    kernel), with the depth reached and the lowest threshold taken (``+inf`` when nothing
+    is). `depth` is a fraction of the rows in (0, 1] (a float) or a number of rows (an
+    int); with weights, a share or amount of the total weight. Tied scores at the cut are
+    taken whole or not at all, the gains table's rule (:func:`gains_table`), so the depth
+    reached never exceeds the depth asked. It is the gains table's `gain` at that depth.
+
+    Parameters
+    ----------
+    lf, score, label, by, weight, pos_label
+        Scored rows and column roles, as in :func:`gain_curve`.
+    depth
+        The top share of rows (0.1: the first decile) or, as an integer, a count of rows.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
+        ``*by, recall, depth, threshold, n_pos, n_neg``, one row per group, sorted by
+        group; null `recall` without positives or with a NaN score.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"label": [1, 0, 1, 0, 0, 1, 0, 0, 0, 0], "score": range(10, 0, -1)})
+    >>> df.roc.recall_at_depth(depth=0.3)
+    shape: (1, 5)
+    ┌──────────┬───────┬───────────┬───────┬───────┐
+    │ recall   ┆ depth ┆ threshold ┆ n_pos ┆ n_neg │
+    │ ---      ┆ ---   ┆ ---       ┆ ---   ┆ ---   │
+    │ f64      ┆ f64   ┆ f64       ┆ i64   ┆ i64   │
+    ╞══════════╪═══════╪═══════════╪═══════╪═══════╡
+    │ 0.666667 ┆ 0.3   ┆ 8.0       ┆ 3     ┆ 7     │
+    └──────────┴───────┴───────────┴───────┴───────┘
+    """
+    return _at_depth("recall", lf, score, label, depth, by, weight, pos_label, RECALL_AT_DEPTH)
+
+
+@same_kind
+@directed
+def lift_at_depth(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    depth: float = 0.1,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
+) -> pl.LazyFrame:
+    """
+    Lift of the top `depth` of the rows (their precision over the base rate), per group.
+
+    The frame twin of :func:`polars_roc.exprs.lift_at_depth` (the same number, from the same
+    kernel), with the depth reached and the lowest threshold taken (``+inf`` when nothing
+    is). `depth` is a fraction of the rows in (0, 1] (a float) or a number of rows (an
+    int); with weights, a share or amount of the total weight. Tied scores at the cut are
+    taken whole or not at all, the gains table's rule (:func:`gains_table`), so the depth
+    reached never exceeds the depth asked. At ``depth=1 / bins`` it is the first row's
+    ``cum_lift`` of ``gains_table(bins=bins)``.
+
+    Parameters
+    ----------
+    lf, score, label, by, weight, pos_label
+        Scored rows and column roles, as in :func:`gain_curve`.
+    depth
+        The top share of rows (0.1: the first decile) or, as an integer, a count of rows.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
+        ``*by, lift, depth, threshold, n_pos, n_neg``, one row per group, sorted by
+        group; null `lift` when nothing is taken, without positives, or with a NaN
+        score.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"label": [1, 0, 1, 0, 0, 1, 0, 0, 0, 0], "score": range(10, 0, -1)})
+    >>> df.roc.lift_at_depth(depth=0.3)
+    shape: (1, 5)
+    ┌──────────┬───────┬───────────┬───────┬───────┐
+    │ lift     ┆ depth ┆ threshold ┆ n_pos ┆ n_neg │
+    │ ---      ┆ ---   ┆ ---       ┆ ---   ┆ ---   │
+    │ f64      ┆ f64   ┆ f64       ┆ i64   ┆ i64   │
+    ╞══════════╪═══════╪═══════════╪═══════╪═══════╡
+    │ 2.222222 ┆ 0.3   ┆ 8.0       ┆ 3     ┆ 7     │
+    └──────────┴───────┴───────────┴───────┴───────┘
+    """
+    return _at_depth("lift", lf, score, label, depth, by, weight, pos_label, LIFT_AT_DEPTH)
+
+
+def _at_depth(
+    measure: Literal["precision", "recall", "lift"],
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    depth: float,
+    by: By,
+    weight: str | None,
+    pos_label: Any,
+    columns: tuple[str, ...],
+) -> pl.LazyFrame:
+    """The kernel of the three depth measures: one row per group off the curve."""
+    cut = validate.depth(depth)
+    names = validate.as_names(by)
+    validate.no_clash(names, columns)
+    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    tp, fp = pl.col("tp"), pl.col("fp")
+    tp_d, fp_d, total, fits = depth_cut(tp, fp, cut)
+    defined = pl.col("tn").is_not_null().all()  # null totals: a NaN score in the group
+    summary = [
+        pl.when(defined).then(at_depth_of(measure, tp, fp, cut)).alias(measure),
+        pl.when(defined & (total > 0)).then((tp_d + fp_d) / total).alias("depth"),
+        pl.when(defined).then(pl.col("threshold").filter(fits).min()).alias("threshold"),
+        tp.max().alias("n_pos"),  # cumulative: the last row holds every row of the group
+        fp.max().alias("n_neg"),
+    ]
+    return summarize(points, names, summary)

@@ -29,6 +29,7 @@ from polars_roc import (
     multiclass,
     precision_recall,
     segments,
+    slices,
     smoothing,
     survival,
     thresholds,
@@ -69,6 +70,8 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "det_curve": precision_recall.det_curve,
     "average_precision": precision_recall.average_precision,
     "pr_auc": precision_recall.pr_auc,
+    "precision_at_recall": precision_recall.precision_at_recall,
+    "recall_at_precision": precision_recall.recall_at_precision,
     "confusion_matrix": metrics.confusion_matrix,
     "mean_cost": metrics.mean_cost,
     # inference and cross-validation (inference.py, crossval.py)
@@ -95,27 +98,26 @@ FRAME_METHODS: dict[str, Callable[..., pl.LazyFrame]] = {
     "gain_curve": gains.gain_curve,
     "gains_table": gains.gains_table,
     "ks": gains.ks,
+    "precision_at_depth": gains.precision_at_depth,
+    "recall_at_depth": gains.recall_at_depth,
+    "lift_at_depth": gains.lift_at_depth,
     # calibration (calibration.py)
     "calibration": calibration.calibration,
     # multiclass (multiclass/)
     "multiclass_auc": multiclass.multiclass_auc,
     "multiclass_curve": multiclass.multiclass_curve,
-
     "calibration_fit": calibration.calibration_fit,
-
     "time_auc": survival.time_auc,
     "time_curve": survival.time_curve,
-
     "over_time": monitoring.over_time,
     "score_stability": monitoring.score_stability,
     "estimated_auc": monitoring.estimated_auc,
-
     "rollup": segments.rollup,
     "disparity": segments.disparity,
     "checks": gates.checks,
     "cross_auc": segments.cross_auc,
     "bias_auc": segments.bias_auc,
-
+    "slices": slices.slices,
     "value_curve": decisions.value_curve,
     "decision_curve": decisions.decision_curve,
 }
@@ -184,21 +186,22 @@ EXPR_METHODS: dict[str, Callable[..., pl.Expr]] = {
     "brier_score": exprs.brier_score,
     "log_loss": exprs.log_loss,
     "pr_auc": exprs.pr_auc,
+    "precision_at_recall": exprs.precision_at_recall,
+    "recall_at_precision": exprs.recall_at_precision,
+    "precision_at_depth": exprs.precision_at_depth,
+    "recall_at_depth": exprs.recall_at_depth,
+    "lift_at_depth": exprs.lift_at_depth,
     "gini": exprs.gini,
     "expected_calibration_error": exprs.expected_calibration_error,
-
     "partial_auc": exprs.partial_auc,
     "ks": threshold_exprs.ks,
     "tpr_at_fpr": threshold_exprs.tpr_at_fpr,
     "fpr_at_tpr": threshold_exprs.fpr_at_tpr,
     "auc_se": exprs.auc_se,
-
     "calibration_slope": calibration.calibration_slope,
     "calibration_intercept": calibration.calibration_intercept,
-
     "psi": monitoring_exprs.psi,
     "estimated_auc": monitoring_exprs.estimated_auc,
-
     "net_benefit": decision_exprs.net_benefit,
 }
 

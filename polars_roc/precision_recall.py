@@ -29,12 +29,22 @@ import polars as pl
 
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
-from polars_roc._core.columns import DET_CURVE, PR_CURVE
+from polars_roc._core.columns import (
+    DET_CURVE,
+    PR_CURVE,
+    PRECISION_AT_RECALL,
+    RECALL_AT_PRECISION,
+)
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import is_end, per_group, summarize
 from polars_roc._core.validate import By
-from polars_roc._core.vertices import average_precision_of, pr_area_of
+from polars_roc._core.vertices import (
+    average_precision_of,
+    pr_area_of,
+    precision_at_recall_of,
+    recall_at_precision_of,
+)
 from polars_roc.curves import curve
 
 __all__ = [
@@ -42,6 +52,8 @@ __all__ = [
     "det_curve",
     "pr_auc",
     "pr_curve",
+    "precision_at_recall",
+    "recall_at_precision",
 ]
 
 
@@ -352,3 +364,148 @@ def pr_auc(
     # 1) down the thresholds, each step adds (R_i - R_{i-1}) times the mean of the precisions.
     area = pl.when(tpr.is_not_null().all()).then(pr_area_of(tp, fp, tpr)).alias("pr_auc")
     return summarize(points, names, [area])
+
+
+@same_kind
+@directed
+def precision_at_recall(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    recall: float = 0.8,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
+) -> pl.LazyFrame:
+    """
+    The highest precision among thresholds whose recall is at least `recall`, per group.
+
+    The frame twin of :func:`polars_roc.exprs.precision_at_recall` (the same number, from
+    the same kernel), with the recall that point reaches and its threshold (the lowest
+    among points of equal precision and recall; ``+inf`` for the start row, recall 0 at
+    precision 1, which counts as scikit-learn's last point does).
+
+    Parameters
+    ----------
+    lf, score, label, by, weight, pos_label
+        Scored rows and column roles, as in :func:`pr_curve`.
+    recall
+        The least recall to reach, in [0, 1].
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
+        ``*by, precision, recall, threshold, n_pos, n_neg``, one row per group, sorted by
+        group; null measures without positives or with a NaN score.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"label": [0, 0, 1, 1, 0, 1], "score": [0.1, 0.4, 0.35, 0.8, 0.7, 0.2]})
+    >>> df.roc.precision_at_recall(recall=0.6)
+    shape: (1, 5)
+    ┌───────────┬────────┬───────────┬───────┬───────┐
+    │ precision ┆ recall ┆ threshold ┆ n_pos ┆ n_neg │
+    │ ---       ┆ ---    ┆ ---       ┆ ---   ┆ ---   │
+    │ f64       ┆ f64    ┆ f64       ┆ i64   ┆ i64   │
+    ╞═══════════╪════════╪═══════════╪═══════╪═══════╡
+    │ 0.6       ┆ 1.0    ┆ 0.2       ┆ 3     ┆ 3     │
+    └───────────┴────────┴───────────┴───────┴───────┘
+    """
+    (target,) = validate.rates(recall, "recall")
+    names = validate.as_names(by)
+    validate.no_clash(names, PRECISION_AT_RECALL)
+    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    tp, fp, tpr = pl.col("tp"), pl.col("fp"), pl.col("tpr")
+    best = precision_at_recall_of(tp, fp, tpr, pl.col("threshold"), target)
+    return _summary(points, names, best, PRECISION_AT_RECALL)
+
+
+@same_kind
+@directed
+def recall_at_precision(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    precision: float = 0.7,
+    by: By = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
+) -> pl.LazyFrame:
+    """
+    The highest recall among thresholds whose precision is at least `precision`, per group.
+
+    The frame twin of :func:`polars_roc.exprs.recall_at_precision`, with the precision
+    that point keeps and its threshold (the highest among points of equal recall and
+    precision). The start row (recall 0, precision 1, threshold ``+inf``) always
+    qualifies: recall 0 when no threshold keeps the precision.
+
+    Parameters
+    ----------
+    lf, score, label, by, weight, pos_label
+        Scored rows and column roles, as in :func:`pr_curve`.
+    precision
+        The least precision to keep, in [0, 1].
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score, with thresholds kept in score units); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the group's results are null), ``"omit"``
+        (skipped like nulls) or ``"raise"`` (an error naming the column and the count).
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame).
+        ``*by, recall, precision, threshold, n_pos, n_neg``, one row per group, sorted by
+        group; null measures without positives or with a NaN score.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"label": [0, 0, 1, 1, 0, 1], "score": [0.1, 0.4, 0.35, 0.8, 0.7, 0.2]})
+    >>> df.roc.recall_at_precision(precision=0.7).select("recall", "precision", "threshold")
+    shape: (1, 3)
+    ┌──────────┬───────────┬───────────┐
+    │ recall   ┆ precision ┆ threshold │
+    │ ---      ┆ ---       ┆ ---       │
+    │ f64      ┆ f64       ┆ f64       │
+    ╞══════════╪═══════════╪═══════════╡
+    │ 0.333333 ┆ 1.0       ┆ 0.8       │
+    └──────────┴───────────┴───────────┘
+    """
+    (target,) = validate.rates(precision, "precision")
+    names = validate.as_names(by)
+    validate.no_clash(names, RECALL_AT_PRECISION)
+    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    tp, fp, tpr = pl.col("tp"), pl.col("fp"), pl.col("tpr")
+    best = recall_at_precision_of(tp, fp, tpr, pl.col("threshold"), target)
+    return _summary(points, names, best, RECALL_AT_PRECISION)
+
+
+def _summary(
+    points: pl.LazyFrame,
+    names: list[str],
+    measures: tuple[pl.Expr, pl.Expr, pl.Expr],
+    columns: tuple[str, ...],
+) -> pl.LazyFrame:
+    """One row per group: the three `measures` (null without positives), then the counts."""
+    defined = pl.col("tpr").is_not_null().all()
+    summary = [pl.when(defined).then(m).alias(c) for m, c in zip(measures, columns, strict=False)]
+    counts = [pl.col("tp").max().alias("n_pos"), pl.col("fp").max().alias("n_neg")]
+    return summarize(points, names, [*summary, *counts])

@@ -54,8 +54,9 @@ CI = Literal["delong", "bootstrap"]
 CutpointMethod = Literal["youden", "closest_topleft", "cost"]
 #: The alternative hypothesis of ``compare`` (AUC of model a against model b).
 Alternative = Literal["two-sided", "greater", "less"]
-#: Multiple-testing adjustment of p-values (``compare(adjust=)``).
-Adjust = Literal["holm", "bonferroni", "bh"]
+#: Multiple-testing adjustment of p-values (``compare(adjust=)``); ``"fdr_bh"`` (statsmodels'
+#: name) and ``"bh"`` are both Benjamini-Hochberg.
+Adjust = Literal["holm", "bonferroni", "bh", "fdr_bh"]
 #: Bins of a calibration curve: equal-width, or equal-count (quantiles of the score).
 #: Multiclass AUC: one class against the rest, or each pair of classes.
 MulticlassMethod = Literal["ovr", "ovo"]

@@ -30,6 +30,8 @@ settings.register_profile("explore", settings.get_profile("ci"), derandomize=Fal
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 #: The small published data sets the tests compare against (tests/data, see its README).
+#: The repository root (tests/ is one level below it).
+ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
 POOL = [0.0, 0.25, 0.5, 0.75, 1.0]  # a small pool forces ties

@@ -74,8 +74,47 @@ GAINS_TABLE = (
 CALIBRATION = ("bin", "mean_score", "fraction_positive", "n")
 #: ``calibration(ci=...)``: the interval of ``fraction_positive``.
 CALIBRATION_INTERVAL = ("fraction_lower", "fraction_upper")
+#: ``calibration_fit``: calibration in the large (``intercept``, the slope fixed at 1), the
+#: slope and the intercept of the slope-free fit (``intercept_free``), with their bounds.
+CALIBRATION_FIT = (
+    "intercept",
+    "intercept_lower",
+    "intercept_upper",
+    "slope",
+    "slope_lower",
+    "slope_upper",
+    "intercept_free",
+    "intercept_free_lower",
+    "intercept_free_upper",
+    "citl",
+    "separated",
+    "n_pos",
+    "n_neg",
+)
 #: ``ks``.
 KS = ("ks", "threshold")
+#: ``slices``: after the groups, ``slice``, then one column per feature, then these.
+SLICES = (
+    "n_pos",
+    "n_neg",
+    "auc",
+    "auc_rest",
+    "gap",
+    "gap_lower",
+    "gap_upper",
+    "p_value",
+    "p_adjusted",
+)
+#: ``precision_at_recall``: the best precision, the recall it reaches, its threshold.
+PRECISION_AT_RECALL = ("precision", "recall", "threshold", "n_pos", "n_neg")
+#: ``recall_at_precision``: the best recall, the precision it keeps, its threshold.
+RECALL_AT_PRECISION = ("recall", "precision", "threshold", "n_pos", "n_neg")
+#: ``precision_at_depth``: the measure, the depth reached and the lowest threshold taken.
+PRECISION_AT_DEPTH = ("precision", "depth", "threshold", "n_pos", "n_neg")
+#: ``recall_at_depth``.
+RECALL_AT_DEPTH = ("recall", "depth", "threshold", "n_pos", "n_neg")
+#: ``lift_at_depth``.
+LIFT_AT_DEPTH = ("lift", "depth", "threshold", "n_pos", "n_neg")
 #: ``auc`` (+ ``auc_se, auc_lower, auc_upper``).
 AUC = ("auc", "n_pos", "n_neg")
 #: ``partial_auc`` (+ ``pauc_se, pauc_lower, pauc_upper``).

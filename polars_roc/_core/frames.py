@@ -14,7 +14,7 @@ import polars as pl
 
 from polars_roc._core.names import private_by
 from polars_roc._core.policies import column_policies
-from polars_roc._core.validate import plain
+from polars_roc._core.validate import by_expressions, plain
 
 P = ParamSpec("P")
 
@@ -39,7 +39,9 @@ def same_kind(function: Callable[Concatenate[pl.LazyFrame, P], pl.LazyFrame]) ->
 
     A function marked :func:`in_memory` is collected by Polars' in-memory engine.
 
-    Its `by` columns also run under reserved names (:func:`~polars_roc._core.names.private_by`),
+    Expressions in its `by` become columns first, named by their output names
+    (:func:`~polars_roc._core.validate.by_expressions`). Its `by` columns also run under
+    reserved names (:func:`~polars_roc._core.names.private_by`),
     and `nan_policy` and the positive class's presence are applied once, to the input
     columns (:func:`~polars_roc._core.policies.column_policies`).
 
@@ -62,9 +64,12 @@ def same_kind(function: Callable[Concatenate[pl.LazyFrame, P], pl.LazyFrame]) ->
         # NumPy numbers and arrays mean what Python numbers and lists do (never a Float32 lit).
         args = tuple(plain(a) for a in args)
         kwargs = {name: plain(value) for name, value in kwargs.items()}
+        lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+        if "by" in kwargs and isinstance(lazy, pl.LazyFrame):
+            lazy, kwargs["by"] = by_expressions(lazy, kwargs["by"])
         if isinstance(frame, pl.DataFrame):
-            return collected(inner(frame.lazy(), *args, **kwargs), function)
-        return inner(frame, *args, **kwargs)
+            return collected(inner(lazy, *args, **kwargs), function)
+        return inner(lazy, *args, **kwargs)
 
     return cast(SameKind[P], run)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 import polars as pl
@@ -44,7 +44,12 @@ ROLES = (
     "cluster",
     "time",
     "event",
+    "features",
 )
+
+#: Parameters holding the user's own expressions (one, or a mapping of them), which may read
+#: the `by` columns by the user's names: those columns are also kept under those names.
+EXPRESSIONS = ("metrics", "reference")
 
 #: Roles naming the classifier column, a key of the result like the `by` groups (`model`;
 #: `across` and `name` are its names before round 3, kept while their aliases last).
@@ -110,14 +115,19 @@ def fresh_names(bases: Sequence[str], taken: set[str], *, casefold: bool = False
 
 def _check_roles(bound: inspect.BoundArguments, names: list[str]) -> None:
     for role in ROLES:
-        value = bound.arguments.get(role)
-        if isinstance(value, str) and value in names:
-            msg = (
-                f"{role} column {value!r} is already the by column: a column cannot be both "
-                f"a role and a `by` group"
-                f"\n\nHint: drop {value!r} from by=, or pass another {role}= column."
-            )
-            raise ValueError(msg)
+        given = bound.arguments.get(role)
+        for value in given if isinstance(given, list | tuple) else [given]:
+            _check_role(role, value, names)
+
+
+def _check_role(role: str, value: Any, names: list[str]) -> None:
+    if isinstance(value, str) and value in names:
+        msg = (
+            f"{role} column {value!r} is already the by column: a column cannot be both "
+            f"a role and a `by` group"
+            f"\n\nHint: drop {value!r} from by=, or pass another {role}= column."
+        )
+        raise ValueError(msg)
 
 
 def _keys(bound: inspect.BoundArguments, names: list[str], schema: pl.Schema) -> dict[str, str]:
@@ -139,6 +149,18 @@ def _keys(bound: inspect.BoundArguments, names: list[str], schema: pl.Schema) ->
         if used.count(column) == 1:  # also another role: the function says so
             keys[column] = role
     return keys
+
+
+def _read_by_user(bound: inspect.BoundArguments) -> set[str]:
+    """The columns the user's expressions (:data:`EXPRESSIONS`) read, by name."""
+    read: set[str] = set()
+    for parameter in EXPRESSIONS:
+        value = bound.arguments.get(parameter)
+        exprs = value.values() if isinstance(value, Mapping) else [value]
+        for expr in exprs:
+            if isinstance(expr, pl.Expr):
+                read.update(expr.meta.root_names())
+    return read
 
 
 def _points(bound: inspect.BoundArguments, first: str) -> pl.Schema:
@@ -261,7 +283,9 @@ def private_by(function: F) -> F:
                 validate.column(points, column, role)
         mapping = dict(zip(keys, reserved(list(keys), [*schema, *points]), strict=True))
         arguments = bound.arguments
-        arguments[first] = frame.rename(mapping)
+        read = _read_by_user(bound)  # `by` columns the user's expressions name: kept too
+        copies = [pl.col(new).alias(old) for old, new in mapping.items() if old in read]
+        arguments[first] = frame.rename(mapping).with_columns(copies)
         if points:
             arguments["points"] = arguments["points"].rename(mapping)
         if names:

@@ -14,8 +14,13 @@ The rule, stated once:
   split exact ties (``2/3 - 0`` is below ``1 - 1/3`` in Float64);
 * weighted counts (float sums) and costs compare as floats: an objective within ``1e-12``
   of the best (relative to its scale) ties;
-* among tied maxima the **highest** threshold wins (the fewest predicted positives); for a
-  curve in score units of ``direction="lower"``, the lowest (`lowest=True`).
+* among tied maxima the **highest** threshold wins (the fewest predicted positives; for a
+  curve in score units of ``direction="lower"``, the lowest, `lowest=True`), unless
+  another tied threshold has the same FPR and a higher TPR: then the tied threshold of
+  that FPR with the highest TPR. So no tied point another tied point dominates is ever
+  chosen. For the named objectives with positive costs a dominated point never ties (it
+  is strictly worse); for a column objective it can (``tnr`` is equal at two
+  thresholds that differ in TPR).
 
 :func:`objective_np` and :func:`best_index_np` are the numpy twins for the bootstrap
 replicates (``(replicates, candidates)`` count matrices, candidates highest threshold first);
@@ -149,9 +154,11 @@ def best_rows(
     ``*names, *columns`` of each group's best row: the largest `value`, ties to the top.
 
     Candidates are the rows where `value` is not null (and `allowed` holds). Values within
-    `tie` of the group's best tie; among tied rows the highest ``threshold`` wins, or the
-    lowest with `lowest`. Every group of `table` gets one row, of nulls when it has no
-    candidate; groups sorted, nulls last. One pass per group, independent of row order.
+    `tie` of the group's best tie; among tied rows the highest ``threshold`` (the lowest
+    with `lowest`), unless a tied row of the same FPR has a higher TPR (it dominates):
+    then the tied row of that FPR with the highest TPR. Every group of `table` gets one
+    row, of nulls when it has no candidate; groups sorted, nulls last. One pass per group,
+    independent of row order.
 
     Examples
     --------
@@ -164,7 +171,7 @@ def best_rows(
     """
     names = list(names)
     keys = names or ["_g"]
-    scored = table.with_columns(_objective=value)
+    scored = table.with_columns(_dominance(table.collect_schema())).with_columns(_objective=value)
     if not names:  # one group: a constant key, so the group is kept without a candidate
         scored = scored.with_columns(_g=pl.lit(True))
     keep = pl.col("_objective").is_not_null()
@@ -173,14 +180,41 @@ def best_rows(
         best_value = pl.col("_objective").max().over(keys)
         candidates = candidates.filter(pl.col("_objective") >= best_value - tie)
         order, descending = ["threshold"], [lowest]
+        tied = pl.lit(True)
     else:
         order, descending = ["_objective", "threshold"], [False, lowest]
+        tied = pl.col("_objective") == pl.col("_objective").max()
+    # The preferred threshold's FPR; among the tied rows of that FPR, the largest TPR: a
+    # lower threshold of the same FPR and a higher TPR dominates the preferred one.
+    preferred_fp = pl.col("_fewer_fp").sort_by(order, descending=descending).last()
+    same = tied & (pl.col("_fewer_fp") == preferred_fp)
     best = candidates.group_by(keys).agg(
-        pl.col(list(columns)).sort_by(order, descending=descending).last()
+        pl.col(list(columns))
+        .filter(same)
+        .sort_by(
+            [pl.col("_more_tp").filter(same), pl.col("threshold").filter(same)],
+            descending=[False, lowest],
+        )
+        .last()
     )
     every = scored.select(keys).unique()
     out = every.join(best, on=keys, how="left", nulls_equal=True)
     return out.sort(keys, nulls_last=True).select(*names, *columns)
+
+
+def _dominance(schema: pl.Schema) -> list[pl.Expr]:
+    """``_fewer_fp, _more_tp``: larger is better, from the counts, else the rates, else 0."""
+    if {"tp", "fp"} <= set(schema.names()):
+        fp, tp = pl.col("fp"), pl.col("tp")
+    elif {"tpr", "fpr"} <= set(schema.names()):
+        fp, tp = pl.col("fpr"), pl.col("tpr")
+    else:
+        return [pl.lit(0.0).alias("_fewer_fp"), pl.lit(0.0).alias("_more_tp")]
+    worst = float("-inf")
+    return [
+        (-fp.cast(pl.Float64)).fill_null(worst).alias("_fewer_fp"),
+        tp.cast(pl.Float64).fill_null(worst).alias("_more_tp"),
+    ]
 
 
 def curve_optimum(

@@ -12,7 +12,8 @@ import numpy as np
 import polars as pl
 from polars.exceptions import ColumnNotFoundError, SchemaError
 
-By = str | Sequence[str] | None
+#: Groups: a column name, an expression (named by its output name), or a list of either.
+By = str | pl.Expr | Sequence[str | pl.Expr] | None
 
 
 def plain(value: Any) -> Any:
@@ -48,26 +49,63 @@ def is_real(value: Any) -> bool:
 
 
 def as_names(by: By) -> list[str]:
-    """Normalize `by` (None, a name, or a list of names) to a list of names."""
+    """
+    Normalize `by` (None, a name, or a list of names) to a list of names.
+
+    Expressions in `by` are turned into columns first (:func:`by_expressions`); here they
+    are an error.
+    """
     if by is None:
         return []
     if isinstance(by, str):
         return [by]
     if isinstance(by, pl.Expr | pl.Series):
         msg = (
-            f'`by` takes column names, not {type(by).__name__} {by!s}\n\nHint: pass by="g" '
+            f'`by` takes column names here, not {type(by).__name__} {by!s}\n\nHint: pass by="g" '
             f"(or a list of names); add a computed group with .with_columns() first."
         )
         raise TypeError(msg)
-    names = list(by)
-    if not all(isinstance(name, str) for name in names):
-        msg = f"`by` must be a column name or a list of column names, got {by!r}"
+    items = list(by)
+    names = [name for name in items if isinstance(name, str)]
+    if len(names) != len(items):
+        msg = (
+            f"`by` must be a column name, an expression or a list of them, got {by!r}"
+            f'\n\nHint: by="segment" or by=[pl.col("age").qcut(4), "segment"].'
+        )
         raise TypeError(msg)
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         msg = f"`by` names column(s) {twice} more than once: {names}\n\nHint: list each once."
         raise ValueError(msg)
     return names
+
+
+def by_expressions(lf: pl.LazyFrame, by: Any) -> tuple[pl.LazyFrame, Any]:
+    """
+    Expressions in `by` added as columns (``with_columns``), and `by` as their output names.
+
+    The same frame and names as ``lf.with_columns(*expressions)`` then ``by=<names>``: one
+    place turns expression groups into named ones, so every frame function takes them. A
+    `by` without expressions comes back as it is.
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"x": [1, 5, 9], "g": ["a", "b", "a"]})
+    >>> frame, names = by_expressions(lf, [(pl.col("x") > 4).alias("big"), "g"])
+    >>> names, frame.collect()["big"].to_list()
+    (['big', 'g'], [False, True, True])
+    >>> by_expressions(lf, "g")[1]
+    'g'
+    """
+    items = [by] if isinstance(by, pl.Expr) else by
+    if not isinstance(items, list | tuple) or not any(isinstance(i, pl.Expr) for i in items):
+        return lf, by
+    names: list[Any] = []
+    for item in items:  # an expression's output names, from the schema (no data read)
+        names.extend(
+            lf.select(item).collect_schema().names() if isinstance(item, pl.Expr) else [item]
+        )
+    return lf.with_columns(i for i in items if isinstance(i, pl.Expr)), names
 
 
 def column(schema: pl.Schema, name: str, role: str) -> pl.DataType:
@@ -252,6 +290,26 @@ def rates(values: float | Sequence[float], name: str) -> list[float]:
             raise ValueError(msg)
         out.append(float(item))
     return out
+
+
+def depth(value: Any) -> float | int:
+    """
+    Check a depth: a fraction of the rows in (0, 1] (a float) or a count of rows (an int >= 1).
+
+    Examples
+    --------
+    >>> depth(0.1), depth(50)
+    (0.1, 50)
+    """
+    if is_integer(value) and value >= 1:
+        return int(value)
+    if is_real(value) and not is_integer(value) and 0.0 < float(value) <= 1.0:
+        return float(value)
+    msg = (
+        f"depth must be a fraction of the rows in (0, 1] or a whole number of rows >= 1, "
+        f"got {value!r}\n\nHint: depth=0.1 for the top decile, depth=100 for the top 100 rows."
+    )
+    raise ValueError(msg)
 
 
 def _is_number(value: Any) -> bool:

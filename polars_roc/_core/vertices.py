@@ -199,3 +199,89 @@ def read_at(x: pl.Expr, y: pl.Expr, target: float, along: Literal["fpr", "tpr"])
     exact = at.max() if along == "fpr" else at.min()
     between = y_a + (t - x_a) * (y_b - y_a) / (x_b - x_a)
     return pl.when(x_a == t).then(exact).otherwise(between)
+
+
+def precision_at_recall_of(
+    tp: pl.Expr, fp: pl.Expr, tpr: pl.Expr, threshold: pl.Expr, target: float
+) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """
+    The highest precision among vertices with recall at least `target`, and where.
+
+    Precision, recall and threshold of that vertex (the largest recall among equal
+    precisions).
+    The start row counts (recall 0, precision 1), as the last point of scikit-learn's
+    ``precision_recall_curve`` and torchmetrics' ``BinaryPrecisionAtFixedRecall``. An
+    aggregation over one group's vertices, independent of their order.
+    """
+    p = precision(tp, fp)
+    reach = tpr >= pl.lit(target, dtype=pl.Float64)
+    best = p.filter(reach).max()
+    top = reach & (p == best)
+    recall = tpr.filter(top).max()
+    return best, recall, threshold.filter(top & (tpr == recall)).min()
+
+
+def recall_at_precision_of(
+    tp: pl.Expr, fp: pl.Expr, tpr: pl.Expr, threshold: pl.Expr, target: float
+) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """
+    The highest recall among vertices with precision at least `target`, and where.
+
+    Recall, precision and threshold of that vertex (the highest precision among equal
+    recalls).
+    The start row (recall 0, precision 1) always qualifies: recall 0 when no other does,
+    as torchmetrics' ``BinaryRecallAtFixedPrecision``.
+    """
+    p = precision(tp, fp)
+    reach = p >= pl.lit(target, dtype=pl.Float64)
+    best = tpr.filter(reach).max()
+    top = reach & (tpr == best)
+    chosen = p.filter(top).max()
+    return best, chosen, threshold.filter(top & (p == chosen)).max()
+
+
+def depth_cut(
+    tp: pl.Expr, fp: pl.Expr, depth: float | int
+) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
+    """
+    The cumulative ``tp, fp`` and the row count (weight) at the top `depth` of a group.
+
+    The one tie rule of the gains table (``gains.gains_table``): a block of tied scores is
+    taken whole or not at all, and only if the rows (or weight) at or above it fit within
+    the depth, so the cut never goes deeper than asked: ``c <= depth * total`` for a
+    fraction (for ``depth = 1 / bins`` exactly the gains table's ``bins * c / total <= 1``),
+    ``c <= depth`` for an integer
+    count. The start row (nothing selected) always fits. Returns ``tp, fp, total`` at the
+    deepest fitting vertex, as Float64, and the mask of the fitting vertices. An
+    aggregation over one group's vertices.
+    """
+    t, f = tp.cast(pl.Float64), fp.cast(pl.Float64)
+    c = t + f
+    total = t.max() + f.max()
+    if isinstance(depth, int):
+        fits = c <= pl.lit(float(depth), dtype=pl.Float64)
+    else:
+        # Either rounding may say it fits (c <= depth * total holds in exact arithmetic
+        # for counts far below 2**53): 0.3 is not a float, 3 rows of 10 are its depth.
+        fits = (c * pl.lit(1.0 / depth, dtype=pl.Float64) <= total) | (
+            c <= pl.lit(depth, dtype=pl.Float64) * total
+        )
+    return t.filter(fits).max(), f.filter(fits).max(), total, fits
+
+
+def at_depth_of(
+    measure: Literal["precision", "recall", "lift"], tp: pl.Expr, fp: pl.Expr, depth: float | int
+) -> pl.Expr:
+    """
+    Precision, recall or lift of the rows at the top `depth` (:func:`depth_cut`).
+
+    ``precision = tp / c``, ``recall = tp / P``, ``lift = tp * total / (c * P)`` (the gains
+    table's ``cum_lift``); null where the denominator is 0 (nothing selected, no positive).
+    """
+    tp_d, fp_d, total, _ = depth_cut(tp, fp, depth)
+    selected, positives = tp_d + fp_d, tp.cast(pl.Float64).max()
+    if measure == "precision":
+        return pl.when(selected > 0).then(tp_d / selected)
+    if measure == "recall":
+        return pl.when(positives > 0).then(tp_d / positives)
+    return pl.when((selected > 0) & (positives > 0)).then(tp_d * total / (selected * positives))

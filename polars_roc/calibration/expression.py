@@ -3,8 +3,8 @@ Calibration slope and intercept as scalar expressions (logistic recalibration pe
 
 The same numbers as :func:`polars_roc.calibration.calibration_fit`, from the same kernel
 (:mod:`polars_roc.calibration._logistic`), for `select`, `group_by().agg()`, `over()`,
-`group_by_dynamic()` and :func:`polars_roc.bootstrap`. Each group's fit runs in numpy on
-that group's rows.
+`group_by_dynamic()` and :func:`polars_roc.bootstrap`. Each group's rows are imploded into
+one list and a single numpy call fits every group at once.
 
 Examples
 --------
@@ -54,15 +54,21 @@ def _fit(
         p=r.score.cast(pl.Float64), y=r.positive.cast(pl.Float64), w=w.cast(pl.Float64)
     )
 
-    def one(s: pl.Series) -> pl.Series:
-        p = s.struct.field("p").to_numpy()
-        y = s.struct.field("y").to_numpy()
-        weights = np.broadcast_to(s.struct.field("w").to_numpy(), p.shape).astype(np.float64)
-        group = np.zeros(len(p), dtype=np.int64)
-        value = logistic.summary(group, p, y, weights, 1, level=0.95, name=name)[which][0]
-        return pl.Series([value], dtype=pl.Float64).fill_nan(None)
+    def every_group(lists: pl.Series) -> pl.Series:
+        # One call for all groups: each group's rows imploded into one list, the fits
+        # vectorised over the groups (a per-group call cost 19-49x the frame method).
+        sizes = lists.list.len().fill_null(0).to_numpy().astype(np.int64)
+        flat = lists.explode(empty_as_null=False, keep_nulls=False).struct
+        p = flat.field("p").to_numpy().astype(np.float64)
+        y = flat.field("y").to_numpy().astype(np.float64)
+        w = flat.field("w").to_numpy().astype(np.float64)
+        group = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+        logistic.check_probabilities(p, name)
+        fitted = logistic.one_fit(group, p, y, w, len(sizes), which)
+        return pl.Series(lists.name, fitted, dtype=pl.Float64).fill_nan(None)
 
-    fitted = packed.map_batches(one, return_dtype=pl.Float64, returns_scalar=True)
+    imploded = packed.implode()
+    fitted = imploded.map_batches(every_group, return_dtype=pl.Float64, is_elementwise=True)
     return fitted.alias(f"calibration_{which}")
 
 
@@ -78,8 +84,9 @@ def calibration_slope(
     Calibration slope: ``b`` of ``logit P(y = 1) = a + b · logit(p)`` (free intercept).
 
     1 is ideal; below 1 the probabilities are too extreme (overfitting), above 1 too
-    timid. Null where the fit diverges (one class, perfect separation) or a probability is
-    NaN; probabilities outside [0, 1] are an error when the query runs.
+    timid. Null only where the estimate does not exist (one class, separated classes,
+    every probability equal) or a probability is NaN; probabilities outside [0, 1] are an
+    error when the query runs.
     There is no `direction`: a probability's scale is fixed. See
     :func:`polars_roc.calibration.calibration_fit` for the method and the clipping of 0, 1.
 
@@ -118,7 +125,9 @@ def calibration_intercept(
     Calibration intercept (in the large): ``a`` of ``logit P(y = 1) = a + logit(p)``.
 
     0 is ideal; above 0 the probabilities are too low on average, below 0 too high. Null
-    where the fit diverges or a probability is NaN. There is no `direction`: a
+    where a class is missing or a probability is NaN. This is calibration in the large;
+    the intercept of the slope's own fit is ``intercept_free`` of
+    :func:`polars_roc.calibration.calibration_fit`. There is no `direction`: a
     probability's scale is fixed. See :func:`calibration_slope`.
 
     Parameters

@@ -39,7 +39,7 @@ from polars_roc._core.binning import quantile_levels as _quantile_levels
 from polars_roc._core.binning import repeats as _repeats
 from polars_roc._core.binning import uniform_edges as _uniform_edges
 from polars_roc._core.checks import NanPolicy, is_nan
-from polars_roc._core.columns import CALIBRATION
+from polars_roc._core.columns import CALIBRATION, CALIBRATION_FIT
 from polars_roc._core.compat import opaque
 from polars_roc._core.counts import coded
 from polars_roc._core.frames import same_kind
@@ -254,20 +254,6 @@ def _quantile_bins(
     return tagged.with_columns(_bin=pl.sum_horizontal(above))
 
 
-#: Output columns of :func:`calibration_fit` after `by`.
-_FIT_COLUMNS = (
-    "intercept",
-    "intercept_lower",
-    "intercept_upper",
-    "slope",
-    "slope_lower",
-    "slope_upper",
-    "citl",
-    "n_pos",
-    "n_neg",
-)
-
-
 @same_kind
 def calibration_fit(
     lf: pl.LazyFrame,
@@ -283,17 +269,28 @@ def calibration_fit(
     """
     Logistic recalibration per group: calibration slope and intercept with Wald intervals.
 
-    Fits ``logit P(y = 1) = a + b · logit(p)`` by Newton's method, all groups at once (no
-    Python loop over groups): ``slope`` is ``b`` with a free intercept (1 is ideal; below 1
-    the scores are too extreme, above 1 too timid); ``intercept`` is ``a`` with the slope
-    fixed at 1 (calibration in the large on the logit scale: 0 is ideal, above 0 the
-    scores are too low). ``citl`` is the mean outcome minus the mean probability. The
-    numbers are those of statsmodels' ``GLM(y, [1, logit(p)], family=Binomial())`` (and
-    with ``offset=logit(p)`` for the intercept), weights as frequency weights.
+    Fits ``logit P(y = 1) = a + b · logit(p)`` by Newton's method with step halving (as R's
+    ``glm.fit``), all groups at once (no Python loop over groups). Two intercepts, named
+    apart because papers mean either by "the calibration intercept":
+
+    * ``intercept``: ``a`` with the slope fixed at 1, calibration in the large on the
+      logit scale (0 is ideal, above 0 the scores are too low on average);
+    * ``intercept_free``: the intercept of the fit beside ``slope`` (its ``a`` with ``b``
+      free), the "Intercept" of rms' ``val.prob``.
+
+    ``slope`` is ``b`` with a free intercept (1 is ideal; below 1 the scores are too
+    extreme, above 1 too timid). ``citl`` is the mean outcome minus the mean probability.
+    The numbers are those of statsmodels' ``GLM(y, [1, logit(p)], family=Binomial())``
+    (and with ``offset=logit(p)`` for ``intercept``), weights as frequency weights.
     Probabilities of exactly 0 or 1 are clipped to ``[eps, 1 - eps]`` (eps = 2.2e-16, as
     scikit-learn's ``log_loss``); values outside [0, 1] are an error when the query runs.
     There is no `direction`: a probability's scale is fixed.
-    A group whose fit diverges (one class, or perfectly separated scores) has null fits.
+
+    A fit is null only where its estimate does not exist: a class is missing (see
+    ``n_pos``, ``n_neg``: both fits), a probability is NaN, the classes are separated on
+    the score (every positive at or above every negative, or the reverse: ``separated``
+    is true and ``slope``, ``intercept_free`` are infinite), or every score of the group is
+    equal (the slope is not identified).
 
     Parameters
     ----------
@@ -312,7 +309,8 @@ def calibration_fit(
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, intercept, intercept_lower, intercept_upper, slope, slope_lower,
-        slope_upper, citl, n_pos, n_neg``, one row per group.
+        slope_upper, intercept_free, intercept_free_lower, intercept_free_upper, citl,
+        separated, n_pos, n_neg``, one row per group.
 
     Examples
     --------
@@ -322,19 +320,19 @@ def calibration_fit(
     ...     {"p": [0.1, 0.3, 0.6, 0.8, 0.2, 0.7], "y": [0, 1, 0, 1, 0, 1]}
     ... )
     >>> fit = df.roc.calibration_fit("p", "y")
-    >>> fit.select(pl.col("intercept", "slope", "citl").round(4))
-    shape: (1, 3)
-    ┌───────────┬────────┬──────┐
-    │ intercept ┆ slope  ┆ citl │
-    │ ---       ┆ ---    ┆ ---  │
-    │ f64       ┆ f64    ┆ f64  │
-    ╞═══════════╪════════╪══════╡
-    │ 0.28      ┆ 1.1866 ┆ 0.05 │
-    └───────────┴────────┴──────┘
+    >>> fit.select(pl.col("intercept", "slope", "intercept_free", "citl").round(4))
+    shape: (1, 4)
+    ┌───────────┬────────┬────────────────┬──────┐
+    │ intercept ┆ slope  ┆ intercept_free ┆ citl │
+    │ ---       ┆ ---    ┆ ---            ┆ ---  │
+    │ f64       ┆ f64    ┆ f64            ┆ f64  │
+    ╞═══════════╪════════╪════════════════╪══════╡
+    │ 0.28      ┆ 1.1866 ┆ 0.3256         ┆ 0.05 │
+    └───────────┴────────┴────────────────┴──────┘
     """
     validate.level(level)
     names = validate.as_names(by)
-    clash = sorted(set(names) & set(_FIT_COLUMNS))
+    clash = sorted(set(names) & set(CALIBRATION_FIT))
     if clash:
         msg = (
             f"by column(s) {clash} would collide with output column(s) of the same name"
@@ -363,7 +361,8 @@ def calibration_fit(
     out_schema = pl.Schema(
         {
             **{n: schema[n] for n in names},
-            **dict.fromkeys(_FIT_COLUMNS[:-2], pl.Float64),
+            **dict.fromkeys(CALIBRATION_FIT[:-3], pl.Float64),
+            "separated": pl.Boolean,
             "n_pos": count,
             "n_neg": count,
         }
@@ -388,6 +387,7 @@ def calibration_fit(
         )
         table = pl.DataFrame(columns).fill_nan(None)
         table = pl.concat([keys.drop("_g"), table], how="horizontal")
-        return table.cast({"n_pos": count, "n_neg": count}).select(out_schema.names())
+        table = table.cast({"n_pos": count, "n_neg": count, "separated": pl.Boolean})
+        return table.select(out_schema.names())
 
     return opaque(data, fit, schema=out_schema)

@@ -33,6 +33,7 @@ from polars_roc.charts._pr_det import det_chart, pr_chart
 from polars_roc.charts._roc import partial_auc_chart, roc_chart
 from polars_roc.charts._scores import score_chart
 from polars_roc.charts._segments import cross_auc_chart, disparity_chart  # segments (issue 30)
+from polars_roc.charts._slices import slice_chart
 from polars_roc.charts._survival import time_auc_chart
 from polars_roc.charts._thresholds import threshold_chart
 
@@ -40,10 +41,10 @@ __all__ = [
     "auc_interval_chart",
     "average_curve_chart",
     "calibration_chart",
-    "cross_auc_chart",  # segments (issue 30)
+    "cross_auc_chart",  # segments (issue 30)",
     "decision_curve_chart",
     "det_chart",
-    "disparity_chart",  # segments (issue 30)
+    "disparity_chart",  # segments (issue 30)",
     "gain_chart",
     "hull_chart",
     "ks_chart",
@@ -52,6 +53,7 @@ __all__ = [
     "pr_chart",
     "roc_chart",
     "score_chart",
+    "slice_chart",
     "stability_chart",
     "threshold_chart",
     "threshold_explorer",

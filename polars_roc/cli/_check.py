@@ -18,6 +18,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.cli import _arguments as arguments
 from polars_roc.cli import _files as files
 from polars_roc.cli._files import UsageError
 from polars_roc.gates import checks
@@ -98,7 +99,7 @@ def report_table(lf: pl.LazyFrame, args: argparse.Namespace) -> pl.DataFrame | N
             raise UsageError(msg)
     schema = lf.collect_schema()
     by = [name for name in args.by if name != args.model] or None  # the report's model group
-    pos_label = _pos_label(args.pos_label, schema[args.label])
+    pos_label = arguments.pos_label(args.pos_label, schema[args.label], args.label)
     return _table(lf, args, by=by, pos_label=pos_label)
 
 
@@ -126,17 +127,6 @@ def _table(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> pl.DataF
     ).collect()
 
 
-def _pos_label(text: str | None, dtype: pl.DataType) -> Any:
-    """The positive class in the label column's type."""
-    if text is None or not dtype.is_integer():
-        return text
-    try:
-        return int(text)
-    except ValueError:
-        msg = f"--pos-label {text!r} is not a value of the integer label column"
-        raise UsageError(msg) from None
-
-
 def run(args: argparse.Namespace) -> int:
     """Run the checks; 0 when all pass, 1 when any fails (bad input raises)."""
     if args.output is not None and Path(args.output).suffix.lower() not in WRITERS:
@@ -160,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         if name is not None and name not in schema:
             msg = f"{flag}: column {name!r} not found in {args.path!r}"
             raise UsageError(msg)
-    pos_label = _pos_label(args.pos_label, schema[args.label])
+    pos_label = arguments.pos_label(args.pos_label, schema[args.label], args.label)
     table = _table(lf, args, by=args.by, pos_label=pos_label)
     if not args.quiet:
         with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=200, tbl_width_chars=200):

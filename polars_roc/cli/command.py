@@ -31,7 +31,9 @@ from polars.exceptions import PolarsError
 from polars_roc import report
 from polars_roc._core import validate
 from polars_roc._core.progress import Stages  # progress (issue 35)
+from polars_roc.cli import _arguments as arguments
 from polars_roc.cli import _check as release_gates
+from polars_roc.cli import _columns as cli_columns
 from polars_roc.cli import _files as files
 from polars_roc.cli import _memory as memory
 from polars_roc.cli import _survival as cli_survival  # survival horizons (issue 34)
@@ -42,6 +44,9 @@ from polars_roc.engines import sources as engine_sources
 __all__ = ["PROG", "main"]
 
 PROG = "polars-roc"
+
+#: The flags that add a report section naming columns of its own, and their attributes.
+_SECTIONS = {"--segment": "segment", "--time": "time", "--time-to-event": "time_to_event"}
 
 #: Characters DuckDB and Spark expand as a pattern in a path (Polars reads paths literally).
 _GLOB_CHARS = ("*", "?", "[", "{")
@@ -69,6 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    args.notes = []  # notes for the page and stdout, e.g. a group column renamed
     try:  # progress (issue 35): the steps as a bar or as lines
         with Stages.of(args.progress, args.quiet, _progress(args.quiet)) as args.say:
             return int(args.run(args))
@@ -101,12 +107,14 @@ def _parser() -> argparse.ArgumentParser:
     area = options.add_mutually_exclusive_group()
     area.add_argument(
         "--fpr",
-        type=_range,
+        type=arguments.range,
         default=(0.0, 0.2),
         metavar="LO,HI",
         help="partial-AUC FPR range (default: 0,0.2)",
     )
-    area.add_argument("--tpr", type=_range, metavar="LO,HI", help="partial-AUC TPR range instead")
+    area.add_argument(
+        "--tpr", type=arguments.range, metavar="LO,HI", help="partial-AUC TPR range instead"
+    )
     options.add_argument(
         "--direction",
         choices=["higher", "lower"],
@@ -184,20 +192,30 @@ def _parser() -> argparse.ArgumentParser:
     scored.add_argument("--score", help="score column (higher = more positive)")
     scored.add_argument(
         "--class-scores",
-        type=_names,
+        type=arguments.names,
         metavar="COLS",
         help="wide multiclass scores instead: a score column per class, comma-separated, "
         "each named for its class or given as CLASS=COLUMN; the report shows each class "
         "against the rest",
     )
     rep.add_argument("--label", required=True, help="class column")
-    rep.add_argument("--by", type=_names, default=[], help="group columns, comma-separated")
+    rep.add_argument(
+        "--by", type=arguments.names, default=[], help="group columns, comma-separated"
+    )
     rep.add_argument("--weight", help="case-weight column")
     rep.add_argument(  # segments (issue 30)
         "--segment",
         metavar="COL",
         help="a column splitting each group into segments: adds the Segments section "
         "(pooled vs within-segment AUC, forest with summaries, disparity, cross-AUC heatmap)",
+    )
+    rep.add_argument(
+        "--slices",
+        type=arguments.names,
+        default=None,
+        metavar="F1,F2",
+        help="feature columns, comma-separated: adds the Weakest slices section (every slice "
+        "of one or two of them against the rest of its group, DeLong, BH-adjusted)",
     )
     rep.add_argument(
         "--pos-label", help="the positive class (needed unless labels are Boolean or 0/1)"
@@ -273,13 +291,16 @@ def _value_flags(options: argparse.ArgumentParser) -> None:
     """The flags of the value panel (value and decisions, issue 32)."""
     options.add_argument(
         "--gain-tp",
-        type=_amount,
+        type=arguments.amount,
         metavar="COL|X",
         help="value panel: what a flagged positive earns, a column of per-row amounts or a "
         "number; --cost-fp / --cost-fn are then the value's costs (default 0)",
     )
     options.add_argument(
-        "--gain-tn", type=_amount, metavar="COL|X", help="value panel: a passed negative's gain"
+        "--gain-tn",
+        type=arguments.amount,
+        metavar="COL|X",
+        help="value panel: a passed negative's gain",
     )
     options.add_argument(
         "--capacity",
@@ -292,71 +313,6 @@ def _value_flags(options: argparse.ArgumentParser) -> None:
         action="store_true",
         help="add a decision-curve panel (net benefit, as dcurves), for probabilities",
     )
-
-
-def _amount(text: str) -> str | float:
-    try:
-        return float(text)
-    except ValueError:
-        return text
-
-
-def _range(text: str) -> tuple[float, float]:
-    try:
-        lo, hi = (float(part) for part in text.split(","))
-    except ValueError:
-        msg = f"expected LO,HI (two rates, e.g. 0,0.2), got {text!r}"
-        raise argparse.ArgumentTypeError(msg) from None
-    return lo, hi
-
-
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
-
-
-def _pos_label(value: str | None, dtype: pl.DataType, label: str) -> Any:
-    """The --pos-label text as a value of the label column's type."""
-    if value is None:
-        return None
-    if dtype == pl.Boolean:
-        lowered = value.strip().lower()
-        if lowered in ("true", "1", "yes"):
-            return True
-        if lowered in ("false", "0", "no"):
-            return False
-    elif dtype.is_integer():
-        try:
-            return int(value)
-        except ValueError:
-            pass
-    elif dtype.is_float():
-        try:
-            return float(value)
-        except ValueError:
-            pass
-    else:
-        return value
-    msg = f"--pos-label {value!r} is not a value of label column {label!r} ({dtype})"
-    raise UsageError(msg)
-
-
-def _check_labels(lf: pl.LazyFrame, label: str, dtype: pl.DataType) -> None:
-    """Without --pos-label the labels must be Boolean or 0/1: read the distinct labels once."""
-    if dtype == pl.Boolean:
-        return
-    found = lf.select(pl.col(label).drop_nulls().unique().sort().head(11)).collect()[label]
-    if dtype.is_numeric() and found.is_in([0, 1]).all():
-        return
-    values = found.head(10).to_list()
-    more = ", ..." if found.len() > 10 else ""
-    shown = ", ".join(map(repr, values)) + more
-    if found.len() > 2:
-        what = f"has more than two values ({shown})"
-    else:
-        what = f"holds {shown}, not Boolean or 0/1"
-    example = f" (e.g. --pos-label {values[-1]})" if values else ""
-    msg = f"label column {label!r} {what}: name the positive class with --pos-label{example}"
-    raise UsageError(msg)
 
 
 def _progress(quiet: bool) -> report.Progress:
@@ -397,11 +353,11 @@ def _report(args: argparse.Namespace) -> int:
         if column is not None and schema.get(column) == pl.String:
             files.text_in_numbers(args.path, lf, column, role)
     label_dtype = validate.column(schema, args.label, "label")
-    pos_label = _pos_label(args.pos_label, label_dtype, args.label)
+    pos_label = arguments.pos_label(args.pos_label, label_dtype, args.label)
     roles = {"score": args.score, "label": args.label, "by": args.by, "weight": args.weight}
     validate.roles(schema, **roles, pos_label=pos_label)  # the schema only: no data read
     if pos_label is None:  # before any engine: the hint names --pos-label, not pos_label=
-        _check_labels(lf, args.label, label_dtype)
+        arguments.check_labels(lf, args.label, label_dtype)
     if args.engine != "polars":  # the engine reads and tallies; the report reads the tally
         lf = engine_sources.tally_file(
             args.path,
@@ -414,6 +370,12 @@ def _report(args: argparse.Namespace) -> int:
         )
         args = argparse.Namespace(**{**vars(args), "label": "label", "weight": "weight"})
         pos_label = None
+    if args.time is not None:  # a CSV's ISO dates are text until parsed
+        lf = cli_columns.iso_times(lf, args.time, args.path)
+    sections = [flag for flag, on in _SECTIONS.items() if getattr(args, on) is not None]
+    lf, args.by, args.segment = cli_columns.apart(
+        lf, args.by, args.segment, args.notes.append, sections=sections
+    )
     title = args.title or f"ROC report: {Path(args.path).name}"
     return _write(
         lf,
@@ -427,6 +389,7 @@ def _report(args: argparse.Namespace) -> int:
         source=args.path,
         segment=args.segment,  # segments (issue 30)
         case=args.case,
+        slices=args.slices,
         **cli_survival.roles(args, schema),  # survival horizons (issue 34)
     )
 
@@ -436,9 +399,9 @@ def _class_report(args: argparse.Namespace) -> int:
     if args.pos_label is not None:
         msg = "--pos-label does not apply with --class-scores (each class is positive in turn)"
         raise UsageError(msg)
-    if args.segment:  # segments (issue 30)
-        msg = "--segment does not apply with --class-scores (yet): report one class at a time"
-        raise UsageError(msg)
+    if args.segment or args.slices:  # segments (issue 30), slices
+        msg = "--segment and --slices do not apply with --class-scores (yet): report one class"
+        raise UsageError(msg + " at a time")
     pairs = [item.partition("=") for item in args.class_scores]
     classes = [name for name, _, _ in pairs]
     if len(set(classes)) < len(classes):
@@ -459,6 +422,7 @@ def _class_report(args: argparse.Namespace) -> int:
             files.text_in_numbers(args.path, lf, column, "score")
     validate.column(schema, args.label, "label")
     _classes_found(lf, list(scores), args.label, args.say)
+    lf, args.by, _ = cli_columns.apart(lf, args.by, None, args.notes.append)
     stacked, roles = report.one_vs_rest(lf, scores, args.label, by=args.by, weight=args.weight)
     title = args.title or f"ROC report: {Path(args.path).name} (each class against the rest)"
     return _write(stacked, args, **roles, title=title, source=args.path)
@@ -534,11 +498,21 @@ def _engine_options(args: argparse.Namespace) -> None:
     if args.class_scores:
         msg = f"--class-scores reads the raw rows; use --engine polars (not {args.engine})"
         raise UsageError(msg)
+    for flag, amount in (("--gain-tp", args.gain_tp), ("--gain-tn", args.gain_tn)):
+        if isinstance(amount, str):  # a column of per-row amounts, not a number
+            msg = (
+                f"{flag} column {amount!r} holds per-row amounts, which --engine {args.engine} "
+                f"tallies away; use --engine polars, or give {flag} a number (e.g. 100)"
+            )
+            raise UsageError(msg)
     if args.segment:  # segments (issue 30)
         msg = f"--segment reads the raw rows; use --engine polars (not {args.engine})"
         raise UsageError(msg)
     if args.case:
         msg = f"--case pairs the raw rows; use --engine polars (not {args.engine})"
+        raise UsageError(msg)
+    if args.slices:
+        msg = f"--slices reads the raw rows; use --engine polars (not {args.engine})"
         raise UsageError(msg)
 
 
@@ -573,7 +547,8 @@ def _options(args: argparse.Namespace) -> report.ReportOptions:
     costs = {"--cost-fp": args.cost_fp, "--cost-fn": args.cost_fn, "--prevalence": args.prevalence}
     given = [flag for flag, value in costs.items() if value is not None]
     valued = args.gain_tp is not None
-    extra = [f for f, v in (("--gain-tn", args.gain_tn), ("--capacity", args.capacity)) if v]
+    pairs = (("--gain-tn", args.gain_tn), ("--capacity", args.capacity))
+    extra = [flag for flag, value in pairs if value is not None]  # 0 is given too
     if extra and not valued:
         verb = "applies" if len(extra) == 1 else "apply"
         msg = f"{', '.join(extra)} only {verb} with --gain-tp (the value panel)"
@@ -630,6 +605,7 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
     title, source = roles.pop("title"), roles.pop("source")
     options = _options(args).replace(title=title)
     data = report.compute(lf, **roles, options=options, progress=say)
+    data.notes.extend(args.notes)
     over_time = None
     if getattr(args, "time", None) is not None:  # over time (issue 31)
         say(f"computing the AUC per {args.every} window of {args.time}")
@@ -641,7 +617,11 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
             level=options.level,
             direction=options.direction,
             nan_policy=options.nan_policy,
-            **{k: v for k, v in roles.items() if k not in ("segment", "case", *cli_survival.ROLES)},
+            **{
+                k: v
+                for k, v in roles.items()
+                if k not in ("segment", "slices", "case", *cli_survival.ROLES)
+            },
         )
     say("drawing charts")
     gates = release_gates.report_table(lf, args) if args.command == "report" else None

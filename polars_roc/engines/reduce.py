@@ -5,7 +5,7 @@ PySpark, sqlframe, ibis, pandas, PyArrow) goes in; the reduction — a ``GROUP B
 groups, the distinct scores and the labels, with no row order — runs in that engine, and only
 the small result comes back, as Polars. Everything after that is Polars. A pandas or PyArrow
 table, in memory already, is read as Polars first (pandas' group-by cannot run the
-reduction, and narwhals reads a pandas NaN as a null).
+reduction), with pandas' missing marker NaN as a null.
 
 narwhals is an optional dependency (``pip install 'polars-roc[engines]'``): it is imported
 when a function here is called, never at package import.
@@ -13,7 +13,9 @@ when a function here is called, never at package import.
 Label coding and weight checks run on the small result, with the same rules as the rest of
 the package: Boolean labels mean True, 0/1 integers mean 1, any other coding needs
 `pos_label`; weights must be finite and non-negative. Rows whose score or label is null are
-skipped. A NaN score stays a NaN score, so the group's results are null, as on raw rows.
+skipped. A NaN score stays a NaN score, so the group's results are null, as on raw rows;
+in a pandas frame NaN is pandas' missing marker, so it is a null there (as
+``pl.from_pandas`` reads it).
 """
 
 from __future__ import annotations
@@ -53,9 +55,9 @@ def _lazy(nw: ModuleType, frame: Any, score: str) -> Any:
 
     A pandas or PyArrow table is in memory already and read as Polars (Arrow buffers shared
     where they can be): pandas' group-by cannot run the reduction's aggregations (PyArrow's
-    cannot either), and through narwhals a pandas NaN is a null, which would drop a NaN
-    score silently. Read as Polars, a NaN `score` stays NaN (pandas' ``None``/``pd.NA`` are
-    null); NaN in other float columns is null, as pandas means it.
+    cannot either). pandas' missing marker is NaN (``isna()``), so a NaN in a pandas column
+    is a null, in the score as everywhere, as ``pl.from_pandas`` reads it: ``tally`` of a
+    pandas frame gives the numbers ``df.roc`` gives on ``pl.from_pandas`` of it.
     """
     try:
         table = nw.from_native(frame)
@@ -66,12 +68,7 @@ def _lazy(nw: ModuleType, frame: Any, score: str) -> Any:
         )
         raise TypeError(msg) from None
     if isinstance(table, nw.DataFrame) and table.implementation.is_pandas():
-        polars_frame = pl.from_pandas(frame)
-        if score in polars_frame.columns and polars_frame[score].dtype.is_float():
-            polars_frame = polars_frame.with_columns(
-                pl.from_pandas(frame[score], nan_to_null=False)
-            )
-        table = nw.from_native(polars_frame)
+        table = nw.from_native(pl.from_pandas(frame))  # NaN, None, pd.NA: null, as pandas means
     elif isinstance(table, nw.DataFrame) and table.implementation.is_pyarrow():
         arrow_frame = pl.from_arrow(frame)
         assert isinstance(arrow_frame, pl.DataFrame)

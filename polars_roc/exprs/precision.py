@@ -23,12 +23,21 @@ from typing import Any
 import polars as pl
 from polars._typing import IntoExprColumn
 
+from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, expression
 from polars_roc._core.kernels import rows
-from polars_roc._core.vertices import average_precision_of, field, pr_area_of, scalar, vertices
+from polars_roc._core.vertices import (
+    average_precision_of,
+    field,
+    pr_area_of,
+    precision_at_recall_of,
+    recall_at_precision_of,
+    scalar,
+    vertices,
+)
 
-__all__ = ["average_precision", "pr_auc"]
+__all__ = ["average_precision", "pr_auc", "precision_at_recall", "recall_at_precision"]
 
 
 def average_precision(
@@ -162,3 +171,139 @@ def pr_auc(
     )
     kernel = pr_area_of(field("tp"), field("fp"), field("tpr"))
     return scalar(vertices(r), kernel, needs=("tpr",)).alias("pr_auc")
+
+
+def precision_at_recall(
+    score: IntoExprColumn,
+    label: IntoExprColumn,
+    *,
+    recall: float = 0.8,
+    weight: IntoExprColumn | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
+) -> pl.Expr:
+    """
+    The highest precision among thresholds whose recall is at least `recall`.
+
+    Read off the precision-recall points of every distinct score (scikit-learn's
+    ``precision_recall_curve``, its last point recall 0 at precision 1 included): the
+    convention of torchmetrics' ``BinaryPrecisionAtFixedRecall``. The frame twin
+    ``df.roc.precision_at_recall`` adds the recall reached and the threshold. Null when
+    there is no positive or a NaN score. Rows with a null score, label or weight are
+    skipped; a weight of 0 drops the row.
+
+    Parameters
+    ----------
+    score
+        Numeric score column (name or expression); higher means more likely positive.
+    label
+        Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
+    recall
+        The least recall (true positive rate) to reach, in [0, 1].
+    weight
+        Optional non-negative case weights.
+    pos_label
+        The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
+        nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).
+
+    Returns
+    -------
+    pl.Expr
+        A Float64 scalar named ``precision``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1, 0, 1], "p": [0.1, 0.4, 0.35, 0.8, 0.7, 0.2]})
+    >>> round(df.select(pr.precision_at_recall("p", "y", recall=0.6)).item(), 6)
+    0.6
+    >>> round(df.select(pl.col("p").roc.precision_at_recall("y", recall=0.3)).item(), 6)
+    1.0
+    """
+    (target,) = validate.rates(recall, "recall")
+    r = rows(
+        expression(score, direction),
+        label,
+        weight=weight,
+        pos_label=pos_label,
+        nan_policy=nan_policy,
+    )
+    kernel = precision_at_recall_of(
+        field("tp"), field("fp"), field("tpr"), field("threshold"), target
+    )[0]
+    return scalar(vertices(r), kernel, needs=("tpr",)).alias("precision")
+
+
+def recall_at_precision(
+    score: IntoExprColumn,
+    label: IntoExprColumn,
+    *,
+    precision: float = 0.7,
+    weight: IntoExprColumn | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
+) -> pl.Expr:
+    """
+    The highest recall among thresholds whose precision is at least `precision`.
+
+    Read off the same precision-recall points as :func:`precision_at_recall`; the point
+    (recall 0, precision 1) always qualifies, so the result is 0 when no threshold reaches
+    the precision (torchmetrics' ``BinaryRecallAtFixedPrecision``). The frame twin
+    ``df.roc.recall_at_precision`` adds the precision reached and the threshold. Null when
+    there is no positive or a NaN score. Rows with a null score, label or weight are
+    skipped; a weight of 0 drops the row.
+
+    Parameters
+    ----------
+    score
+        Numeric score column (name or expression); higher means more likely positive.
+    label
+        Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
+    precision
+        The least precision (positive predictive value) to keep, in [0, 1].
+    weight
+        Optional non-negative case weights.
+    pos_label
+        The positive class. Default: True for Boolean labels, 1 for 0/1 integers.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"`` (the same as negating
+        the score); never guessed from the data.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the result is null), ``"omit"`` (skipped like
+        nulls) or ``"raise"`` (an error naming the column and the count, when the query runs).
+
+    Returns
+    -------
+    pl.Expr
+        A Float64 scalar named ``recall``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1, 0, 1], "p": [0.1, 0.4, 0.35, 0.8, 0.7, 0.2]})
+    >>> round(df.select(pr.recall_at_precision("p", "y", precision=0.6)).item(), 6)
+    1.0
+    >>> round(df.select(pr.recall_at_precision("p", "y", precision=0.7)).item(), 6)
+    0.333333
+    """
+    (target,) = validate.rates(precision, "precision")
+    r = rows(
+        expression(score, direction),
+        label,
+        weight=weight,
+        pos_label=pos_label,
+        nan_policy=nan_policy,
+    )
+    kernel = recall_at_precision_of(
+        field("tp"), field("fp"), field("tpr"), field("threshold"), target
+    )[0]
+    return scalar(vertices(r), kernel, needs=("tpr",)).alias("recall")

@@ -232,7 +232,8 @@ def _needed(power: float, alternative: str, level: float, power_method: str) -> 
     Cases needed for the observed paired difference (pROC's ``ncases.obuchowski``).
 
     With ``V₁, V₂`` the variances of the two AUCs and ``C`` their covariance, per positive:
-    ``v₀ = 2(V₁ - C)`` under the null, ``v_A = V₁ + V₂ - 2C``, and
+    ``v₀ = 2(V₁ - C)`` under the null (from its own placements, ``_v0``: no cancellation;
+    null where negative, as pROC's NaN), ``v_A = V₁ + V₂ - 2C``, and
     ``n = (z_α·√v₀ + z_β·√v_A)² / Δ²`` positives, ``κ·n`` negatives. DeLong's variances
     (scaled by the number of positives ``m``) or Obuchowski's binormal ones
     (:mod:`polars_roc._core.binormal`).
@@ -249,11 +250,13 @@ def _needed(power: float, alternative: str, level: float, power_method: str) -> 
             a_a, b_a, a_b, b_b, *correlations, kappa, pl.col("diff"), z_alpha=z_alpha, z_beta=z_beta
         )
     else:
-        v_a, v_b, v_diff = pl.col("_var_a"), pl.col("_var_b"), pl.col("_sd") ** 2
-        null = ((v_a - v_b + v_diff) * m).clip(lower_bound=0.0)
+        # V0 from its own placements (no V_a - V_b + V_diff cancellation); where it is
+        # negative there is no plan (pROC: NaN).
+        null = pl.col("_v0") * m
         cases = binormal.sample_size(
-            null, v_diff * m, pl.col("diff"), z_alpha=z_alpha, z_beta=z_beta
+            null, pl.col("_sd") ** 2 * m, pl.col("diff"), z_alpha=z_alpha, z_beta=z_beta
         )
+        cases = pl.when(null >= 0).then(cases)
     cases = pl.when(pl.col("paired") & (pl.col("diff") != 0)).then(cases)
     return [cases.alias("n_pos_needed"), (cases * kappa).alias("n_neg_needed")]
 
@@ -622,12 +625,15 @@ def compare(
     gap = pl.col("_d_a") - pl.col("_d_b")
     # Cases sorted and sums in row order: the same bits on every run and engine.
     ordered = matched.sort([*pair_keys, "_case"])
+    d_a = pl.col("_d_a").cast(pl.Float64)
     covariances = ordered.group_by(pair_keys, maintain_order=True).agg(
         _matched=pl.len(),
         _g10=ordered_variance(gap.filter(y)),
         _g01=ordered_variance(gap.filter(~y)),
         _c10=ordered_covariance(pl.col("_d_a").filter(y), pl.col("_d_b").filter(y)),
         _c01=ordered_covariance(pl.col("_d_a").filter(~y), pl.col("_d_b").filter(~y)),
+        _v10=ordered_covariance(d_a.filter(y), gap.filter(y)),
+        _v01=ordered_covariance(d_a.filter(~y), gap.filter(~y)),
     )
     pairs = pairs.join(covariances, on=pair_keys, how="left", nulls_equal=True)
     if cluster is not None:
@@ -651,6 +657,8 @@ def compare(
     paired_variance = pl.col("_g10") / (m * n**2) + pl.col("_g01") / (n * m**2)
     # DeLong's covariance of the two AUCs from its own definition (no cancellation).
     covariance = pl.col("_c10") / (m * n**2) + pl.col("_c01") / (n * m**2)
+    # V0 = 2 (V_a - C): twice the covariance of model a's placements with the gaps.
+    null_variance = 2 * (pl.col("_v10") / (m * n**2) + pl.col("_v01") / (n * m**2))
     if cluster is not None:
         paired_variance = pl.col("_paired_var")
         covariance = (v_a + v_b - paired_variance) / 2
@@ -659,7 +667,7 @@ def compare(
     sd = pl.col("_sd")
     units_a, units_b = pl.col("_units_a"), pl.col("_units_b")
     welch = (v_a + v_b) ** 2 / (v_a**2 / (units_a - 1) + v_b**2 / (units_b - 1))
-    pairs = pairs.with_columns(paired=is_paired)
+    pairs = pairs.with_columns(paired=is_paired, _v0=null_variance)
     if case is not None and paired is not False:
         pairs = opaque(pairs, _check_partners(model, case, paired))
     if cluster is not None:
@@ -670,7 +678,9 @@ def compare(
             statistic=pl.when(sd > 0)
             .then(pl.col("diff") / sd)
             .when((sd == 0) & (pl.col("diff") == 0))
-            .then(0.0),
+            .then(0.0)
+            .when(sd == 0)  # a difference with no variance: certain (pROC's Z = ±Inf, p = 0)
+            .then(pl.col("diff").sign() * float("inf")),
             df=pl.when(~pl.col("paired") & (sd > 0)).then(welch),
         )
         .with_columns(_test=difference_test(alternative, level))

@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, overload
+from typing import Literal, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -137,15 +137,16 @@ def _is_expr(*values: object) -> bool:
 
 
 def _number(value: object, name: str, *, low: float, high: float, closed: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+    number = float(cast("float", value)) if validate.is_real(value) else math.nan
+    if math.isnan(number):  # NumPy scalars are numbers too; a bool or NaN is not
         msg = f"{name} must be a number, got {value!r}"
         raise TypeError(msg)
-    inside = low <= value <= high if closed else low < value < high
+    inside = low <= number <= high if closed else low < number < high
     if not inside:
         bounds = f"[{low}, {high}]" if closed else f"({low}, {high})"
         msg = f"{name} must lie in {bounds}, got {value!r}"
         raise ValueError(msg)
-    return float(value)
+    return number
 
 
 def _count(value: object, name: str) -> float:

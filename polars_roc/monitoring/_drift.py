@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 import polars as pl
 
+from polars_roc._core import validate
+
 #: The share a bin empty on one side is given (Evidently's 0.0001).
 EMPTY_SHARE = 1e-4
 
@@ -26,10 +28,10 @@ def cut_points(bins: int) -> list[float]:
     >>> cut_points(4)
     [0.25, 0.5, 0.75]
     """
-    if not isinstance(bins, int) or isinstance(bins, bool) or bins < 2:
+    if not validate.is_integer(bins) or bins < 2:  # a NumPy integer is an integer
         msg = f"bins must be an integer of at least 2, got {bins!r}\n\nHint: bins=10 (deciles)."
         raise ValueError(msg)
-    return [i / bins for i in range(1, bins)]
+    return [i / int(bins) for i in range(1, int(bins))]
 
 
 def psi_of_cdfs(expected: Sequence[pl.Expr], actual: Sequence[pl.Expr]) -> pl.Expr:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 from polars.exceptions import SchemaError
@@ -222,7 +222,7 @@ def _bound(value: Any, dtype: pl.DataType, time: str) -> tuple[pl.Expr, bool]:
     if whole_day or isinstance(dtype, pl.Date):
         day = value.date() if isinstance(value, dt.datetime) else value
         return pl.lit(day, dtype=pl.Date), whole_day
-    assert isinstance(dtype, pl.Datetime)
+    dtype = cast("pl.Datetime", dtype)  # reference_rows let only Date, Datetime, integers in
     zone = dtype.time_zone
     aware = isinstance(value, dt.datetime) and value.tzinfo is not None
     literal = pl.lit(value)
@@ -233,6 +233,39 @@ def _bound(value: Any, dtype: pl.DataType, time: str) -> tuple[pl.Expr, bool]:
             literal.dt.convert_time_zone(zone) if aware else literal.dt.replace_time_zone(zone)
         )
     return literal.cast(pl.Datetime(dtype.time_unit, zone)), False
+
+
+def _in_order(reference: Sequence[Any]) -> None:
+    """A (start, end) pair whose start comes after its end holds no row: an error."""
+    try:
+        start, end = (_moment(v) for v in reference)
+    except ValueError:
+        return  # not ISO text: _bound says so
+    if isinstance(start, dt.date) and isinstance(end, dt.date):
+        day = not isinstance(end, dt.datetime)  # an end date includes its whole day
+        start, end = (
+            v if isinstance(v, dt.datetime) else dt.datetime(v.year, v.month, v.day)
+            for v in (start, end)
+        )
+        start, end = start.replace(tzinfo=None), end.replace(tzinfo=None)
+        after = start >= end + dt.timedelta(days=1) if day else start > end
+    elif validate.is_real(start) and validate.is_real(end):
+        after = start > end
+    else:
+        return  # not comparable here: _bound says what is wrong
+    if after:
+        msg = (
+            f"reference starts at {reference[0]!r}, after its end {reference[1]!r}: no row "
+            f"lies in it\n\nHint: reference=({reference[1]!r}, {reference[0]!r})."
+        )
+        raise ValueError(msg)
+
+
+def _moment(value: Any) -> Any:
+    """An ISO text bound as the date or datetime it names; anything else as it is."""
+    if not isinstance(value, str):
+        return value
+    return dt.date.fromisoformat(value) if len(value) == 10 else dt.datetime.fromisoformat(value)
 
 
 def reference_rows(reference: Any, time: str, dtype: pl.DataType) -> pl.Expr:
@@ -268,6 +301,14 @@ def reference_rows(reference: Any, time: str, dtype: pl.DataType) -> pl.Expr:
             f"expression, got {reference!r}\n\nHint: reference=('2024-01-01', '2024-03-31')."
         )
         raise ValueError(msg)
+    if not (isinstance(dtype, pl.Date | pl.Datetime) or dtype.is_integer()):
+        msg = (
+            f"time column {time!r} has dtype {dtype}: a (start, end) reference needs Date, "
+            f"Datetime or integer times\n\nHint: parse it first, e.g. "
+            f"pl.col({time!r}).str.to_date()."
+        )
+        raise SchemaError(msg)
+    _in_order(reference)
     (lo, lo_day), (hi, hi_day) = (_bound(v, dtype, time) for v in reference)
     t = pl.col(time)
     above = (t.dt.date() if lo_day else t) >= lo
@@ -317,6 +358,9 @@ def _ks_table(
     """
     ``*names, *window, ks``: the largest gap between each window's and the reference's ECDFs.
 
+    With `names`, both frames carry ``_gid``, a number per group (null keys included: an
+    as-of join by a null key never matches).
+
     Both distribution functions are step functions, so the gap is largest at a window
     score, just there or just below it: at each distinct window score ``v`` the window's
     ``F(v)`` and ``F(v-)`` come from its running counts, the reference's from an as-of join
@@ -324,23 +368,23 @@ def _ks_table(
     row is repeated per window.
     """
     s = pl.col("_s")
+    group = ["_gid"] if names else []  # a number per group: an as-of join misses null keys
     ref_points = (
-        ref.group_by(*names, "_s")
+        ref.group_by(*group, "_s")
         .agg(_c=pl.len())
-        .with_columns(_cum=pl.col("_c").cum_sum().over(names or pl.lit(True), order_by="_s"))
-        .with_columns(_n=pl.col("_c").sum().over(names or pl.lit(True)))
+        .with_columns(_cum=pl.col("_c").cum_sum().over(group or pl.lit(True), order_by="_s"))
+        .with_columns(_n=pl.col("_c").sum().over(group or pl.lit(True)))
         .select(
-            *names,
+            *group,
             "_s",
             _r_le=pl.col("_cum") / pl.col("_n"),
             _r_lt=(pl.col("_cum") - pl.col("_c")) / pl.col("_n"),
             _r_at=s,
         )
-        .sort("_s")
     )
     keys = [*names, *window]
     win_points = (
-        rows.group_by(*keys, "_s")
+        rows.group_by(*keys, *group, "_s")
         .agg(_c=pl.len())
         .with_columns(_cum=pl.col("_c").cum_sum().over(keys, order_by="_s"))
         .with_columns(_n=pl.col("_c").sum().over(keys))
@@ -351,8 +395,12 @@ def _ks_table(
         .sort("_s")
     )
     joined = win_points.join_asof(
-        ref_points, on="_s", by=names or None, strategy="backward", check_sortedness=False
-    )  # both sorted by score above
+        ref_points.sort("_s"),
+        on="_s",
+        by=group or None,
+        strategy="backward",
+        check_sortedness=False,
+    )  # both sorted by score
     r_le = pl.col("_r_le").fill_null(0.0)
     r_lt = pl.when(pl.col("_r_at") == s).then(pl.col("_r_lt")).otherwise(pl.col("_r_le"))
     gap = pl.max_horizontal(
@@ -391,10 +439,10 @@ def score_stability(
     compared with them. ``psi`` is :func:`polars_roc.psi`'s index (bins at the reference's
     quantiles, a zero share counted as 0.0001, as Evidently does); ``ks`` the largest gap
     between the two empirical distribution functions, and ``ks_p_value`` its two-sided
-    p-value, as scipy's ``ks_2samp``: exact when the two samples hold at most 1,000 rows
-    together, else the asymptotic Kolmogorov distribution (Stephens' small-sample
-    correction: within about 0.01 of the exact p-value, as scipy's ``method="asymp"``).
-    No scipy at run time.
+    p-value, as scipy's ``ks_2samp`` (``method="auto"``): exact while neither sample holds
+    more than 10,000 rows (to 1e-6 of scipy's), else the asymptotic Kolmogorov
+    distribution (Stephens' small-sample correction: within about 0.01 of scipy's
+    ``method="asymp"``). No scipy at run time.
 
     Rows with a null score are skipped; a NaN score makes its window's (or, in the
     reference, every window's) numbers null. A group without reference rows gets null
@@ -453,34 +501,48 @@ def score_stability(
     coded = lf.select(
         *names,
         time,
+        *([pl.struct(names).rank("dense").alias("_gid")] if names else []),
         _s=pl.col(score).cast(pl.Float64),
         _r=reference_rows(reference, time, dtype),
     ).filter(s.is_not_null())
     ref = coded.filter(pl.col("_r"))
-    edges = [s.quantile(q, "linear") for q in qs]
-    ref_table = summarize(
+    k = len(qs)
+    edges = summarize(
         ref,
         names,
         [
-            *(edge.alias(f"_q{i}") for i, edge in enumerate(edges)),
-            *((s <= edge).mean().alias(f"_e{i}") for i, edge in enumerate(edges)),
+            *(s.quantile(q, "linear").alias(f"_q{i}") for i, q in enumerate(qs)),
             pl.len().alias("n_ref"),
             s.is_nan().any().alias("_ref_nan"),
         ],
     )
+
+    # Each side's share at or below every edge: flags on the rows (the edges joined per
+    # group), then plain means per group: no per-group broadcast of an aggregate.
+    def shares(prefix: str) -> list[pl.Expr]:
+        return [(s <= pl.col(f"_q{i}")).alias(f"{prefix}{i}") for i in range(k)]
+
+    ref_shares = summarize(
+        join_groups(ref, edges, names).select(*names, *shares("_e")),
+        names,
+        [pl.col(f"_e{i}").mean() for i in range(k)],
+    )
+    ref_table = join_groups(edges, ref_shares, names)
     window = [fresh(f"{PREFIX}_ws", list(schema)), fresh(f"{PREFIX}_we", list(schema))]
     rows = windows(
         coded, time, every=every, period=period, by=names, start=window[0], end=window[1]
     )
     keys = [*names, *window]
-    placed = join_groups(rows, ref_table, names)
-    per_window = placed.group_by(keys).agg(
-        *((s <= pl.col(f"_q{i}").first()).mean().alias(f"_a{i}") for i in range(len(qs))),
-        *(pl.col(f"_e{i}").first() for i in range(len(qs))),
+    placed = join_groups(rows, edges.select(*names, *(f"_q{i}" for i in range(k))), names)
+    flagged = placed.select(*keys, *shares("_a"), s.is_nan().alias("_w_nan"))
+    counted = flagged.group_by(keys).agg(
+        *(pl.col(f"_a{i}").mean() for i in range(k)),
         pl.len().alias("n"),
-        pl.col("n_ref").first(),
-        (s.is_nan().any() | pl.col("_ref_nan").first().fill_null(False)).alias("_nan"),
+        pl.col("_w_nan").any(),
     )
+    per_window = join_groups(
+        counted, ref_table.select(*names, *(f"_e{i}" for i in range(k)), "n_ref", "_ref_nan"), names
+    ).with_columns(_nan=pl.col("_w_nan") | pl.col("_ref_nan").fill_null(False))
     psi = psi_of_cdfs(
         [pl.col(f"_e{i}") for i in range(len(qs))], [pl.col(f"_a{i}") for i in range(len(qs))]
     )

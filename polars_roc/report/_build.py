@@ -54,6 +54,7 @@ from polars_roc.report import _figures as report_figures
 from polars_roc.report import _monitoring as report_over_time
 from polars_roc.report import _page as report_page
 from polars_roc.report import _segments as report_segments
+from polars_roc.report import _slices as report_slices
 from polars_roc.report import _survival as report_survival  # survival horizons (issue 34)
 from polars_roc.report._data import CI_NAMES, Progress, ReportData
 from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles, panel_size
@@ -82,7 +83,7 @@ def _quiet(message: str) -> None:
 
 
 def compute(
-    lf: pl.LazyFrame,
+    lf: pl.LazyFrame | pl.DataFrame,
     score: str = "score",
     label: str = "label",
     *,
@@ -98,6 +99,7 @@ def compute(
     horizons: float | Sequence[float] | None = None,
     classes: dict[str, Any] | None = None,
     case: str | None = None,
+    slices: Sequence[str] | None = None,
     **settings: Any,
 ) -> ReportData:
     """
@@ -111,7 +113,7 @@ def compute(
     Parameters
     ----------
     lf
-        Scored rows, e.g. ``pl.scan_parquet(path)``.
+        Scored rows, e.g. ``pl.scan_parquet(path)`` (or a DataFrame).
     score, label, by, weight, pos_label
         Column roles, as in :func:`polars_roc.areas.auc`.
     options
@@ -130,6 +132,9 @@ def compute(
         0/1) and the horizons (default: the quartiles of the observed event times): adds
         the "Survival horizons" section, AUC(t) per group and horizon
         (:func:`polars_roc.survival.time_auc`) with its cases, controls and censored rows.
+    slices
+        Feature columns: adds the "Weakest slices" section, every slice of one or two of
+        them against the rest of its group (:func:`polars_roc.slices.slices`).
     classes
         Rows stacked by :func:`~polars_roc.report.one_vs_rest` (its roles hold this): the
         class column, the label and each class's score column, for the page's header (cases,
@@ -160,6 +165,7 @@ def compute(
     True
     """
     chosen = ReportOptions.of(options, **settings)
+    lf = lf.lazy()  # a DataFrame too: each step below is one lazy query
     say = progress or _quiet
     bars = progress.on if isinstance(progress, Stages) else None  # progress (issue 35)
     names = validate.as_names(by)
@@ -200,7 +206,8 @@ def compute(
         skipped = report_comparison.why_not(lf, models)
         notes.extend([] if skipped is None else [skipped])
         models = []
-    total = (8 if ci == "bootstrap" else 7) + (segment is not None) + surv_on + bool(models)
+    total = (8 if ci == "bootstrap" else 7) + (segment is not None) + surv_on
+    total += bool(models) + bool(slices)
     step = iter(range(1, total + 1))
 
     def begin(message: str) -> None:
@@ -240,6 +247,11 @@ def compute(
     if segment is not None:
         begin(f"segments of {segment}: roll-up, disparity, cross-AUC")
         segmented = report_segments.compute(lf, score, label, segment, common, level)
+
+    sliced = None
+    if slices:
+        begin(f"slices of {', '.join(slices)} against the rest of their group")
+        sliced = report_slices.compute(lf, score, label, slices, common, level)
 
     survived = None
     if time_to_event is not None and event is not None:  # survival horizons (issue 34)
@@ -304,6 +316,7 @@ def compute(
         band = _band(lf, score, label, {**common, "progress": bars}, level, n_boot, seed, notes)
 
     roles = {
+        "slices": list(slices or []),
         "score": score,
         "label": label,
         "by": names,
@@ -342,6 +355,7 @@ def compute(
         segments=segmented,
         survival=survived,  # survival horizons (issue 34)
         comparison=compared,
+        slices=sliced,
     )
 
 
@@ -540,7 +554,7 @@ def render(
 
 
 def to_html(
-    lf: pl.LazyFrame,
+    lf: pl.LazyFrame | pl.DataFrame,
     score: str = "score",
     label: str = "label",
     *,
@@ -557,6 +571,7 @@ def to_html(
     horizons: float | Sequence[float] | None = None,
     classes: dict[str, Any] | None = None,
     case: str | None = None,
+    slices: Sequence[str] | None = None,
     **settings: Any,
 ) -> str:
     """
@@ -570,8 +585,10 @@ def to_html(
     Parameters
     ----------
     lf
-        Scored rows, e.g. ``pl.scan_csv(path)``.
-    score, label, by, weight, pos_label, progress, segment, time_to_event, event, horizons, classes
+        Scored rows, e.g. ``pl.scan_csv(path)``, or a DataFrame.
+    score, label, by, weight, pos_label, progress, segment, time_to_event, event, horizons
+        As in :func:`compute`.
+    classes, slices
         As in :func:`compute`.
     case
         As in :func:`compute`: pairs the models' rows for the "Model comparison" section.
@@ -592,7 +609,7 @@ def to_html(
     >>> import polars as pl
     >>> import polars_roc as pr
     >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.3, 0.2], "label": [1, 0, 1, 0, 0]})
-    >>> page = pr.report.to_html(df.lazy(), ci=None, js="cdn")
+    >>> page = pr.report.to_html(df, ci=None, js="cdn")
     >>> page.count('<div class="chart"')
     9
     """
@@ -600,6 +617,7 @@ def to_html(
     roles = {"by": by, "weight": weight, "pos_label": pos_label, "segment": segment}
     roles |= {"time_to_event": time_to_event, "event": event, "horizons": horizons}  # issue 34
     roles |= {"case": case}
+    roles |= {"slices": slices}
     data = compute(lf, score, label, **roles, options=chosen, progress=progress, classes=classes)
     return render(data, source=source, progress=progress)
 
@@ -646,6 +664,7 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
     )
     builders.update(report_segments.builders(data.segments, names))  # segments (issue 30)
     builders.update(report_survival.builders(data.survival, names))  # survival (issue 34)
+    builders.update(report_slices.builders(data.slices))
     merge = lambda frame: merge_groups(frame, names)  # noqa: E731
     builders.update(
         report_decisions.builders(data.decisions, names[:2], data.roles.get("capacity"), merge)

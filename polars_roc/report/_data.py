@@ -103,3 +103,5 @@ class ReportData:
     survival: Any = None
     #: a ``report._comparison.ComparisonData`` when the first `by` column holds 2+ models
     comparison: Any = None
+    #: ``compute(..., slices=[...])``: the "Weakest slices" section's frame, else None.
+    slices: pl.DataFrame | None = None

@@ -68,7 +68,7 @@ def parse_reference(text: str | None) -> tuple[Any, Any] | None:
 
 
 def compute(
-    lf: pl.LazyFrame,
+    lf: pl.LazyFrame | pl.DataFrame,
     score: str,
     label: str,
     *,
@@ -104,6 +104,7 @@ def compute(
         The frames the section shows.
     """
     roles: dict[str, Any] = {"direction": direction, "nan_policy": nan_policy}
+    lf = lf.lazy()  # a DataFrame too
     frame = over_time(
         lf,
         score,

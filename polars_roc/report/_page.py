@@ -34,6 +34,7 @@ from polars_roc.report import _business as report_business
 from polars_roc.report import _comparison as report_comparison
 from polars_roc.report import _decisions as report_decisions
 from polars_roc.report import _segments as report_segments
+from polars_roc.report import _slices as report_slices
 from polars_roc.report import _survival as report_survival  # survival horizons (issue 34)
 from polars_roc.report._data import CI_NAMES, ReportData
 from polars_roc.report._figures import ZOOM_ABOVE, fpr_zoom, merge_groups
@@ -249,6 +250,7 @@ _RATES = ("tpr", "fpr", "ppv", "npv")
 HEADINGS = {
     "auc": "AUC by group",
     "segments": "Segments",  # segments (issue 30)
+    **report_slices.HEADINGS,
     **report_survival.HEADINGS,  # survival horizons (issue 34)
     "comparison": "Model comparison",
     "roc": "ROC curves",
@@ -553,14 +555,21 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         )
         section = f'<section id="segments"><h2>Segments</h2>{body_}</section>'
         out.insert(1, ("segments", HEADINGS["segments"], section))
+    if data.slices is not None:  # after "Segments"
+        features = roles.get("slices", [])
+        body_ = report_slices.section(data.slices, features, _table, lambda k: _chart(k, drawn))
+        section = f'<section id="slices"><h2>{HEADINGS["slices"]}</h2>{body_}</section>'
+        out.insert(1 + (data.segments is not None), ("slices", HEADINGS["slices"], section))
     if data.survival is not None:  # survival horizons (issue 34): after AUC and Segments
         body_ = report_survival.section(data.survival, names, lambda k: _chart(k, drawn))
         section = f'<section id="survival"><h2>{HEADINGS["survival"]}</h2>{body_}</section>'
-        out.insert(1 + (data.segments is not None), ("survival", HEADINGS["survival"], section))
-    if data.comparison is not None:  # after AUC, Segments and Survival
+        at = 1 + (data.segments is not None) + (data.slices is not None)
+        out.insert(at, ("survival", HEADINGS["survival"], section))
+    if data.comparison is not None:  # after AUC, Segments, Slices and Survival
         body_ = report_comparison.section(data.comparison, _table, level)
         section = f'<section id="comparison"><h2>{HEADINGS["comparison"]}</h2>{body_}</section>'
-        at = 1 + (data.segments is not None) + (data.survival is not None)
+        at = 1 + (data.segments is not None) + (data.slices is not None)
+        at += data.survival is not None
         out.insert(at, ("comparison", HEADINGS["comparison"], section))
     return out
 

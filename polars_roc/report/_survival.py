@@ -150,7 +150,14 @@ def default_horizons(lf: pl.LazyFrame, time: str, event: str) -> list[float]:
     """
     times = pl.col(time).filter(pl.col(event).cast(pl.Boolean) & pl.col(time).is_not_null())
     quantiles = [times.quantile(q, "nearest").alias(str(q)) for q in DEFAULT_QUANTILES]
-    found = lf.select(*quantiles).collect().row(0)
+    timed = pl.col(time).is_not_null().any().alias("_timed")
+    *found, any_time = lf.select(*quantiles, timed).collect().row(0)
+    if not any_time:
+        msg = (
+            f"time column {time!r} holds no time (only nulls): the survival horizons have "
+            "no rows\n\nHint: check the time column (the time to the event or to censoring)."
+        )
+        raise ValueError(msg)
     if found[0] is None:
         msg = (
             f"event column {event!r} holds no observed event: the survival horizons have no "

@@ -51,7 +51,8 @@ def checked(function: F) -> F:
         if isinstance(frame, pl.LazyFrame | pl.DataFrame):
             schema = frame.collect_schema()
             validate.column(schema, segment, "segment")
-            by = validate.as_names(arguments.get("by"))
+            _, names = validate.by_expressions(frame.lazy(), arguments.get("by"))
+            by = validate.as_names(names)
             if segment in by:
                 msg = (
                     f"segment column {segment!r} is also a `by` column: a column cannot be "

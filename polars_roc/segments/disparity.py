@@ -33,7 +33,7 @@ from polars_roc.inference.multiple_testing import adjusted, check_adjust
 from polars_roc.segments import _segment as segmented
 from polars_roc.typing import Adjust
 
-__all__ = ["COLUMNS", "disparity"]
+__all__ = ["COLUMNS", "delong_test", "disparity", "gap_test", "sides"]
 
 #: Output columns after the `by` columns.
 COLUMNS = (
@@ -67,17 +67,25 @@ def _check_metrics(metrics: Any) -> dict[str, pl.Expr] | None:
     raise ValueError(msg)
 
 
-def _sides(
-    lf: pl.LazyFrame, key: str, names: list[str], reference: str, tag: str, side: str
+def sides(
+    lf: pl.LazyFrame,
+    key: str,
+    names: list[str],
+    reference: str,
+    tag: str,
+    side: str,
+    *,
+    tested: pl.LazyFrame | None = None,
 ) -> pl.LazyFrame:
     """
     Each segment's rows (`side` true) and its reference rows (`side` false), `tag` naming it.
 
     ``"rest"``: every row of the group tagged with every segment of the group, on the
     segment's side when it is its own; ``"overall"``: every row on the reference side of
-    every segment, plus each row on its own segment's side.
+    every segment, plus each row on its own segment's side. `tested` (``*names, tag``)
+    limits the segments tagged (default: every segment in `lf`).
     """
-    segments = lf.select(*names, pl.col(key).alias(tag)).unique()
+    segments = lf.select(*names, pl.col(key).alias(tag)).unique() if tested is None else tested
     spread = join_groups(lf, segments, names, how="inner")
     if reference == "rest":
         return spread.with_columns(pl.col(key).eq_missing(pl.col(tag)).alias(side))
@@ -98,8 +106,8 @@ def _paired_sides(
     return own.join(other, on=keys, how="full", nulls_equal=True, coalesce=True)
 
 
-def _delong_test(
-    sides: pl.LazyFrame,
+def delong_test(
+    spread: pl.LazyFrame,
     score: str,
     label: str,
     *,
@@ -110,18 +118,48 @@ def _delong_test(
     pos_label: Any,
     level: float,
 ) -> pl.LazyFrame:
-    """The AUC of each side, and pROC's unpaired DeLong test of their difference."""
+    """
+    The AUC of each side of `spread` (:func:`sides`), and pROC's unpaired DeLong test of their gap.
+
+    Per group `names` and segment `tag`: ``estimate`` (the `side` rows' AUC),
+    ``reference_estimate``, ``diff`` with its interval at `level`, and the two-sided
+    ``p_value`` (Student's t with Welch-type degrees of freedom). The kernel of
+    :func:`disparity` and of :func:`polars_roc.slices.slices`.
+    """
     _, table = delong.delong_table(
-        sides, score, label, names=[*names, tag, side], weight=weight, pos_label=pos_label
+        spread, score, label, names=[*names, tag, side], weight=weight, pos_label=pos_label
     )
     table = table.with_columns(
         estimate=pl.col("auc"), _n=(pl.col("n_pos") + pl.col("n_neg")).cast(pl.Float64)
     )
     both = _paired_sides(table, [*names, tag], side, "estimate", ["_var", "_n"])
+    tested = gap_test(both, level)
+    return tested.select(
+        *names,
+        tag,
+        "metric",
+        "estimate",
+        "reference_estimate",
+        "diff",
+        "diff_lower",
+        "diff_upper",
+        "p_value",
+    )
+
+
+def gap_test(both: pl.LazyFrame, level: float) -> pl.LazyFrame:
+    """
+    The unpaired DeLong test of ``estimate - reference_estimate`` from each side's variance.
+
+    `both` holds ``estimate, reference_estimate`` and each side's DeLong variance and row
+    count (``_var, _n`` and ``_var_r, _n_r``); adds ``metric, diff, diff_lower, diff_upper,
+    p_value`` (Student's t with Welch-type degrees of freedom, pROC's ``roc.test(paired=
+    FALSE)``).
+    """
     v_a, v_b = pl.col("_var"), pl.col("_var_r")
     sd = pl.col("_sd")
     welch = (v_a + v_b) ** 2 / (v_a**2 / (pl.col("_n") - 1) + v_b**2 / (pl.col("_n_r") - 1))
-    tested = (
+    return (
         both.with_columns(
             metric=pl.lit("auc"),
             diff=pl.col("estimate") - pl.col("reference_estimate"),
@@ -134,17 +172,6 @@ def _delong_test(
         )
         .with_columns(_test=difference_test("two-sided", level))
         .unnest("_test")
-    )
-    return tested.select(
-        *names,
-        tag,
-        "metric",
-        "estimate",
-        "reference_estimate",
-        "diff",
-        "diff_lower",
-        "diff_upper",
-        "p_value",
     )
 
 
@@ -165,7 +192,7 @@ def _normal_test(level: float) -> pl.Expr:
 
 
 def _bootstrap_test(
-    sides: pl.LazyFrame,
+    spread: pl.LazyFrame,
     metrics: dict[str, pl.Expr],
     *,
     label: str,
@@ -179,7 +206,7 @@ def _bootstrap_test(
 ) -> pl.LazyFrame:
     """Each metric on each side with its bootstrap standard error; a normal test of the gap."""
     boot = bootstrap(
-        sides,
+        spread,
         metrics,
         by=[*names, tag, side],
         label=label,
@@ -341,10 +368,10 @@ def disparity(
     keyed, key = segmented.keyed(lf, segment)
     taken = [*schema.names(), key]
     tag, side = fresh("__roc_tag", taken), fresh("__roc_side", taken)
-    sides = _sides(keyed, key, names, reference, tag, side)
+    spread = sides(keyed, key, names, reference, tag, side)
     if exprs is None:
-        tested = _delong_test(
-            sides,
+        tested = delong_test(
+            spread,
             score,
             label,
             names=names,
@@ -359,7 +386,7 @@ def disparity(
         validate.n_boot(n_boot)
         validate.seed(seed)
         tested = _bootstrap_test(
-            sides,
+            spread,
             exprs,
             label=label,
             names=names,

@@ -89,6 +89,12 @@ def _horizons(horizons: Any) -> list[float]:
     return sorted(set(out))
 
 
+def _horizon_column(horizon: pl.Expr, points: list[float], dtype: pl.DataType) -> pl.Expr:
+    """The horizons as Int64 on an integer time column when each is one, else as Float64."""
+    whole = all(p == int(p) and p < 2**63 for p in points)  # 2**63 and above leave Int64
+    return horizon.cast(pl.Int64) if whole and dtype.is_integer() else horizon
+
+
 def _checked_event(event: str, dtype: pl.DataType) -> pl.Expr:
     if dtype == pl.Boolean:
         return pl.col(event)
@@ -155,7 +161,7 @@ def _rows(
     for column in names:
         validate.column(schema, column, "by")
     taken = [*schema.names(), *names]
-    own = {k: fresh(f"_{k}", taken) for k in ("t", "e", "h", "y", "w", "g")}
+    own = {k: fresh(f"_{k}", taken) for k in ("t", "e", "h", "y", "w", "g", "u")}
     t, e = pl.col(own["t"]), pl.col(own["e"])
     rows = lf.select(
         *names,
@@ -366,9 +372,7 @@ def _table(
     mean = (pl.col("auc") * drop).sum().over(keys) / (1 - last)
     defined = pl.col("auc").is_not_null().all().over(keys) & (last < 1)
     out = out.with_columns(_drop=drop).with_columns(mean_auc=pl.when(defined).then(mean))
-    horizon = pl.col(own["h"])
-    if all(p == int(p) for p in points) and lf.collect_schema()[time].is_integer():
-        horizon = horizon.cast(pl.Int64)
+    horizon = _horizon_column(pl.col(own["h"]), points, lf.collect_schema()[time])
     return out.sort(per, nulls_last=True).select(
         *names, horizon.alias("horizon"), *_TIME_AUC_COLUMNS[1:]
     )
@@ -487,7 +491,9 @@ def time_curve(
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, horizon, threshold, tp, fp, tn, fn, tpr, fpr``: as :func:`polars_roc.curve`
-        with `tp`, `fn` the IPCW-weighted cases and `fp`, `tn` the controls.
+        with `tp`, `fn` the IPCW-weighted cases and `fp`, `tn` the controls. Where a case
+        of the horizon cannot be weighted (its censoring curve fell to 0, so that no row is
+        left as a control either), `tp`, `fn` and `tpr` are null, as :func:`time_auc` is.
 
     Examples
     --------
@@ -503,10 +509,16 @@ def time_curve(
     names = validate.as_names(by)
     rows, keys, own = _rows(lf, score, time=time, event=event, names=names)
     expanded = _expanded(_weighted(rows, keys, own), score, points, own)
+    # A case whose censoring curve fell to 0 has no weight (1 / G is inf): its group's
+    # horizon counts it with weight 0 and is marked, so its case counts come out null.
+    w, unweighted = pl.col(own["w"]), pl.col(own["u"])
     per = [*names, own["h"]]
-    curve = curves.curve(expanded, score, own["y"], by=per, weight=own["w"])
-    horizon = pl.col(own["h"])
-    if all(p == int(p) for p in points) and lf.collect_schema()[time].is_integer():
-        horizon = horizon.cast(pl.Int64)
+    expanded = expanded.with_columns(
+        w.is_infinite().any().over(per).alias(own["u"]),
+        pl.when(w.is_infinite()).then(0.0).otherwise(w).alias(own["w"]),
+    )
+    curve = curves.curve(expanded, score, own["y"], by=[*per, own["u"]], weight=own["w"])
+    curve = curve.with_columns(pl.when(~unweighted).then(pl.col(c)) for c in ("tp", "fn", "tpr"))
+    horizon = _horizon_column(pl.col(own["h"]), points, lf.collect_schema()[time])
     columns = ["threshold", "tp", "fp", "tn", "fn", "tpr", "fpr"]
     return curve.select(*names, horizon.alias("horizon"), *columns)

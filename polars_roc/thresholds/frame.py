@@ -341,7 +341,13 @@ def best_threshold(
 
     Every row of the table is a candidate, the ``+inf`` row (predict nothing) included.
     Ties: exactly one row per group is returned; among equally good thresholds the
-    **highest** threshold wins (the fewest predicted positives). A group with no candidate
+    **highest** threshold wins (the fewest predicted positives), but never one that
+    another of them dominates (a TPR as high and an FPR as low, one strictly): where a
+    lower tied threshold has the same FPR and a higher TPR, the tied threshold of that
+    FPR with the highest TPR is returned instead. E.g.
+    ``method="tnr", where=pl.col("tpr") >= 0.85`` with two thresholds of the same TNR
+    returns the one of the higher TPR (as OptimalCutpoints' ``MinValueSe``). A group with
+    no candidate
     (no positives or no negatives for a rate-based objective, a NaN score, or no point in the
     `fpr` / `tpr` range) gets one row of nulls. Ties are exact for unweighted counts: the
     objectives are compared in integer arithmetic (J as ``tp * N - fp * P``, the squared

@@ -82,6 +82,13 @@ def builders(df: pl.DataFrame) -> dict[str, Callable[[], Any]]:
         "cross_auc_chart_faceted": lambda: charts.cross_auc_chart(
             df.roc.cross_auc(segment="segment", by="model"), facet="model", columns=2
         ),
+        "slice_chart": lambda: charts.slice_chart(
+            df.roc.slices(features=["segment", "t"], by="model", min_pos=2, min_neg=2)
+        ),
+        "slice_chart_faceted": lambda: charts.slice_chart(
+            df.roc.slices(features=["segment", "t"], by="model", min_pos=2, min_neg=2),
+            pair=["segment", "t"],
+        ),
         "disparity_chart": lambda: charts.disparity_chart(
             df.roc.disparity(segment="segment", by="model"), facet="model"
         ),

@@ -128,9 +128,13 @@ CALLS: dict[str, Call] = {
     "cross_auc": lambda df, g: df.roc.cross_auc(segment="model", by=g),
     "bias_auc": lambda df, g: df.roc.bias_auc(segment="model", by=g),
     "value_curve": lambda df, g: df.roc.value_curve(cost_fp=1.0, by=g),
-    "decision_curve": lambda df, g: _p(df).roc.decision_curve(
-        "p", by=g, thresholds=[0.2, 0.5]
-    ),
+    "precision_at_recall": lambda df, g: df.roc.precision_at_recall(by=g),
+    "recall_at_precision": lambda df, g: df.roc.recall_at_precision(by=g),
+    "precision_at_depth": lambda df, g: df.roc.precision_at_depth(by=g),
+    "recall_at_depth": lambda df, g: df.roc.recall_at_depth(by=g),
+    "lift_at_depth": lambda df, g: df.roc.lift_at_depth(by=g),
+    "slices": lambda df, g: df.roc.slices(features="model", by=g, min_pos=1, min_neg=1),
+    "decision_curve": lambda df, g: _p(df).roc.decision_curve("p", by=g, thresholds=[0.2, 0.5]),
 }
 POINT_CALLS: dict[str, Call] = {
     "hull_of_points": lambda df, g: df.roc.hull_of_points(by=g),
@@ -172,6 +176,8 @@ BINNED = {"gains_table", "calibration", "average_curve:threshold"}
 #: (cross_auc: no segment holds a counted positive or negative; score_stability: no window
 #: holds a counted score). Grouped == one group at a time still holds.
 BINNED |= {"cross_auc", "score_stability"}
+#: slices: a slice needs min_pos positives and min_neg negatives among its counted rows.
+BINNED |= {"slices"}
 
 
 @pytest.mark.parametrize("method", sorted(CALLS))
@@ -212,8 +218,6 @@ def test_a_group_named_like_a_role_or_twice_or_as_an_expression_is_refused() -> 
         frame.roc.compare(by="model")
     with pytest.raises(ValueError, match=r"more than once.*\['grp_neutral', 'grp_neutral'\]"):
         frame.roc.auc(by=[GROUP, GROUP])
-    with pytest.raises(TypeError, match="`by` takes column names"):
-        frame.roc.auc(by=pl.col(GROUP))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="output column 'diff' of compare"):
         frame.rename({GROUP: "diff"}).roc.compare(by="diff", case="case")
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import duckdb
 import numpy as np
@@ -32,9 +31,10 @@ from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score, roc_curve
 
 import polars_roc as pr
+from tests.conftest import ROOT
 
 #: The documentation page whose table this file checks (the README links to it).
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "tasks" / "expressions.md"
+PAGE = ROOT / "docs" / "tasks" / "expressions.md"
 ALL = frozenset({"select", "agg", "over", "dynamic", "streaming", "bootstrap", "engines"})
 Frame = Callable[[pl.LazyFrame, list[str]], pl.LazyFrame]
 

@@ -11,8 +11,8 @@ import pytest
 
 import polars_roc as pr
 from polars_roc import namespace
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 #: Building the site runs every example (about a minute): with the slow checks.
 pytestmark = pytest.mark.slow
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -26,7 +25,7 @@ from polars.testing import assert_frame_equal
 from sqlframe.duckdb import DuckDBSession
 
 import polars_roc as pr
-from tests.conftest import pairwise_auc, spark_session
+from tests.conftest import ROOT, pairwise_auc, spark_session
 
 NAN = float("nan")
 CONNECTION = duckdb.connect()
@@ -320,7 +319,7 @@ def test_bad_input_gives_our_error_before_any_work(backend: str) -> None:
 def test_readme_spark_example_runs(spark: Any) -> None:
     # The scale-out page's Spark block (fenced "python spark", so the README test leaves
     # it to this Spark-marked test) runs as written, on this run's session, and is exact.
-    page = Path(__file__).resolve().parents[2] / "docs" / "tasks" / "scale.md"
+    page = ROOT / "docs" / "tasks" / "scale.md"
     (block,) = re.findall(r"```python spark\n(.*?)```", page.read_text(), flags=re.DOTALL)
     namespace: dict[str, Any] = {"pl": pl, "pr": pr}
     exec(compile(block, str(page), "exec"), namespace)

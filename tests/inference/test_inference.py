@@ -308,6 +308,9 @@ def test_asah_paired_delong_matches_proc(*, lazy: bool) -> None:
         "p_value",
         "paired",
         "df",
+        "var_a",
+        "var_b",
+        "cov",
     ]
     assert got.select("model_a", "model_b").rows() == sorted(PROC_PAIRED)
     for row in got.iter_rows(named=True):

@@ -335,19 +335,13 @@ def test_score_stability_psi_and_ks_against_scipy(segments: bool) -> None:
             actual = part["score"].to_numpy()
             assert row["psi"] == pytest.approx(hand_psi(expected, actual, 10), rel=1e-9, abs=1e-12)
             assert (row["n"], row["n_ref"]) == (len(actual), len(expected))
-            small = len(actual) + len(expected) <= 1000
-            method = "exact" if small else "asymp"
-            want = stats.ks_2samp(actual, expected, method=method)
+            small = max(len(actual), len(expected)) <= 10_000  # scipy's method="auto"
+            want = stats.ks_2samp(actual, expected)
             assert row["ks"] == pytest.approx(want.statistic, abs=1e-12)
-            if small:
-                exact += 1
-                assert row["ks_p_value"] == pytest.approx(want.pvalue, rel=1e-9, abs=1e-14)
-            else:
-                asymp += 1
-                assert row["ks_p_value"] == pytest.approx(
-                    want.pvalue, abs=1.5e-2
-                )  # both asymptotic forms: ~0.01 from exact
-    assert (exact, asymp) == ((24, 0) if segments else (0, 12))
+            exact += small
+            asymp += not small
+            assert row["ks_p_value"] == pytest.approx(want.pvalue, rel=1e-9, abs=1e-14)
+    assert (exact, asymp) == ((24, 0) if segments else (12, 0))
 
 
 def test_ks_with_ties_against_scipy() -> None:
@@ -369,7 +363,7 @@ def test_ks_p_value_exact_and_asymptotic_against_scipy() -> None:
     for m, n in [(3, 4), (10, 10), (50, 80), (300, 700), (2000, 500), (30000, 20000)]:
         for shift in (0.0, 0.15, 0.5):
             a, b = rng.normal(size=m), rng.normal(shift, size=n)
-            method = "exact" if m + n <= 1000 else "asymp"
+            method = "exact" if max(m, n) <= 10_000 else "asymp"
             want = stats.ks_2samp(a, b, method=method)
             got = ks_2samp_p_value(want.statistic, m, n)[0]
             if method == "exact":

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import inspect
 import typing
-from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 import polars_roc as pr
 from polars_roc.namespace import FRAME_METHODS
+from tests.conftest import ROOT
 
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "api" / "index.md"
+PAGE = ROOT / "docs" / "api" / "index.md"
 START, END = "<!-- api-table: start -->", "<!-- api-table: end -->"
 
 #: Arguments each method needs beyond the frame's default roles to show its columns.
@@ -50,6 +50,7 @@ ARGUMENTS: dict[str, dict[str, Any]] = {
     "time_curve": {"time": "t", "event": "e", "horizons": [2.0]},
     "over_time": {"time": "t", "every": "1i"},
     "score_stability": {"time": "t", "every": "1i", "reference": pl.col("t") <= 2},
+    "checks": {"champion": "logit", "challenger": "gbm", "case": "case", "margin": 0.05},
     "rollup": {"segment": "segment"},
     "disparity": {"segment": "segment"},
     "cross_auc": {"segment": "segment"},
@@ -67,7 +68,7 @@ ON_POINTS = {
 
 
 def _frame() -> pl.LazyFrame:
-    df = pr.datasets.simulate(400, seed=1).filter(pl.col("model") == "logit")
+    df = pr.datasets.simulate(400, seed=1)
     return df.with_columns(
         t=(pl.int_range(pl.len()) % 4 + 1).cast(pl.Int64),
         e=pl.int_range(pl.len()) % 3 > 0,

@@ -13,7 +13,6 @@ import pkgutil
 import types
 import typing
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -21,8 +20,9 @@ import pytest
 
 import polars_roc as pr
 from polars_roc.namespace import EXPR_METHODS, FRAME_METHODS
+from tests.conftest import ROOT
 
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "conventions.md"
+PAGE = ROOT / "docs" / "conventions.md"
 
 #: The interval vocabulary: every `ci=` value anywhere is one of these names.
 CI_VOCABULARY = {

@@ -15,7 +15,9 @@ import altair as alt
 import pytest
 import vl_convert as vlc
 
-EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.py"))
+from tests.conftest import ROOT
+
+EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 VL_VERSION = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
 
 

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[2] / "polars_roc"
+from tests.conftest import ROOT
+
+PACKAGE = ROOT / "polars_roc"
 
 #: Layer of each top-level module or package (a folder is one layer), from the bottom. A
 #: module may import its own layer's public names and anything below; `_core` imports
@@ -47,6 +49,7 @@ LAYERS: dict[str, int] = {
     "inference": 3,
     "gates": 3,
     "segments": 3,
+    "slices": 3,
     "monitoring": 3,
     "engines": 3,
     "namespace": 4,

@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 import polars_roc as pr
+from tests.conftest import ROOT
 
-PACKAGE = Path(__file__).resolve().parents[2] / "polars_roc"
+PACKAGE = ROOT / "polars_roc"
 
 #: Public modules allowed to hold no `__all__`: they define no name.
 NO_NAMES = {"polars_roc.__main__"}

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DATA
+from tests.conftest import DATA, ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted(
     path
     for folder in ("tests", "examples", "benchmarks", "polars_roc")

@@ -171,22 +171,11 @@ CONSTRAINED = {
     "MinValueSe": ("tnr", pl.col("tpr") >= 0.85, "sp"),
     "MinValueSp": ("tpr", pl.col("tnr") >= 0.6, "se"),
 }
-DOMINATED = pytest.mark.xfail(
-    strict=True,
-    reason="best_threshold returns a dominated point among points tied on the objective "
-    "(the tied one of highest threshold); OptimalCutpoints returns the tied point of best Se",
-)
-
-
 @pytest.mark.parametrize(
     ("data", "method"),
-    [
-        pytest.param(d, m, marks=DOMINATED)
-        if (d, m) in {("asah_ndka", "MinValueSe"), ("dominated", "MinValueSe")}
-        else (d, m)
-        for d in DATASETS
-        for m in CONSTRAINED
-    ],
+    # ("asah_ndka", "MinValueSe") and ("dominated", "MinValueSe") tie on the objective: never
+    # a dominated point among ties, as OptimalCutpoints (it failed before that rule).
+    [(d, m) for d in DATASETS for m in CONSTRAINED],
 )
 def test_constrained_optimum_as_optimal_cutpoints(
     r: dict[str, pl.DataFrame], data: str, method: str

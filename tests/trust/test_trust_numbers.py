@@ -205,23 +205,19 @@ def test_tally_is_exact_beyond_2_53() -> None:
 
 
 # ---------------------------------------------------------------------------------------
-# 7. pr.tally on pandas keeps a NaN score (the group's AUC is null)
+# 7. pr.tally on pandas reads NaN as pandas means it: missing (as pl.from_pandas does)
 # ---------------------------------------------------------------------------------------
 
 
-def test_pandas_tally_keeps_nan_scores() -> None:
+def test_pandas_tally_reads_nan_as_missing() -> None:
     pd = pytest.importorskip("pandas")
     frame = pd.DataFrame({"score": [0.1, 0.2, float("nan"), 0.9], "label": [0, 0, 1, 1]})
-    polars_frame = pl.from_pandas(frame, nan_to_null=False)
-    assert polars_frame.roc.auc()["auc"].item() is None
-    tallied = pr.tally(frame)
-    assert tallied.roc.auc(weight="weight").collect()["auc"].item() is None  # was 1.0
-    omitted = pr.tally(frame, nan_policy="omit").roc.auc(weight="weight").collect()
-    assert omitted["auc"].item() == 1.0
-    assert omitted["n_pos"].item() == 1.0
-    binned = pr.tally(frame, bins=2).collect()
-    assert binned["auc_error_bound"].null_count() == binned.height  # undefined, as the AUC
-    assert pr.auc_table(frame)["auc"].item() is None
+    want = pl.from_pandas(frame).roc.auc()  # one positive (0.9) above both negatives
+    assert want["auc"].item() == 1.0
+    tallied = pr.tally(frame).roc.auc(weight="weight").collect()
+    assert tallied["auc"].item() == 1.0
+    assert tallied["n_pos"].item() == 1.0
+    assert pr.auc_table(frame)["auc"].item() == 1.0
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,0 +1,308 @@
+"""
+Slices of one or two features, each tested against the rest of its group.
+
+A per-segment report answers "how good is the model in the segments I chose"; :func:`slices`
+answers "where else is it bad": it cuts numeric features into quantile bands, forms every
+slice of one feature (and, at ``depth=2``, of two), and compares each slice's AUC with the
+AUC of the rest of its `by` group by the unpaired DeLong test of
+:func:`polars_roc.segments.disparity`, with the p-values adjusted over the slices of each
+group. One query: each row appears once per feature combination (the slice side) and once
+per other slice of that combination (the rest side), and one DeLong pass over all of them
+gives every slice's test; there is no Python loop over slices.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+from polars.exceptions import ColumnNotFoundError
+
+from polars_roc._core import kernels, labels, validate
+from polars_roc._core.checks import NanPolicy
+from polars_roc._core.columns import SLICES
+from polars_roc._core.direction import Direction, directed
+from polars_roc._core.frames import same_kind
+from polars_roc._core.names import fresh_names
+from polars_roc._core.validate import By
+from polars_roc.inference.multiple_testing import check_adjust, with_adjusted
+from polars_roc.segments.disparity import delong_test, gap_test, sides
+from polars_roc.slices import _complement as complement
+from polars_roc.typing import Adjust
+
+__all__ = ["slices"]
+
+_Features = str | pl.Expr | Sequence[str | pl.Expr]
+
+
+def _check(
+    lf: pl.LazyFrame,
+    features: Any,
+    roles: dict[str, str],
+    *,
+    depth: Any,
+    bins: Any,
+    min_pos: Any,
+    min_neg: Any,
+) -> tuple[pl.LazyFrame, list[str]]:
+    """The frame with expression features added, and the feature names; errors name the argument."""
+    if isinstance(features, str | pl.Expr):
+        features = [features]
+    if not isinstance(features, list | tuple) or not features:
+        msg = (
+            f"features must be a column name, an expression or a non-empty list of them, "
+            f'got {features!r}\n\nHint: features=["segment", "amount"].'
+        )
+        raise ValueError(msg)
+    lf, names = validate.by_expressions(lf, list(features))
+    schema = lf.collect_schema()
+    for name in names:
+        if not isinstance(name, str):
+            msg = f"features must be column names or expressions, got {name!r}"
+            raise ValueError(msg)
+        if name not in schema:
+            msg = (
+                f"features column {name!r} not found; the frame has {list(schema)}"
+                f"\n\nHint: pass features=<column names or expressions>."
+            )
+            raise ColumnNotFoundError(msg)
+        if name in roles:
+            msg = (
+                f"features column {name!r} is already the {roles[name]} column"
+                f"\n\nHint: slice by other columns (a feature cannot be a role or a `by` group)."
+            )
+            raise ValueError(msg)
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        msg = f"features names {twice} more than once\n\nHint: list each feature once."
+        raise ValueError(msg)
+    if not validate.is_integer(depth) or depth not in (1, 2):
+        msg = f"depth must be 1 or 2 (slices of one or two features), got {depth!r}"
+        raise ValueError(msg + "\n\nHint: depth=2.")
+    validate.whole(bins, "bins", minimum=2, hint="bins=4 (quartile bands)")
+    validate.whole(min_pos, "min_pos", minimum=1, hint="min_pos=10")
+    validate.whole(min_neg, "min_neg", minimum=1, hint="min_neg=10")
+    return lf, names
+
+
+def _value(name: str, dtype: pl.DataType, bins: int) -> pl.Expr:
+    """
+    A feature's value as text: its quantile band ``[lo, hi)`` or the value itself.
+
+    Numeric columns with more than `bins` distinct values are cut at the quantiles
+    ``k / bins`` of the whole frame (equal edges merge bands); a null is ``"null"``.
+    """
+    x = pl.col(name)
+    text = x.cast(pl.String)
+    if dtype.is_numeric() and dtype != pl.Boolean:
+        v = x.cast(pl.Float64)
+        edges = [v.quantile(k / bins, interpolation="linear") for k in range(1, bins)]
+        lo = pl.max_horizontal(pl.when(v >= q).then(q) for q in edges).fill_null(float("-inf"))
+        hi = pl.min_horizontal(pl.when(v < q).then(q) for q in edges).fill_null(float("inf"))
+        text = pl.when(x.n_unique() > bins).then(pl.format("[{}, {})", lo, hi)).otherwise(text)
+    return text.fill_null("null")
+
+
+@same_kind
+@directed
+def slices(
+    lf: pl.LazyFrame,
+    score: str = "score",
+    label: str = "label",
+    *,
+    features: _Features,
+    by: By = None,
+    depth: int = 2,
+    bins: int = 4,
+    min_pos: int = 10,
+    min_neg: int = 10,
+    adjust: Adjust | None = "fdr_bh",
+    level: float = 0.95,
+    weight: str | None = None,
+    pos_label: Any = None,
+    direction: Direction = "higher",
+    nan_policy: NanPolicy = "propagate",
+) -> pl.LazyFrame:
+    """
+    Every slice of one or two features, its AUC against the rest of its group, worst first.
+
+    Each feature is a column name or an expression (named by its output name). A numeric
+    feature with more than `bins` distinct values is cut at its quantiles (over the whole
+    frame) into `bins` bands written ``[lo, hi)`` (``-inf`` / ``inf`` at the ends; equal
+    quantiles merge bands); any other feature is used as it is, as text, null being its
+    own value ``"null"``. A slice fixes one feature (``depth=1``) or, at ``depth=2``,
+    also every pair of features; per `by` group (e.g. per model) every slice with at least
+    `min_pos` positive and `min_neg` negative rows is tested.
+
+    For each slice: its AUC, the AUC of the rest of its group, ``gap = auc - auc_rest``
+    with its interval at `level`, and the two-sided p-value of the unpaired DeLong test
+    (pROC's ``roc.test(paired=FALSE)``, the test of :func:`polars_roc.segments.disparity`;
+    the slice and the rest are disjoint). ``p_adjusted`` adjusts the p-values over all the
+    slices of a group: ``"fdr_bh"`` (Benjamini-Hochberg, default; ``"bh"`` too), ``"holm"``,
+    ``"bonferroni"``, or None (then it is the p-value).
+
+    Parameters
+    ----------
+    lf
+        Scored rows (a LazyFrame, or a DataFrame).
+    score, label, by, weight, pos_label
+        Column roles, as in :func:`polars_roc.areas.auc`; `by` may hold expressions.
+    features
+        Column names or expressions to slice by; none may be a role or a `by` column.
+    depth
+        1 (slices of one feature) or 2 (also of every pair of features).
+    bins
+        Quantile bands of a numeric feature (at least 2).
+    min_pos, min_neg
+        The fewest positive and negative rows a slice needs to be tested (at least 1).
+    adjust
+        ``"fdr_bh"``, ``"bh"``, ``"holm"``, ``"bonferroni"`` or None.
+    level
+        Confidence level of the gap's interval.
+    direction
+        ``"higher"`` (a higher score means positive) or ``"lower"``; never guessed.
+    nan_policy
+        NaN scores: ``"propagate"`` (default: the slice's results are null), ``"omit"``
+        or ``"raise"``.
+
+    Returns
+    -------
+    pl.LazyFrame | pl.DataFrame
+        The kind of frame given (``df.roc`` gives a DataFrame). ``*by, slice, <one column
+        per feature>, n_pos, n_neg, auc, auc_rest, gap, gap_lower, gap_upper, p_value,
+        p_adjusted``: `slice` reads like ``segment = west & amount = [1000.0, inf)``; a
+        feature's column holds the slice's value (text), null when the slice does not use
+        that feature; `n_pos` and `n_neg` count the slice's rows (unweighted). Sorted by
+        `gap`, the worst slice first (null gaps last).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pr.datasets.simulate(4000, seed=2).filter(pl.col("model") == "logit")
+    >>> out = df.roc.slices(features=["segment", "weight"], depth=1)
+    >>> out.select("slice", "n_pos", "auc", "gap", "p_adjusted").head(3)
+    shape: (3, 5)
+    ┌───────────────────────┬───────┬──────────┬───────────┬────────────┐
+    │ slice                 ┆ n_pos ┆ auc      ┆ gap       ┆ p_adjusted │
+    │ ---                   ┆ ---   ┆ ---      ┆ ---       ┆ ---        │
+    │ str                   ┆ i64   ┆ f64      ┆ f64       ┆ f64        │
+    ╞═══════════════════════╪═══════╪══════════╪═══════════╪════════════╡
+    │ segment = north       ┆ 113   ┆ 0.850798 ┆ -0.055326 ┆ 0.026269   │
+    │ weight = [0.87, 1.24) ┆ 117   ┆ 0.868294 ┆ -0.033268 ┆ 0.118139   │
+    │ segment = west        ┆ 113   ┆ 0.873684 ┆ -0.025249 ┆ 0.239226   │
+    └───────────────────────┴───────┴──────────┴───────────┴────────────┘
+    """
+    roles = {score: "score", label: "label"} | ({weight: "weight"} if weight else {})
+    names = validate.as_names(by)
+    roles |= dict.fromkeys(names, "by")
+    lf, columns = _check(
+        lf, features, roles, depth=depth, bins=bins, min_pos=min_pos, min_neg=min_neg
+    )
+    validate.level(level)
+    check_adjust(adjust)
+    schema = lf.collect_schema()
+    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
+    taken = {*schema.names(), *SLICES, "slice"}
+    combo, key, tag, side, *values = fresh_names(
+        ["__roc_combo", "__roc_slice", "__roc_tag", "__roc_side"]
+        + [f"__roc_value{i}" for i in range(len(columns))],
+        taken,
+    )
+    kept = [*names, score, label, *([weight] if weight else [])]
+    bands = [_value(c, schema[c], bins).alias(v) for c, v in zip(columns, values, strict=True)]
+    combos = [
+        c for size in range(1, depth + 1) for c in itertools.combinations(range(len(columns)), size)
+    ]
+
+    def copied(base: pl.LazyFrame, carried: list[str]) -> pl.LazyFrame:
+        """One copy of the rows per combination of features (never one per slice)."""
+        copies = []
+        for index, used in enumerate(combos):
+            pattern = " & ".join(f"{columns[i]} = {{}}" for i in used)
+            text = pl.format(pattern, *(pl.col(values[i]) for i in used))
+            copies.append(
+                base.select(
+                    *carried,
+                    pl.lit(index, dtype=pl.UInt32).alias(combo),
+                    text.alias(key),
+                    *(
+                        (pl.col(v) if i in used else pl.lit(None, dtype=pl.String)).alias(c)
+                        for i, (c, v) in enumerate(zip(columns, values, strict=True))
+                    ),
+                )
+            )
+        return pl.concat(copies, how="vertical")
+
+    groups = [*names, combo]
+    enough = (pl.col("n_pos") >= min_pos) & (pl.col("n_neg") >= min_neg)
+    if weight is None:  # counts: the rest's sums from the group's and the slice's (no copies)
+        coded = kernels.coded(
+            lf.with_columns(bands),
+            score,
+            label,
+            names=names,
+            weight=None,
+            pos_label=pos_label,
+            extra=values,
+        )
+        long = copied(coded, [*names, "_s", "_y"])
+        group = complement.group_level(coded, names)
+        sided = complement.slice_sides(long, group, names, [combo, key, *columns])
+        counted = sided.with_columns(
+            n_pos=pl.col("_p").cast(pl.Int64), n_neg=pl.col("_n_neg").cast(pl.Int64)
+        ).filter(enough)
+        tested = gap_test(counted, level)
+    else:  # weights: each slice's rest copied and tested as a segment of disparity
+        long = copied(lf.select(*kept, *bands), kept)
+        y = labels.positive(pl.col(label), pos_label, dtype=schema[label])
+        valid = pl.col(score).is_not_null() & y.is_not_null()
+        counted = (
+            long.group_by(*groups, key, *columns)
+            .agg(n_pos=(y & valid).sum().cast(pl.Int64), n_neg=(~y & valid).sum().cast(pl.Int64))
+            .filter(enough)
+        )
+        spread = sides(
+            long,
+            key,
+            groups,
+            "rest",
+            tag,
+            side,
+            tested=counted.select(*groups, pl.col(key).alias(tag)),
+        )
+        gaps = delong_test(
+            spread,
+            score,
+            label,
+            names=groups,
+            tag=tag,
+            side=side,
+            weight=weight,
+            pos_label=pos_label,
+            level=level,
+        )
+        tested = counted.join(
+            gaps.rename({tag: key}), on=[*groups, key], how="left", nulls_equal=True
+        )
+    joined = tested.select(
+        *names,
+        pl.col(key).alias("slice"),
+        *columns,
+        "n_pos",
+        "n_neg",
+        pl.col("estimate").alias("auc"),
+        pl.col("reference_estimate").alias("auc_rest"),
+        pl.col("diff").alias("gap"),
+        pl.col("diff_lower").alias("gap_lower"),
+        pl.col("diff_upper").alias("gap_upper"),
+        "p_value",
+    )
+    ordered = joined.sort(["gap", *names, "slice"], nulls_last=True, maintain_order=True)
+    if adjust is None:
+        adjusted = ordered.with_columns(p_adjusted=pl.col("p_value"))
+    else:
+        adjusted = with_adjusted(ordered, adjust, by=names)
+    return adjusted.select(*names, "slice", *columns, *SLICES)
