@@ -97,6 +97,24 @@ def check_roles(by: Sequence[str], what: str, **roles: str | None) -> None:
             raise ColumnNotFoundError(msg)
 
 
+def default_color(by: Sequence[str], color: str | None, *taken: str | None) -> str | None:
+    """
+    The colour role: `color` when given, else the first group column no panel role takes.
+
+    Without it every group of a chart would draw in one colour with no legend.
+
+    Examples
+    --------
+    >>> default_color(["model", "segment"], None), default_color(["model"], None, "model")
+    ('model', None)
+    >>> default_color(["model", "segment"], "segment"), default_color([], None)
+    ('segment', None)
+    """
+    if color is not None:
+        return color
+    return next((name for name in by if name not in taken), None)
+
+
 def finite(frame: pl.DataFrame) -> pl.DataFrame:
     """Map NaN and ±inf to null in every float column: JSON has no Infinity or NaN."""
     floats = [name for name, dtype in frame.schema.items() if dtype.is_float()]

@@ -12,6 +12,7 @@ from polars_roc.charts._altair import (
     check_roles,
     color_scale,
     combine,
+    default_color,
     detail,
     field,
     groups,
@@ -59,7 +60,7 @@ def calibration_chart(
     color
         Group column told apart by colour, each group in its colour of every chart (the
         colour scale's domain is the sorted group values); other group columns get one line
-        each.
+        each. Default: the first group column `facet` does not take.
     facet
         Group column giving one panel (a diagram over its bar chart) per value, in sorted
         order, titled with the value; every panel shares the colour scale.
@@ -97,6 +98,7 @@ def calibration_chart(
     require(calibration, ["mean_score", "fraction_positive", "n"], "the calibration frame", HINT)
     by = groups(calibration, (*CALIBRATION, *CALIBRATION_INTERVAL))
     check_roles(by, "calibration", color=color, facet=facet)
+    color = default_color(by, color, facet)
     scale = alt_.Undefined if color is None else color_scale(alt_, calibration, color)
     if facet is None:
         return _panel(alt_, calibration, by, color, scale, histogram, size, histogram_height)

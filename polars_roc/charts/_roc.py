@@ -22,6 +22,7 @@ from polars_roc.charts._altair import (
     color_channel,
     combine,
     datum,
+    default_color,
     detail,
     fmt,
     groups,
@@ -275,7 +276,9 @@ def roc_chart(
         fpr`` (only ``fpr`` and ``tpr`` are required). Any column that is not one of these is
         a group column.
     color
-        Group column coloured (and named in the legend).
+        Group column coloured (and named in the legend). Default: the first group column
+        that no panel role (`facet`, `row`, `column`) takes, so groups never share a colour
+        unannounced; the other group columns draw lines of their own.
     facet, row, column
         Group columns that split the chart into panels (`facet` wraps; `row` / `column` grid).
     columns
@@ -336,6 +339,7 @@ def roc_chart(
     by = groups(curve, CURVE)
     panels = Panels(facet, row, column, columns)
     check_roles(by, "curve", color=color, facet=facet, row=row, column=column)
+    color = default_color(by, color, facet, row, column)
     axis = fpr_axis(zoom, fpr_scale, (curve,))
     zoom = axis.zoom
     ordered = ordered_curve(curve, by)
@@ -500,6 +504,7 @@ def partial_auc_chart(
     by = groups(curve, CURVE)
     panels = Panels(facet, row, column, columns)
     check_roles(by, "curve", color=color, facet=facet, row=row, column=column)
+    color = default_color(by, color, facet, row, column)
     axis = fpr_axis(zoom, fpr_scale, (curve,))
     zoom = axis.zoom
     ordered = ordered_curve(curve, by)

@@ -11,6 +11,7 @@ from polars_roc.charts._altair import (
     altair,
     check_roles,
     color_channel,
+    default_color,
     detail,
     groups,
     nominal,
@@ -48,6 +49,7 @@ def time_auc_chart(
         n_controls, mean_auc``.
     color
         Group column drawn as coloured lines (each group keeps its colour in every chart).
+        Default: the first group column `facet` does not take.
     facet
         Group column splitting the chart into panels, `columns` per row.
     columns
@@ -76,6 +78,7 @@ def time_auc_chart(
     require(frame, ["horizon", "auc"], "time_auc_chart's frame", _HINT)
     by = groups(frame, _KNOWN)
     check_roles(by, "time_auc", color=color, facet=facet)
+    color = default_color(by, color, facet)
     data = frame.with_columns(pl.col("horizon").cast(pl.Float64))
     x = quantitative(alt_, "X", "horizon", title="Horizon")
     y = quantitative(alt_, "Y", "auc", title="AUC(t)", scale=alt_.Scale(domain=[0, 1]))

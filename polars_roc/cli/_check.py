@@ -77,7 +77,11 @@ def report_flags(rep: argparse.ArgumentParser) -> None:
     gates.add_argument("--model", help="column naming the model of each row")
     gates.add_argument("--champion", help="the current model's name")
     gates.add_argument("--challenger", help="the candidate model's name")
-    gates.add_argument("--case", help="case id column: pairs the two models' rows")
+    gates.add_argument(
+        "--case",
+        help="case id column: pairs the models' rows (here and in the Model comparison "
+        "section, which tests the models of the first --by column paired with it)",
+    )
     gates.add_argument("--margin", type=float, help="non-inferiority margin in AUC")
     gates.add_argument("--min-auc", type=float, help="lowest accepted AUC lower bound")
     gates.add_argument("--max-psi", type=float, help="largest accepted PSI (with --time)")

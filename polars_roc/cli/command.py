@@ -346,6 +346,7 @@ def _report(args: argparse.Namespace) -> int:
     files.refuse_overwrite(args.path, args.output)
     used = [args.score, args.label, *args.by, *([args.weight] if args.weight else [])]
     used += [c for c in (args.time, args.time_to_event, args.event) if c]  # + issue 34
+    used += [args.case] if args.case else []
     schema = files.readable(args.path, lf, used)
     _plain_by(schema, args.by)
     for column, role in ((args.score, "score"), (args.weight, "weight")):
@@ -387,6 +388,7 @@ def _report(args: argparse.Namespace) -> int:
         title=title,
         source=args.path,
         segment=args.segment,  # segments (issue 30)
+        case=args.case,
         slices=args.slices,
         **cli_survival.roles(args, schema),  # survival horizons (issue 34)
     )
@@ -506,6 +508,9 @@ def _engine_options(args: argparse.Namespace) -> None:
     if args.segment:  # segments (issue 30)
         msg = f"--segment reads the raw rows; use --engine polars (not {args.engine})"
         raise UsageError(msg)
+    if args.case:
+        msg = f"--case pairs the raw rows; use --engine polars (not {args.engine})"
+        raise UsageError(msg)
     if args.slices:
         msg = f"--slices reads the raw rows; use --engine polars (not {args.engine})"
         raise UsageError(msg)
@@ -528,6 +533,7 @@ def _demo(args: argparse.Namespace) -> int:
             by=["model", "segment"],
             weight=None,
             pos_label=None,
+            case="case",
             title=args.title or "ROC report: simulated scores",
             source=f"polars_roc.datasets.simulate({args.rows}, seed={args.seed})",
         )
@@ -614,7 +620,7 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
             **{
                 k: v
                 for k, v in roles.items()
-                if k not in ("segment", "slices", *cli_survival.ROLES)
+                if k not in ("segment", "slices", "case", *cli_survival.ROLES)
             },
         )
     say("drawing charts")

@@ -32,6 +32,7 @@ shape: (1, 6)
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Literal
 
 import polars as pl
@@ -104,18 +105,36 @@ def _check_summary(model: str, case: str | None) -> Any:
     return check
 
 
-def _check_pairs(case: str | None) -> Any:
+def _check_partners(model: str, case: str, paired: bool | None) -> Any:
+    """
+    A check of the pairs of models under `case`: cases without a partner under the other model.
+
+    ``paired=True`` refuses such a pair; ``paired=None`` warns that it ran the unpaired test.
+    A case lacks a partner when the other model has no row for it, or one with another label.
+    """
+
     def check(pairs: pl.DataFrame) -> pl.DataFrame:
-        bad = pairs.filter(~pl.col("paired"))
-        if bad.height:
-            row = bad.row(0, named=True)
-            msg = (
-                f"paired=True but models {row['model_a']!r} and {row['model_b']!r} do not "
-                f"hold the same cases (column {case!r}) with the same labels"
-                f"\n\nHint: pass paired=False for an unpaired test, or paired=None to decide "
-                f"from the data."
+        matched = pl.col("_matched").fill_null(0)
+        alone = pairs.with_columns(_alone=pl.col("_n_a") + pl.col("_n_b") - 2 * matched)
+        for row in alone.filter(~pl.col("paired")).iter_rows(named=True):
+            models = f"models {row['_model_a']!r} and {row['_model_b']!r} (column {model!r})"
+            lack = (
+                f"{row['_alone']:,} case(s) of column {case!r} lack a partner with the same "
+                f"label under the other model"
             )
-            raise ValueError(msg)
+            if paired:
+                msg = (
+                    f"paired=True but {models} do not hold the same cases: {lack}\n\nHint: "
+                    f"drop the unmatched cases for the paired test, or pass paired=False (or "
+                    f"None) for the unpaired test."
+                )
+                raise ValueError(msg)
+            msg = (
+                f"compare ran the unpaired test for {models}: {lack}. Hint: drop the "
+                f"unmatched cases for the paired test (more powerful), or pass paired=False "
+                f"to choose the unpaired test and silence this warning."
+            )
+            warnings.warn(msg, UserWarning, stacklevel=2)
         return pairs
 
     return check
@@ -290,8 +309,10 @@ def compare(
     * ``paired=None`` decides per group and pair, as pROC: paired iff both models hold
       exactly the same cases, each with the same label under both, matched by `case`, or
       without `case` by position (the same number of rows with the same labels in the same
-      order). ``paired=True`` raises when they do not; ``paired=False`` always runs the
-      unpaired test. The `paired` column says which test ran. Null case ids are an error.
+      order). With `case`, a pair that runs the unpaired test because some cases lack a
+      partner (no row, or another label, under the other model) warns with their count;
+      ``paired=True`` raises with it instead; ``paired=False`` always runs the unpaired
+      test, silently. The `paired` column says which test ran. Null case ids are an error.
 
     ``method="bootstrap"`` runs pROC's bootstrap test instead (paired or not, by the same
     rule), of the AUCs or, with ``fpr=(lo, hi)`` / ``tpr=(lo, hi)``, of the raw partial
@@ -647,6 +668,8 @@ def compare(
     units_a, units_b = pl.col("_units_a"), pl.col("_units_b")
     welch = (v_a + v_b) ** 2 / (v_a**2 / (units_a - 1) + v_b**2 / (units_b - 1))
     pairs = pairs.with_columns(paired=is_paired, _v0=null_variance)
+    if case is not None and paired is not False:
+        pairs = opaque(pairs, _check_partners(model, case, paired))
     if cluster is not None:
         pairs = opaque(pairs, _check_clusters(model, cluster))
     out = (
@@ -682,5 +705,4 @@ def compare(
         *([] if margin is None else [MARGIN]),
         *([] if equivalence is None else EQUIVALENCE),
     )
-    out = opaque(out, _check_pairs(case)) if paired is True else out
     return with_adjusted(out, adjust)

@@ -48,6 +48,7 @@ from polars_roc._core.version import __version__
 from polars_roc.inference import detectable_auc
 from polars_roc.report import _business as report_business
 from polars_roc.report import _checks as report_checks
+from polars_roc.report import _comparison as report_comparison
 from polars_roc.report import _decisions as report_decisions
 from polars_roc.report import _figures as report_figures
 from polars_roc.report import _monitoring as report_over_time
@@ -97,6 +98,7 @@ def compute(
     event: str | None = None,
     horizons: float | Sequence[float] | None = None,
     classes: dict[str, Any] | None = None,
+    case: str | None = None,
     slices: Sequence[str] | None = None,
     **settings: Any,
 ) -> ReportData:
@@ -137,6 +139,10 @@ def compute(
         Rows stacked by :func:`~polars_roc.report.one_vs_rest` (its roles hold this): the
         class column, the label and each class's score column, for the page's header (cases,
         not rows) and the classes' own colours.
+    case
+        The column identifying the case each model scored (one row per case and model):
+        the "Model comparison" section, drawn when the first `by` column holds two or more
+        models, then tests them paired. Without it the tests are unpaired.
     **settings
         Any setting of :class:`~polars_roc.report.ReportOptions` by name (``ci=None``,
         ``direction="lower"``, ``nan_policy="omit"``, ...): it overrides `options`.
@@ -170,6 +176,8 @@ def compute(
         if segment in names or segment in (score, label, weight):
             msg = f"segment column {segment!r} is already the by, score, label or weight column"
             raise ValueError(msg + "\n\nHint: pass segment=<a column naming the segments>.")
+    if case is not None:
+        validate.column(schema, case, "case")
     policies = {"direction": chosen.direction, "nan_policy": chosen.nan_policy}
     surv = {"time": time_to_event, "event": event}  # survival horizons (issue 34)
     surv_on = report_survival.check(
@@ -193,7 +201,13 @@ def compute(
     }
     notes: list[str] = []
 
-    total = (8 if ci == "bootstrap" else 7) + (segment is not None) + surv_on + bool(slices)
+    models = names if classes is None else []  # stacked classes are not models to compare
+    if weight is not None and models:  # DeLong's test counts rows: no weighted test
+        skipped = report_comparison.why_not(lf, models)
+        notes.extend([] if skipped is None else [skipped])
+        models = []
+    total = (8 if ci == "bootstrap" else 7) + (segment is not None) + surv_on
+    total += bool(models) + bool(slices)
     step = iter(range(1, total + 1))
 
     def begin(message: str) -> None:
@@ -222,6 +236,12 @@ def compute(
     auc = _auc_table(lf, score, label, {**common, **resampling}, ci, level, notes)
     # The smallest AUC each group's class counts could tell from 0.5 at 80% power.
     auc = auc.with_columns(detectable_auc("n_pos", "n_neg", power=DETECT_POWER))
+
+    if models:
+        begin(f"model comparison ({'paired' if case else 'unpaired'} DeLong, Holm)")
+    compared = report_comparison.compute(
+        lf, score, label, models, {**common, **policies}, case=case, level=level
+    )
 
     segmented = None
     if segment is not None:
@@ -334,6 +354,7 @@ def compute(
         options=chosen,
         segments=segmented,
         survival=survived,  # survival horizons (issue 34)
+        comparison=compared,
         slices=sliced,
     )
 
@@ -549,6 +570,7 @@ def to_html(
     event: str | None = None,
     horizons: float | Sequence[float] | None = None,
     classes: dict[str, Any] | None = None,
+    case: str | None = None,
     slices: Sequence[str] | None = None,
     **settings: Any,
 ) -> str:
@@ -568,6 +590,8 @@ def to_html(
         As in :func:`compute`.
     classes, slices
         As in :func:`compute`.
+    case
+        As in :func:`compute`: pairs the models' rows for the "Model comparison" section.
     options, **settings
         The report's settings (:class:`~polars_roc.report.ReportOptions`), and any of them
         by name (``ci=None``, ``title="Scorecards"``, ``direction="lower"``,
@@ -592,6 +616,7 @@ def to_html(
     chosen = ReportOptions.of(options, **settings)
     roles = {"by": by, "weight": weight, "pos_label": pos_label, "segment": segment}
     roles |= {"time_to_event": time_to_event, "event": event, "horizons": horizons}  # issue 34
+    roles |= {"case": case}
     roles |= {"slices": slices}
     data = compute(lf, score, label, **roles, options=chosen, progress=progress, classes=classes)
     return render(data, source=source, progress=progress)

@@ -72,6 +72,9 @@ class ReportData:
     survival
         The "Survival horizons" section's AUC(t) table with
         ``compute(..., time_to_event=..., event=...)``, else None.
+    comparison
+        The "Model comparison" section's tests (every pair of models per segment, Holm),
+        when the first `by` column holds two or more models, else None.
     options
         The settings the data was computed with; :func:`polars_roc.report.render` draws the
         page with them (its title, how it gets Vega) unless told otherwise.
@@ -98,5 +101,7 @@ class ReportData:
     # survival horizons (issue 34): a ``report._survival.SurvivalData`` with
     # ``compute(time_to_event=..., event=...)``, else None
     survival: Any = None
+    #: a ``report._comparison.ComparisonData`` when the first `by` column holds 2+ models
+    comparison: Any = None
     #: ``compute(..., slices=[...])``: the "Weakest slices" section's frame, else None.
     slices: pl.DataFrame | None = None

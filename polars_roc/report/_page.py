@@ -31,6 +31,7 @@ import polars as pl
 from polars_roc._core.columns import CURVE, interval
 from polars_roc.charts.style import rate_text, threshold_text
 from polars_roc.report import _business as report_business
+from polars_roc.report import _comparison as report_comparison
 from polars_roc.report import _decisions as report_decisions
 from polars_roc.report import _segments as report_segments
 from polars_roc.report import _slices as report_slices
@@ -215,6 +216,25 @@ _COLUMN_NAMES = {
     "youden": "Youden J",
     "accuracy": "accuracy",
     "detectable_auc": "detectable AUC (80% power)",
+    # the segments' roll-up and disparity tables
+    "pooled_auc": "pooled AUC",
+    "within_auc": "within-segment AUC",
+    "between": "between (pooled − within)",
+    "mean_auc": "mean AUC",
+    "ivw_auc": "IVW AUC",
+    "ivw_lower": "IVW lower",
+    "ivw_upper": "IVW upper",
+    "q": "Cochran Q",
+    "q_p_value": "Cochran p",
+    "i2": "I²",
+    "n_segments": "segments",
+    "reference_estimate": "rest of the group",
+    "diff": "difference",
+    "diff_lower": "lower",
+    "diff_upper": "upper",
+    "ratio": "ratio",
+    "p_value": "p",
+    "p_adjusted": "adjusted p",
 }
 
 #: Groups whose detectable AUC is above this (or undefined) are greyed in the AUC table.
@@ -232,6 +252,7 @@ HEADINGS = {
     "segments": "Segments",  # segments (issue 30)
     **report_slices.HEADINGS,
     **report_survival.HEADINGS,  # survival horizons (issue 34)
+    "comparison": "Model comparison",
     "roc": "ROC curves",
     "pauc": "Partial AUC",
     "thresholds": "Best cutpoints",
@@ -267,6 +288,10 @@ def why_blank(row: dict[str, Any]) -> str | None:
     return "NaN score" if row.get("auc", row.get("pauc")) is None else None
 
 
+#: Columns printed as p-values: 3 decimals, "<0.001" below.
+_P_VALUES = ("p_value", "p_adjusted", "q_p_value")
+
+
 def _cell(value: Any, column: str, why: str | None = None) -> str:
     if value is None and column == "detectable_auc":
         return (
@@ -290,6 +315,8 @@ def _cell(value: Any, column: str, why: str | None = None) -> str:
         text = threshold_text(value)  # as the charts print it
     elif column in ("auc_se", "pauc"):
         text = f"{value:.4f}"
+    elif column in _P_VALUES:  # a p-value below the printed digits is not 0: "<0.001"
+        text = "&lt;0.001" if value < 0.001 else f"{value:.3f}"
     else:
         text = rate_text(value)
     return f'<td class="num">{text}</td>'
@@ -538,6 +565,12 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         section = f'<section id="survival"><h2>{HEADINGS["survival"]}</h2>{body_}</section>'
         at = 1 + (data.segments is not None) + (data.slices is not None)
         out.insert(at, ("survival", HEADINGS["survival"], section))
+    if data.comparison is not None:  # after AUC, Segments, Slices and Survival
+        body_ = report_comparison.section(data.comparison, _table, level)
+        section = f'<section id="comparison"><h2>{HEADINGS["comparison"]}</h2>{body_}</section>'
+        at = 1 + (data.segments is not None) + (data.slices is not None)
+        at += data.survival is not None
+        out.insert(at, ("comparison", HEADINGS["comparison"], section))
     return out
 
 

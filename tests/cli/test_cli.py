@@ -51,8 +51,8 @@ def test_demo_writes_the_report_and_prints_the_auc_table(
     for model in ("logit", "gbm", "baseline"):
         assert len(re.findall(rf"│ {model}\s+┆ (north|south|east|west)\s+┆", stdout)) == 8
     # stderr: numbered progress steps and the file written
-    assert "[1/7]" in stderr
-    assert "[7/7]" in stderr
+    assert "[1/8]" in stderr  # 7 steps + the model comparison
+    assert "[8/8]" in stderr
     assert f"wrote {out}" in stderr
     frame = pr.datasets.simulate(400, seed=0)
     rows = tables(out.read_text())["auc-table"]

@@ -279,17 +279,17 @@ def test_cli_progress_draws_the_report_steps(
     assert main(_demo(tmp_path, *flags, "--progress")) == 0
     err = capfd.readouterr().err
     assert "report:" in err
-    assert "/8 [" in err  # 8 steps with a bootstrap
+    assert "/9 [" in err  # 9 steps with a bootstrap and the model comparison
     assert "ROC confidence band" in err  # a step's text, as the bar's postfix
     assert "bootstrap:" in err  # the report's own bootstraps draw bars too
-    assert "[1/8]" not in err  # not the plain lines
+    assert "[1/9]" not in err  # not the plain lines
     assert "wrote " in err  # still printed, above the bar
     assert (tmp_path / "r.html").stat().st_size > 0
     again = tmp_path / "again"
     again.mkdir()
     assert main(_demo(again, *flags, "--no-progress")) == 0
     plain = capfd.readouterr().err
-    assert "[1/8]" in plain
+    assert "[1/9]" in plain
     assert "|" not in plain
 
 
@@ -298,7 +298,7 @@ def test_cli_default_under_pytest_prints_lines(
 ) -> None:
     assert main(_demo(tmp_path)) == 0
     err = capfd.readouterr().err
-    assert "[1/7]" in err
+    assert "[1/8]" in err
     assert "step" not in err
 
 

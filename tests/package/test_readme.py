@@ -1,4 +1,4 @@
-"""The README's and the task pages' Python examples run as written."""
+"""The README's Python examples run as written (the docs pages: tests/docs/test_doc_blocks.py)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,6 @@ def _blocks(path: Path) -> list[str]:
     return re.findall(r"```python\n(.*?)```", path.read_text(), flags=re.DOTALL)
 
 
-def _task_pages() -> list[Path]:
-    """The documentation site's task pages, in the order of its navigation."""
-    nav = (ROOT / "mkdocs.yml").read_text()
-    return [ROOT / "docs" / page for page in re.findall(r"(tasks/\w+\.md)", nav)]
-
-
 def test_readme_python_blocks_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # examples that write files write them here
     blocks = _blocks(README)
@@ -31,12 +25,3 @@ def test_readme_python_blocks_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     for block in blocks:  # later blocks use names defined by earlier ones
         exec(compile(block, str(README), "exec"), namespace)
     assert type(namespace["chart"]).__module__.startswith("altair")
-    # The task pages continue the README's session: their examples use its frames.
-    pages = _task_pages()
-    assert len(pages) >= 10
-    ran = 0
-    for page in pages:
-        for block in _blocks(page):
-            exec(compile(block, str(page), "exec"), namespace)
-            ran += 1
-    assert ran >= 10

@@ -1,4 +1,4 @@
-"""The documentation site builds strictly, and its API reference names every public name."""
+"""The documentation site builds strictly, names every public name, and renders its markup."""
 
 from __future__ import annotations
 
@@ -55,3 +55,29 @@ def test_every_public_name_is_in_the_api_reference(site: Path) -> None:
     modules = {n for n in pr.__all__ if type(getattr(pr, n)).__name__ == "module"}
     missing = sorted(n for n in names - modules if n not in short)
     assert not missing, f"public names missing from docs/api: {missing}"
+
+
+#: a Sphinx role printed as text (docs/sphinx_roles.py turns them into links)
+RAW_ROLE = re.compile(r":(?:py:)?(?:func|meth|class|mod|data|attr|obj|exc|const):")
+
+
+def test_no_raw_sphinx_role_on_any_page(site: Path) -> None:
+    left = {
+        str(page.relative_to(site)): len(RAW_ROLE.findall(page.read_text()))
+        for page in site.rglob("*.html")
+        if RAW_ROLE.search(page.read_text())
+    }
+    assert not left, f"raw Sphinx roles left (page: count): {left}"
+
+
+def test_docstring_roles_became_links(site: Path) -> None:
+    curves = (site / "api" / "curves" / "index.html").read_text()
+    # curves.curve's docstring names :func:`polars_roc.areas.auc`, documented on the same page
+    assert re.search(r'<a class="autorefs[^"]*"[^>]*href="#polars_roc\.areas\.auc"', curves)
+
+
+def test_semantics_page_has_headings_and_code_powers(site: Path) -> None:
+    page = (site / "semantics" / "index.html").read_text()
+    assert len(re.findall(r"<h2 id=", page)) >= 10
+    assert "<code>2**53</code>" in page
+    assert "<strong>53" not in page  # 2**53 read as bold markup
