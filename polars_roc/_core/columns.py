@@ -189,7 +189,7 @@ def groups(columns: Sequence[str], outputs: Iterable[str]) -> list[str]:
     return [name for name in columns if name not in outs and not name.startswith("_")]
 
 
-# value and decisions (issue 32)
+# value and decisions
 #: ``value_curve``: the value of flagging the rows at or above each threshold.
 VALUE_CURVE = ("threshold", "depth", "tp", "fp", "value", "value_per_case")
 #: ``decision_curve`` (+ ``net_benefit_lower, net_benefit_upper`` with ``ci``).

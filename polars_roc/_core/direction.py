@@ -155,7 +155,7 @@ def restored(lf: pl.LazyFrame, direction: Direction) -> pl.LazyFrame:
     names = schema.names()
 
     def back(name: str) -> pl.Expr:
-        # 0.0 - x, not -x: the threshold of a score of 0 is 0, never -0.0 (issue 28).
+        # 0.0 - x, not -x: the threshold of a score of 0 is 0, never -0.0.
         dtype = schema[name]
         return pl.lit(0.0, dtype=dtype) - pl.col(name) if dtype.is_float() else -pl.col(name)
 

@@ -207,7 +207,7 @@ def replicates(
     out = np.empty((n_boot, width), dtype=np.float64)
     chunk = max(1, min(n_boot, _CHUNK_CELLS // max(n_levels, n_pos, n_neg)))
     grouped = None if cluster is None else clusters(cluster[order], (~positive).astype(np.intp), 2)
-    for start in bar.over(range(0, n_boot, chunk)):  # progress (issue 35)
+    for start in bar.over(range(0, n_boot, chunk)):  # progress
         n_rep = min(chunk, n_boot - start)
         if grouped is not None:
             pos, neg = _cluster_counts(grouped, inverse, positive, n_levels, rng=rng, n_rep=n_rep)
@@ -415,7 +415,7 @@ def bootstrap(
         clusters are drawn (see the module docstring), and the interval needs 2 clusters
         holding positives and 2 holding negatives.
     """
-    bar = ticks(progress, "bootstrap")  # progress (issue 35)
+    bar = ticks(progress, "bootstrap")  # progress
     weighted = r.weight is not None
     extra = [e for e in (r.weight, cluster) if e is not None]
     inputs = [r.score, r.positive, *extra, *key]

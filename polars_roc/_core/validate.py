@@ -420,7 +420,7 @@ def open_unit(value: Any, name: str) -> float:
     return float(value)
 
 
-# clusters (issue 34): the one set of checks of a `cluster=` column.
+# clusters: the one set of checks of a `cluster=` column.
 def cluster(
     schema: pl.Schema,
     name: str,

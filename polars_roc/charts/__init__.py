@@ -22,17 +22,17 @@ Examples
 """
 
 from polars_roc.charts._calibration import calibration_chart
-from polars_roc.charts._decisions import decision_curve_chart, value_chart  # issue 32
+from polars_roc.charts._decisions import decision_curve_chart, value_chart
 from polars_roc.charts._explorer import threshold_explorer
 from polars_roc.charts._gains import gain_chart
 from polars_roc.charts._geometry import hull_chart
 from polars_roc.charts._intervals import auc_interval_chart, average_curve_chart
 from polars_roc.charts._ks import ks_chart
-from polars_roc.charts._monitoring import over_time_chart, stability_chart  # issue 31
+from polars_roc.charts._monitoring import over_time_chart, stability_chart
 from polars_roc.charts._pr_det import det_chart, pr_chart
 from polars_roc.charts._roc import partial_auc_chart, roc_chart
 from polars_roc.charts._scores import score_chart
-from polars_roc.charts._segments import cross_auc_chart, disparity_chart  # segments (issue 30)
+from polars_roc.charts._segments import cross_auc_chart, disparity_chart  # segments
 from polars_roc.charts._slices import slice_chart
 from polars_roc.charts._survival import time_auc_chart
 from polars_roc.charts._thresholds import threshold_chart
@@ -41,10 +41,10 @@ __all__ = [
     "auc_interval_chart",
     "average_curve_chart",
     "calibration_chart",
-    "cross_auc_chart",  # segments (issue 30)",
+    "cross_auc_chart",  # segments",
     "decision_curve_chart",
     "det_chart",
-    "disparity_chart",  # segments (issue 30)",
+    "disparity_chart",  # segments",
     "gain_chart",
     "hull_chart",
     "ks_chart",

@@ -230,7 +230,7 @@ def auc_interval_chart(
         reference = None
     if reference is not None:
         reference_rows = per_panel(pl.DataFrame({"auc": [float(reference)]}), rows, panels.names)
-    # segments (issue 30): the roll-up's summary rows beneath the segments.
+    # segments: the roll-up's summary rows beneath the segments.
     summary = None if rollup is None else summary_rows(rollup, names, panels.names)
     if not panels.names:  # rows by AUC, then the summaries: each row's place, a number
         rows = rows.with_columns(_place=pl.int_range(pl.len(), dtype=pl.Int64))

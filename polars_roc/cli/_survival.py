@@ -1,5 +1,5 @@
 """
-The ``report`` command's survival flags (issue 34): --time-to-event, --event, --horizons.
+The ``report`` command's survival flags: --time-to-event, --event, --horizons.
 
 With ``--time-to-event T --event E`` the report adds its "Survival horizons" section
 (:mod:`polars_roc.report._survival`); ``--horizons 90,180,365`` chooses the horizons, else

@@ -30,13 +30,13 @@ from polars.exceptions import PolarsError
 
 from polars_roc import report
 from polars_roc._core import validate
-from polars_roc._core.progress import Stages  # progress (issue 35)
+from polars_roc._core.progress import Stages  # progress
 from polars_roc.cli import _arguments as arguments
 from polars_roc.cli import _check as release_gates
 from polars_roc.cli import _columns as cli_columns
 from polars_roc.cli import _files as files
 from polars_roc.cli import _memory as memory
-from polars_roc.cli import _survival as cli_survival  # survival horizons (issue 34)
+from polars_roc.cli import _survival as cli_survival  # survival horizons
 from polars_roc.cli._files import UsageError
 from polars_roc.datasets import simulate
 from polars_roc.engines import sources as engine_sources
@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     args.notes = []  # notes for the page and stdout, e.g. a group column renamed
-    try:  # progress (issue 35): the steps as a bar or as lines
+    try:  # progress: the steps as a bar or as lines
         with Stages.of(args.progress, args.quiet, _progress(args.quiet)) as args.say:
             return int(args.run(args))
     except (UsageError, PolarsError, ValueError, TypeError, ImportError, OSError) as error:
@@ -175,7 +175,7 @@ def _parser() -> argparse.ArgumentParser:
         "or inline when possible (auto, the default)",
     )
     options.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
-    options.add_argument(  # progress (issue 35)
+    options.add_argument(  # progress
         "--progress", action=argparse.BooleanOptionalAction,
         help="a bar over the report's steps and bootstraps (needs tqdm: pip install "
         "polars_roc[progress]); default: on when stderr is a terminal, unless --quiet",
@@ -203,7 +203,7 @@ def _parser() -> argparse.ArgumentParser:
         "--by", type=arguments.names, default=[], help="group columns, comma-separated"
     )
     rep.add_argument("--weight", help="case-weight column")
-    rep.add_argument(  # segments (issue 30)
+    rep.add_argument(  # segments
         "--segment",
         metavar="COL",
         help="a column splitting each group into segments: adds the Segments section "
@@ -227,7 +227,7 @@ def _parser() -> argparse.ArgumentParser:
         help="where the rows are reduced: Polars streaming (default), or DuckDB/Spark reading "
         "the Parquet/CSV path and tallying it there (exact; only the tally comes back)",
     )
-    # over time (issue 31)
+    # over time
     rep.add_argument(
         "--time", help='time column: adds an "Over time" section (AUC per window, alerts, PSI)'
     )
@@ -240,7 +240,7 @@ def _parser() -> argparse.ArgumentParser:
         help="reference period of --time (ends included), e.g. 2024-01-01..2024-03-31: its "
         "windows set the band (mean ± 3 sd) that later windows alert outside",
     )
-    cli_survival.flags(rep)  # survival horizons (issue 34)
+    cli_survival.flags(rep)  # survival horizons
     release_gates.report_flags(rep)
     rep.set_defaults(run=_report)
 
@@ -288,7 +288,7 @@ def _panel_flags(options: argparse.ArgumentParser) -> None:
 
 
 def _value_flags(options: argparse.ArgumentParser) -> None:
-    """The flags of the value panel (value and decisions, issue 32)."""
+    """The flags of the value panel (value and decisions)."""
     options.add_argument(
         "--gain-tp",
         type=arguments.amount,
@@ -337,7 +337,7 @@ def _report(args: argparse.Namespace) -> int:
         raise ValueError(msg + "\n\nHint: drop --time, or use --score with --engine polars.")
     if args.reference is not None and args.time is None:
         raise ValueError("--reference needs --time\n\nHint: --time scored_at --every 1mo.")
-    cli_survival.check_flags(args)  # survival horizons (issue 34)
+    cli_survival.check_flags(args)  # survival horizons
     if args.class_scores:
         return _class_report(args)
     _once(("--score", args.score), ("--label", args.label), ("--weight", args.weight),
@@ -345,7 +345,7 @@ def _report(args: argparse.Namespace) -> int:
     lf = files.scan(args.path)
     files.refuse_overwrite(args.path, args.output)
     used = [args.score, args.label, *args.by, *([args.weight] if args.weight else [])]
-    used += [c for c in (args.time, args.time_to_event, args.event) if c]  # + issue 34
+    used += [c for c in (args.time, args.time_to_event, args.event) if c]
     used += [args.case] if args.case else []
     schema = files.readable(args.path, lf, used)
     _plain_by(schema, args.by)
@@ -387,10 +387,10 @@ def _report(args: argparse.Namespace) -> int:
         pos_label=pos_label,
         title=title,
         source=args.path,
-        segment=args.segment,  # segments (issue 30)
+        segment=args.segment,  # segments
         case=args.case,
         slices=args.slices,
-        **cli_survival.roles(args, schema),  # survival horizons (issue 34)
+        **cli_survival.roles(args, schema),  # survival horizons
     )
 
 
@@ -399,7 +399,7 @@ def _class_report(args: argparse.Namespace) -> int:
     if args.pos_label is not None:
         msg = "--pos-label does not apply with --class-scores (each class is positive in turn)"
         raise UsageError(msg)
-    if args.segment or args.slices:  # segments (issue 30), slices
+    if args.segment or args.slices:  # segments, slices
         msg = "--segment and --slices do not apply with --class-scores (yet): report one class"
         raise UsageError(msg + " at a time")
     pairs = [item.partition("=") for item in args.class_scores]
@@ -505,7 +505,7 @@ def _engine_options(args: argparse.Namespace) -> None:
                 f"tallies away; use --engine polars, or give {flag} a number (e.g. 100)"
             )
             raise UsageError(msg)
-    if args.segment:  # segments (issue 30)
+    if args.segment:  # segments
         msg = f"--segment reads the raw rows; use --engine polars (not {args.engine})"
         raise UsageError(msg)
     if args.case:
@@ -607,7 +607,7 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
     data = report.compute(lf, **roles, options=options, progress=say)
     data.notes.extend(args.notes)
     over_time = None
-    if getattr(args, "time", None) is not None:  # over time (issue 31)
+    if getattr(args, "time", None) is not None:  # over time
         say(f"computing the AUC per {args.every} window of {args.time}")
         over_time = report.compute_over_time(
             lf,
@@ -630,7 +630,7 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
     output.write_text(page, encoding="utf-8")
     say(f"wrote {output} ({len(page.encode()) / 1e6:.1f} MB)")
     _summary(data)
-    cli_survival.summary(data.survival)  # survival horizons (issue 34)
+    cli_survival.summary(data.survival)  # survival horizons
     return 0
 
 

@@ -176,7 +176,7 @@ def _replicate_diffs(
     width = max(len(a.level), len(b.level))
     chunk = max(1, min(n_boot, CHUNK_CELLS // width))
     out = np.empty(n_boot)
-    for start in bar.over(range(0, n_boot, chunk)):  # progress (issue 35)
+    for start in bar.over(range(0, n_boot, chunk)):  # progress
         n_rep = min(chunk, n_boot - start)
         if a.clusters is not None and b.clusters is not None:  # whole clusters drawn
             clusters_a = draw_clusters(a.clusters, rng, n_rep)
@@ -322,7 +322,7 @@ def compare(
     both; paired: the same clusters for both models), and a class needs 2 clusters.
     `progress`: a bar over the replicates of every pair (:mod:`polars_roc._core.progress`).
     """
-    bar = ticks(progress, "compare (bootstrap)")  # progress (issue 35)
+    bar = ticks(progress, "compare (bootstrap)")  # progress
     schema = lf.collect_schema()
     statistic = area_statistic(fpr, tpr)
     rows = lf.select(

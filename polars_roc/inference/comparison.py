@@ -565,7 +565,7 @@ def compare(
         cols["cluster"] = cluster
         test: dict[str, Any] = {"paired": paired, "alternative": alternative, "level": level}
         boot: dict[str, Any] = {"n_boot": n_boot, "seed": seed, "fpr": fpr, "tpr": tpr}
-        boot["progress"] = progress  # progress (issue 35)
+        boot["progress"] = progress  # progress
         tested = bootstrap_tests.compare(lf, score, label, names=names, **cols, **test, **boot)
         tested = margins.with_margin_test(tested, margin, equivalence).drop("_sd")
         return with_adjusted(tested, adjust)

@@ -216,7 +216,7 @@ def _values(
     offsets = (np.arange(block, dtype=np.intp) * n)[:, None]
     cells = np.empty((block, n), dtype=np.intp)  # replicate * n + laid-out position
     out = np.empty((n_boot, len(exprs)), dtype=np.float64)
-    for start in bar.over(range(0, n_boot, chunk)):  # progress (issue 35)
+    for start in bar.over(range(0, n_boot, chunk)):  # progress
         reps = min(chunk, n_boot - start)
         if grouped is not None:
             drawn_clusters = draw_clusters(grouped, rng, reps)
@@ -304,7 +304,7 @@ class _Plan(NamedTuple):
     n_boot: int
     seed: int | None
     level: float
-    bar: Ticks = OFF  # progress (issue 35)
+    bar: Ticks = OFF  # progress
     cluster: str | None = None  # a cluster bootstrap's column of cluster ids
 
 
@@ -457,7 +457,7 @@ def _out_schema(schema: pl.Schema, names: list[str]) -> pl.Schema:
 
 
 @same_kind
-@public_by  # the metrics may read the `by` columns by their names (issue 28)
+@public_by  # the metrics may read the `by` columns by their names
 def bootstrap(
     lf: pl.LazyFrame,
     metrics: Mapping[str, pl.Expr],
@@ -572,7 +572,7 @@ def bootstrap(
     out_schema = _out_schema(schema, names)
     layout = _sort_key(schema, exprs, {label, *names})
     known = {name: k for name, expr in exprs.items() if (k := recognise(expr, schema))}
-    bar = ticks(progress, "bootstrap")  # progress (issue 35)
+    bar = ticks(progress, "bootstrap")  # progress
     plan = _Plan(exprs, names, label, layout, known, n_boot, seed, level, bar, cluster)
 
     def run(df: pl.DataFrame) -> pl.DataFrame:

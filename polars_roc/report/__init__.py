@@ -10,7 +10,7 @@ assemble the page; :func:`one_vs_rest` turns wide multiclass scores into binary 
 
 from polars_roc.report._build import compute, render, to_html
 from polars_roc.report._data import Progress, ReportData
-from polars_roc.report._monitoring import OverTimeData, parse_reference  # issue 31
+from polars_roc.report._monitoring import OverTimeData, parse_reference
 from polars_roc.report._monitoring import compute as compute_over_time
 from polars_roc.report._multiclass import one_vs_rest
 from polars_roc.report.options import JsMode, ReportOptions

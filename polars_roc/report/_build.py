@@ -42,7 +42,7 @@ from polars_roc import thresholds as cutpoints
 from polars_roc._core import validate
 from polars_roc._core.columns import THRESHOLDS
 from polars_roc._core.direction import flips
-from polars_roc._core.progress import Stages  # progress (issue 35)
+from polars_roc._core.progress import Stages  # progress
 from polars_roc._core.validate import By
 from polars_roc._core.version import __version__
 from polars_roc.inference import detectable_auc
@@ -55,7 +55,7 @@ from polars_roc.report import _monitoring as report_over_time
 from polars_roc.report import _page as report_page
 from polars_roc.report import _segments as report_segments
 from polars_roc.report import _slices as report_slices
-from polars_roc.report import _survival as report_survival  # survival horizons (issue 34)
+from polars_roc.report import _survival as report_survival  # survival horizons
 from polars_roc.report._data import CI_NAMES, Progress, ReportData
 from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles, panel_size
 from polars_roc.report._page import HEADINGS
@@ -93,7 +93,7 @@ def compute(
     options: ReportOptions | None = None,
     progress: Progress | None = None,
     segment: str | None = None,
-    # survival horizons (issue 34)
+    # survival horizons
     time_to_event: str | None = None,
     event: str | None = None,
     horizons: float | Sequence[float] | None = None,
@@ -167,11 +167,11 @@ def compute(
     chosen = ReportOptions.of(options, **settings)
     lf = lf.lazy()  # a DataFrame too: each step below is one lazy query
     say = progress or _quiet
-    bars = progress.on if isinstance(progress, Stages) else None  # progress (issue 35)
+    bars = progress.on if isinstance(progress, Stages) else None  # progress
     names = validate.as_names(by)
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
-    if segment is not None:  # segments (issue 30): the column's checks before any data is read
+    if segment is not None:  # segments: the column's checks before any data is read
         validate.column(schema, segment, "segment")
         if segment in names or segment in (score, label, weight):
             msg = f"segment column {segment!r} is already the by, score, label or weight column"
@@ -179,7 +179,7 @@ def compute(
     if case is not None:
         validate.column(schema, case, "case")
     policies = {"direction": chosen.direction, "nan_policy": chosen.nan_policy}
-    surv = {"time": time_to_event, "event": event}  # survival horizons (issue 34)
+    surv = {"time": time_to_event, "event": event}  # survival horizons
     surv_on = report_survival.check(
         schema, score, **surv, horizons=horizons, names=names, policies=policies
     )
@@ -232,7 +232,7 @@ def compute(
 
     begin("AUC by group" + (f" with {CI_NAMES[ci]} intervals" if ci else ""))
     resampling = {"n_boot": n_boot, "seed": seed} if ci == "bootstrap" else {}
-    resampling |= {"progress": bars} if ci == "bootstrap" else {}  # progress (issue 35)
+    resampling |= {"progress": bars} if ci == "bootstrap" else {}  # progress
     auc = _auc_table(lf, score, label, {**common, **resampling}, ci, level, notes)
     # The smallest AUC each group's class counts could tell from 0.5 at 80% power.
     auc = auc.with_columns(detectable_auc("n_pos", "n_neg", power=DETECT_POWER))
@@ -254,7 +254,7 @@ def compute(
         sliced = report_slices.compute(lf, score, label, slices, common, level)
 
     survived = None
-    if time_to_event is not None and event is not None:  # survival horizons (issue 34)
+    if time_to_event is not None and event is not None:  # survival horizons
         boots = f", {n_boot:,} bootstrap replicates" if ci == "bootstrap" else ""
         begin(f"AUC(t) at the horizons of {time_to_event} (event {event}{boots})")
         survived = report_survival.compute(
@@ -334,7 +334,7 @@ def compute(
         "fpr_scale": chosen.fpr_scale,
         **policies,
         **({"amounts": amounts, "capacity": capacity} if amounts else {}),
-        **({"classes": dict(classes)} if classes else {}),  # multiclass (issue 35)
+        **({"classes": dict(classes)} if classes else {}),  # multiclass
     }
     return ReportData(
         auc=auc,
@@ -353,7 +353,7 @@ def compute(
         decisions=decided,
         options=chosen,
         segments=segmented,
-        survival=survived,  # survival horizons (issue 34)
+        survival=survived,  # survival horizons
         comparison=compared,
         slices=sliced,
     )
@@ -531,7 +531,7 @@ def render(
     if js_note:
         notes.insert(0, js_note)
     sections = report_page.sections(data, {figure.key for figure in figures})
-    if over_time is not None:  # over time (issue 31)
+    if over_time is not None:  # over time
         figures += _over_time_figures(over_time, notes, say)
         sections.append(report_over_time.section(over_time, {f.key for f in figures}))
         notes.insert(0, report_over_time.headline(over_time))
@@ -565,7 +565,7 @@ def to_html(
     source: str | None = None,
     progress: Progress | None = None,
     segment: str | None = None,
-    # survival horizons (issue 34)
+    # survival horizons
     time_to_event: str | None = None,
     event: str | None = None,
     horizons: float | Sequence[float] | None = None,
@@ -615,7 +615,7 @@ def to_html(
     """
     chosen = ReportOptions.of(options, **settings)
     roles = {"by": by, "weight": weight, "pos_label": pos_label, "segment": segment}
-    roles |= {"time_to_event": time_to_event, "event": event, "horizons": horizons}  # issue 34
+    roles |= {"time_to_event": time_to_event, "event": event, "horizons": horizons}
     roles |= {"case": case}
     roles |= {"slices": slices}
     data = compute(lf, score, label, **roles, options=chosen, progress=progress, classes=classes)
@@ -662,8 +662,8 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
             table=merged[0], curve=curve, calibration=merged[1], names=names[:2]
         )
     )
-    builders.update(report_segments.builders(data.segments, names))  # segments (issue 30)
-    builders.update(report_survival.builders(data.survival, names))  # survival (issue 34)
+    builders.update(report_segments.builders(data.segments, names))  # segments
+    builders.update(report_survival.builders(data.survival, names))  # survival
     builders.update(report_slices.builders(data.slices))
     merge = lambda frame: merge_groups(frame, names)  # noqa: E731
     builders.update(

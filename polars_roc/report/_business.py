@@ -393,7 +393,7 @@ def sections(
         )
         tables = gains_tables(table, names, lower=lower)
         empty = swallowed(table, names).drop_nulls()
-        if empty.len():  # say where ties emptied bins (issue 35)
+        if empty.len():  # say where ties emptied bins
             tables += (
                 '<p class="explain">'
                 + html.escape(

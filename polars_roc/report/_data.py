@@ -92,13 +92,13 @@ class ReportData:
     gains: pl.DataFrame | None = None
     calibration: pl.DataFrame | None = None
     band: pl.DataFrame | None = None
-    #: value and decisions (issue 32): ``value``, ``value_best``, ``decision`` frames.
+    #: value and decisions: ``value``, ``value_best``, ``decision`` frames.
     decisions: dict[str, pl.DataFrame] = field(default_factory=dict)
     options: ReportOptions | None = None
-    # segments (issue 30): a ``report._segments.SegmentData`` with ``compute(segment=...)``
+    # segments: a ``report._segments.SegmentData`` with ``compute(segment=...)``
     segments: Any = None
     calibration_fit: pl.DataFrame | None = None
-    # survival horizons (issue 34): a ``report._survival.SurvivalData`` with
+    # survival horizons: a ``report._survival.SurvivalData`` with
     # ``compute(time_to_event=..., event=...)``, else None
     survival: Any = None
     #: a ``report._comparison.ComparisonData`` when the first `by` column holds 2+ models

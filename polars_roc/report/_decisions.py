@@ -1,5 +1,5 @@
 """
-The report's value and decision panels (issue 32).
+The report's value and decision panels.
 
 With an amount (``--gain-tp COL``, ``--cost-fp X``, ...), the page shows each group's value
 curve (:func:`polars_roc.decisions.value_curve`) and its value-optimal threshold per

@@ -35,7 +35,7 @@ from polars_roc.report import _comparison as report_comparison
 from polars_roc.report import _decisions as report_decisions
 from polars_roc.report import _segments as report_segments
 from polars_roc.report import _slices as report_slices
-from polars_roc.report import _survival as report_survival  # survival horizons (issue 34)
+from polars_roc.report import _survival as report_survival  # survival horizons
 from polars_roc.report._data import CI_NAMES, ReportData
 from polars_roc.report._figures import ZOOM_ABOVE, fpr_zoom, merge_groups
 from polars_roc.report.options import JsMode, ReportOptions
@@ -87,7 +87,7 @@ def spec_script(key: str, spec: dict[str, Any]) -> str:
 
 
 #: Characters escaped inside a JSON block: no markup (``<!--``, ``</script``) can appear in
-#: it, so the HTML parser ends it only at its own closing tag (issue 28); U+2028/9 for
+#: it, so the HTML parser ends it only at its own closing tag; U+2028/9 for
 #: JavaScript parsers that take them as line ends.
 JSON_ESCAPES = {
     ord("<"): "\\u003c",
@@ -133,7 +133,7 @@ def meta(data: ReportData, source: str | None) -> str:
         ("generated", datetime.date.today().isoformat()),
     ]
     classes = roles.get("classes")
-    if classes:  # multiclass (issue 35): cases, not stacked rows; the score columns
+    if classes:  # multiclass: cases, not stacked rows; the score columns
         items = _class_meta(data.n_rows, roles, classes) + items[7:]
         items.insert(0, ("data", source or "a LazyFrame"))
     return "".join(f"<span><b>{html.escape(k)}</b> {html.escape(str(v))}</span>" for k, v in items)
@@ -249,15 +249,15 @@ _RATES = ("tpr", "fpr", "ppv", "npv")
 #: Every section's heading, in page order.
 HEADINGS = {
     "auc": "AUC by group",
-    "segments": "Segments",  # segments (issue 30)
+    "segments": "Segments",  # segments
     **report_slices.HEADINGS,
-    **report_survival.HEADINGS,  # survival horizons (issue 34)
+    **report_survival.HEADINGS,  # survival horizons
     "comparison": "Model comparison",
     "roc": "ROC curves",
     "pauc": "Partial AUC",
     "thresholds": "Best cutpoints",
     **report_business.HEADINGS,
-    **report_decisions.HEADINGS,  # value and decisions (issue 32)
+    **report_decisions.HEADINGS,  # value and decisions
     "scores": "Score distributions",
     "explorer": "Threshold explorer",
 }
@@ -524,7 +524,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         ),
     ]
     out = []
-    # Two single-panel charts share a row of the page (ROC beside partial AUC, issue 35).
+    # Two single-panel charts share a row of the page (ROC beside partial AUC).
     half = {"roc", "pauc"} if len(names) <= 1 else set()
     for key, *parts in body:
         heading = HEADINGS[key]
@@ -545,11 +545,11 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
     )
     at = next(i for i, (key, _, _) in enumerate(out) if key == "scores")
     out[at:at] = business
-    decided = report_decisions.sections(  # value and decisions (issue 32)
+    decided = report_decisions.sections(  # value and decisions
         data.decisions, names[:2], roles, lambda key: _chart(key, drawn)
     )
     out[at + len(business) : at + len(business)] = decided
-    if data.segments is not None:  # segments (issue 30): after "AUC by group"
+    if data.segments is not None:  # segments: after "AUC by group"
         body_ = report_segments.section(
             data.segments, names, _table, lambda key: _chart(key, drawn)
         )
@@ -560,7 +560,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         body_ = report_slices.section(data.slices, features, _table, lambda k: _chart(k, drawn))
         section = f'<section id="slices"><h2>{HEADINGS["slices"]}</h2>{body_}</section>'
         out.insert(1 + (data.segments is not None), ("slices", HEADINGS["slices"], section))
-    if data.survival is not None:  # survival horizons (issue 34): after AUC and Segments
+    if data.survival is not None:  # survival horizons: after AUC and Segments
         body_ = report_survival.section(data.survival, names, lambda k: _chart(k, drawn))
         section = f'<section id="survival"><h2>{HEADINGS["survival"]}</h2>{body_}</section>'
         at = 1 + (data.segments is not None) + (data.slices is not None)

@@ -118,7 +118,7 @@ class ReportOptions:
     nan_policy: NanPolicy = "propagate"
     title: str = "ROC report"
     js: JsMode = "auto"
-    # value and decisions (issue 32)
+    # value and decisions
     gain_tp: str | float | None = None
     gain_tn: str | float = 0.0
     capacity: float | None = None
@@ -136,7 +136,7 @@ class ReportOptions:
         if self.gain_tp is None:
             object.__setattr__(self, "cost_fp", validate.cost(self.cost_fp, "cost_fp"))
             object.__setattr__(self, "cost_fn", validate.cost(self.cost_fn, "cost_fn"))
-        else:  # value and decisions (issue 32): amounts >= 0 (columns: checked on the schema)
+        else:  # value and decisions: amounts >= 0 (columns: checked on the schema)
             costs = {"cost_fp": self.cost_fp, "cost_fn": self.cost_fn}
             check_amounts(pl.Schema(), {k: v for k, v in costs.items() if not isinstance(v, str)})
             check_capacity(self.capacity)

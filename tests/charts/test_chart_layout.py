@@ -476,7 +476,7 @@ def test_log_fpr_axis_starts_at_the_decade_below_the_smallest_fpr(good: pl.DataF
         roc_chart(curve, fpr_scale="logit")  # type: ignore[arg-type]
 
 
-# --- label placement, number formats, colour meaning (issue 35) -------------------------------
+# --- label placement, number formats, colour meaning -------------------------------
 
 
 def marks(svg: str, kind: str) -> list[tuple[float, float, dict[str, str]]]:

@@ -1,4 +1,4 @@
-"""Value and decision-curve charts (issue 32): layers, marks, JSON-safe data."""
+"""Value and decision-curve charts: layers, marks, JSON-safe data."""
 
 from __future__ import annotations
 

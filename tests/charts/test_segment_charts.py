@@ -1,4 +1,4 @@
-"""Segment charts (issue 30): the forest plot's summary rows, the cross-AUC heatmap, disparity."""
+"""Segment charts: the forest plot's summary rows, the cross-AUC heatmap, disparity."""
 
 from __future__ import annotations
 

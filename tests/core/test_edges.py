@@ -1,4 +1,4 @@
-"""Edges: column names, extreme weights, huge integers, NaN scores, unclear errors (issue 11).
+"""Edges: column names, extreme weights, huge integers, NaN scores, unclear errors.
 
 Every expected value comes from an independent oracle: scikit-learn, brute force over all
 positive-negative pairs, or the same data with a neutral column name.

@@ -1,4 +1,4 @@
-"""Decision curves and net benefit (issue 32) against the Python `dcurves` package."""
+"""Decision curves and net benefit against the Python `dcurves` package."""
 
 from __future__ import annotations
 

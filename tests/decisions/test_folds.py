@@ -1,4 +1,4 @@
-"""Out-of-fold cutpoints (issue 32) against a hand K-fold loop."""
+"""Out-of-fold cutpoints against a hand K-fold loop."""
 
 from __future__ import annotations
 

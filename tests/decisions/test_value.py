@@ -1,4 +1,4 @@
-"""Value curves and capacity (issue 32) against brute force over every threshold."""
+"""Value curves and capacity against brute force over every threshold."""
 
 from __future__ import annotations
 

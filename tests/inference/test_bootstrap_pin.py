@@ -171,6 +171,7 @@ def _is_number(text: str) -> bool:
         return False
     return not text.startswith("'")
 
+
 if __name__ == "__main__":  # writes the pin: run ONCE on the code the pin freezes
     pinned = {f"{n}-{s}": as_text(case(n, s)) for n, s in CASES}
     lines = ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in pinned.items())

@@ -1,4 +1,4 @@
-"""Progress bars on long work (issue 35): tqdm bars that never change a number.
+"""Progress bars on long work: tqdm bars that never change a number.
 
 The oracle for "the bar changes nothing" is the same call with ``progress=False``; the bar's
 own count is checked against the work done, counted by hand (groups x replicates).

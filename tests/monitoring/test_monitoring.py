@@ -1,4 +1,4 @@
-"""Over time (issue 31): windows, per-window metrics and intervals, bands, PSI, KS, estimated AUC.
+"""Over time: windows, per-window metrics and intervals, bands, PSI, KS, estimated AUC.
 
 Every number against an independent oracle: group_by_dynamic for the windows, df.roc.auc /
 df.roc.bootstrap on each window filtered out by hand, scikit-learn per window, numpy for the

@@ -29,13 +29,13 @@ NO_DIRECTION = {
     "polars_roc.exprs.probability.brier_score",
     "polars_roc.exprs.probability.expected_calibration_error",
     "polars_roc.exprs.probability.log_loss",
-    # probabilities have a fixed scale (issue 33)
+    # probabilities have a fixed scale
     "polars_roc.calibration.frame.calibration_fit",
     "polars_roc.calibration.expression.calibration_intercept",
     "polars_roc.calibration.expression.calibration_slope",
-    "polars_roc.monitoring.expression.estimated_auc",  # over time (issue 31)
+    "polars_roc.monitoring.expression.estimated_auc",  # over time
     "polars_roc.monitoring.frame.estimated_auc",
-    # value and decisions (issue 32): net benefit at threshold probabilities
+    # value and decisions: net benefit at threshold probabilities
     "polars_roc.decisions.decision_curve.decision_curve",
     "polars_roc.decisions.expression.net_benefit",
 }
@@ -212,7 +212,7 @@ def test_expression_nan_policy(name: str) -> None:
 
 #: Frame methods whose function still carries the `_table` suffix of an expression's frame
 #: twin: renamed by the exprs helper (then `df.roc.X is module.X` holds for them too).
-RENAMED_LATER: dict[str, str] = {}  # the `_table` twins were renamed (issue 29)
+RENAMED_LATER: dict[str, str] = {}  # the `_table` twins were renamed
 #: Names no public function takes: the classifier column is `model`, hard labels are
 #: `label, prediction` (the old names live on one release as warned aliases).
 RETIRED = {"across", "name", "truth", "pred"}

@@ -171,6 +171,8 @@ CONSTRAINED = {
     "MinValueSe": ("tnr", pl.col("tpr") >= 0.85, "sp"),
     "MinValueSp": ("tpr", pl.col("tnr") >= 0.6, "se"),
 }
+
+
 @pytest.mark.parametrize(
     ("data", "method"),
     # ("asah_ndka", "MinValueSe") and ("dominated", "MinValueSe") tie on the objective: never

@@ -1,4 +1,4 @@
-"""The report's value and decision panels and their CLI flags (issue 32)."""
+"""The report's value and decision panels and their CLI flags."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The report's "Over time" section (issue 31): `--time --every --reference` on the command line."""
+"""The report's "Over time" section: `--time --every --reference` on the command line."""
 
 from __future__ import annotations
 

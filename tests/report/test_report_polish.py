@@ -1,4 +1,4 @@
-"""What a stakeholder reads at a glance (issue 35): the multiclass header, tie-swallowed gains
+"""What a stakeholder reads at a glance: the multiclass header, tie-swallowed gains
 bins, four significant digits in the tables, the bootstrap seed, colours with one meaning.
 
 Oracles: the input frames' own sizes and column names, a brute-force count of the bins a

@@ -1,4 +1,4 @@
-"""The report's "Segments" section (issue 30): `segment=` / `--segment COL`."""
+"""The report's "Segments" section: `segment=` / `--segment COL`."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """
-The report's "Survival horizons" section (issue 34): `time_to_event=`, `event=`, `horizons=`
+The report's "Survival horizons" section: `time_to_event=`, `event=`, `horizons=`
 and `--time-to-event T --event E --horizons 90,180,365`.
 
 The AUC(t) values are checked against scikit-survival in tests/survival/test_survival.py; here the

@@ -1,4 +1,4 @@
-"""Segments (issue 30): roll-up, cross-AUC, bias AUCs and disparity against independent oracles.
+"""Segments: roll-up, cross-AUC, bias AUCs and disparity against independent oracles.
 
 Oracles: brute-force pairwise counts (pooled, within, cross, subgroup, BPSN, BNSP); the
 DeLong variance from its textbook structural components in numpy; the inverse-variance mean

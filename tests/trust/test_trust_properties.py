@@ -287,7 +287,7 @@ def test_constant_weight_changes_nothing_in_frame_methods(name: str, c: float) -
     _same_up_to_counts(scaled, ones, c, name)
 
 
-#: The expressions' arguments beyond score and label (issue 29, 32).
+#: The expressions' arguments beyond score and label.
 EXPRESSION_ARGS: dict[str, dict[str, Any]] = {
     "tpr_at_fpr": {"fpr": 0.3},
     "fpr_at_tpr": {"tpr": 0.6},
