@@ -134,6 +134,11 @@ CALLS: dict[str, Call] = {
     "recall_at_depth": lambda df, g: df.roc.recall_at_depth(by=g),
     "lift_at_depth": lambda df, g: df.roc.lift_at_depth(by=g),
     "slices": lambda df, g: df.roc.slices(features="model", by=g, min_pos=1, min_neg=1),
+    "smooth": lambda df, g: df.roc.smooth(by=g),
+    "smooth_auc": lambda df, g: df.roc.smooth_auc(by=g),
+    "checks": lambda df, g: df.roc.checks(
+        by=g, champion="m1", challenger="m2", case="case", margin=0.1
+    ),
     "decision_curve": lambda df, g: _p(df).roc.decision_curve("p", by=g, thresholds=[0.2, 0.5]),
 }
 POINT_CALLS: dict[str, Call] = {
