@@ -116,7 +116,9 @@ def _check_partners(model: str, case: str, paired: bool | None) -> Any:
     def check(pairs: pl.DataFrame) -> pl.DataFrame:
         matched = pl.col("_matched").fill_null(0)
         alone = pairs.with_columns(_alone=pl.col("_n_a") + pl.col("_n_b") - 2 * matched)
-        for row in alone.filter(~pl.col("paired")).iter_rows(named=True):
+        # A pair with every case matched runs unpaired only when it has no counted rows.
+        unmatched = alone.filter(~pl.col("paired") & (pl.col("_alone") > 0))
+        for row in unmatched.iter_rows(named=True):
             models = f"models {row['_model_a']!r} and {row['_model_b']!r} (column {model!r})"
             lack = (
                 f"{row['_alone']:,} case(s) of column {case!r} lack a partner with the same "
