@@ -258,13 +258,16 @@ def depth_cut(
     t, f = tp.cast(pl.Float64), fp.cast(pl.Float64)
     c = t + f
     total = t.max() + f.max()
+    # Weights are summed in floats: a weight sum within 1e-12 (relative) of the depth fits, so
+    # ten rows of weight 0.1 reach a depth of 1.0 (whole counts below 1e12 never move).
+    slack = pl.lit(1.0 + 1e-12, dtype=pl.Float64)
     if isinstance(depth, int):
-        fits = c <= pl.lit(float(depth), dtype=pl.Float64)
+        fits = c <= pl.lit(float(depth), dtype=pl.Float64) * slack
     else:
         # Either rounding may say it fits (c <= depth * total holds in exact arithmetic
         # for counts far below 2**53): 0.3 is not a float, 3 rows of 10 are its depth.
-        fits = (c * pl.lit(1.0 / depth, dtype=pl.Float64) <= total) | (
-            c <= pl.lit(depth, dtype=pl.Float64) * total
+        fits = (c * pl.lit(1.0 / depth, dtype=pl.Float64) <= total * slack) | (
+            c <= pl.lit(depth, dtype=pl.Float64) * total * slack
         )
     return t.filter(fits).max(), f.filter(fits).max(), total, fits
 

@@ -238,6 +238,8 @@ def smooth(
     """
     points = _check(method, n, weight)
     names = validate.as_names(by)
+    schema = lf.collect_schema()
+    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     validate.no_clash(names, SMOOTH)
     table = _table(
         lf, score, label, names=names, weight=weight, pos_label=pos_label, method=method, n=points
@@ -319,6 +321,8 @@ def smooth_auc(
     given = fpr if fpr is not None else tpr
     bounds = (0.0, 1.0) if along is None else validate.unit_range(given, along)
     outputs = SMOOTH_AUC if along is None else PARTIAL_SMOOTH_AUC
+    schema = lf.collect_schema()
+    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     validate.no_clash(names, outputs)
     table = _table(
         lf,

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import ROOT
+
 DOCS = ROOT / "docs"
 #: generated from examples/ at build time (the examples run in tests/package/test_examples.py)
 GENERATED = {DOCS / "gallery.md"}

@@ -334,7 +334,7 @@ def test_bootstrap_test_agrees_with_delong_and_checks_arguments() -> None:
     with pytest.raises(ValueError, match="bootstrap only"):
         df.roc.compare(case="case", fpr=(0.0, 0.2))
     with pytest.raises(ValueError, match="method must be"):
-        df.roc.compare(method="venkatraman")  # type: ignore[arg-type]
+        df.roc.compare(method="jackknife")  # type: ignore[arg-type]
     odd = df.filter(~((pl.col("model") == "gbm") & (pl.col("case") == 0)))
     with pytest.raises(ValueError, match="same cases"):
         odd.roc.compare(case="case", paired=True, method="bootstrap", n_boot=10, seed=0)

@@ -44,7 +44,7 @@ ROLE_ORDER = ("by", "weight", "pos_label", "direction", "nan_policy")
 #: they take no `ci=`: the test of two AUCs reports its interval beside its `method=`; the
 #: bootstrap of any metric is an interval; the roll-up's inverse-variance mean and the
 #: disparity test carry their own normal intervals; the calibration fit its Wald intervals;
-#: the fold average its normal band.
+#: the fold average its normal band; the slices their DeLong test against the rest.
 INTERVALS_WITHOUT_CI = {
     "compare",
     "bootstrap",
@@ -53,9 +53,10 @@ INTERVALS_WITHOUT_CI = {
     "calibration_fit",
     "cv_auc",
     "average_curve",
+    "slices",
 }
 #: Questions whose package keeps the name of one of its frame methods (documented).
-PACKAGES_NAMED_LIKE_A_METHOD = {"thresholds", "calibration"}
+PACKAGES_NAMED_LIKE_A_METHOD = {"thresholds", "calibration", "slices"}
 
 
 def _public() -> dict[str, Callable[..., Any]]:

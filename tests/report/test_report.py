@@ -204,7 +204,9 @@ def test_tpr_range_weights_and_string_labels() -> None:
         assert auc == pytest.approx(expected, abs=1e-12)
     page = report.render(data, js="cdn")
     assert "TPR 0.8 to 1" in page
-    assert notes(page)[1:] == []  # only the CDN note: every chart was drawn
+    # the CDN note, and the weighted report's reason for no model comparison: every chart drawn
+    assert [n for n in notes(page)[1:] if not n.startswith("No model comparison")] == []
+    assert any(n.startswith("No model comparison: the report is weighted") for n in notes(page))
     assert set(specs(page)) == set(CHARTS)
 
 

@@ -54,7 +54,7 @@ def test_cli_segment_flag(
     capsys.readouterr()
     status = main([*argv, "--class-scores", "a,b", "-o", str(out)])
     assert status != 0
-    assert "--segment does not apply with --class-scores" in capsys.readouterr().err
+    assert "--segment and --slices do not apply with --class-scores" in capsys.readouterr().err
 
 
 def test_disparity_over_many_segments_tests_the_largest_and_pools_the_rest() -> None:

@@ -64,8 +64,8 @@ def _classes(frame: Any) -> Any:
 
 CASES: dict[str, Callable[[Any], Any]] = {
     "auc_interval": lambda f: pr.inference.auc_interval(f),
-    "tpr_at_fpr_interval": lambda f: pr.inference.tpr_at_fpr_interval(f, 0.2, n_boot=20),
-    "fpr_at_tpr_interval": lambda f: pr.inference.fpr_at_tpr_interval(f, 0.5, n_boot=20),
+    "tpr_at_fpr_interval": lambda f: pr.inference.tpr_at_fpr_interval(f, fpr=0.2, n_boot=20),
+    "fpr_at_tpr_interval": lambda f: pr.inference.fpr_at_tpr_interval(f, tpr=0.5, n_boot=20),
     "partial_auc_interval": lambda f: pr.inference.partial_auc_interval(
         f, fpr=(0.0, 0.2), n_boot=20
     ),

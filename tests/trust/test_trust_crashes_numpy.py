@@ -46,6 +46,17 @@ CASES: dict[str, Callable[[Callable[[Any], Any]], Any]] = {
     ),
     "binormal_power": lambda v: pr.inference.binormal_power(PAIR, v(40), alpha=v(0.0625)),
     "binormal_alpha": lambda v: pr.inference.binormal_alpha(PAIR, v(40), power=v(0.875)),
+    "precision_at_recall": lambda v: ROWS.select(
+        pr.precision_at_recall("score", "label", recall=v(0.5))
+    ),
+    "recall_at_precision": lambda v: ROWS.select(
+        pr.recall_at_precision("score", "label", precision=v(0.5))
+    ),
+    "precision_at_depth": lambda v: ROWS.select(
+        pr.precision_at_depth("score", "label", depth=v(0.25))
+    ),
+    "recall_at_depth": lambda v: ROWS.select(pr.recall_at_depth("score", "label", depth=v(20))),
+    "lift_at_depth": lambda v: ROWS.select(pr.lift_at_depth("score", "label", depth=v(0.25))),
     "psi": lambda v: ROWS.select(pr.psi("score", reference=pl.col("t") == 0, bins=v(5))),
     "expected_calibration_error": lambda v: ROWS.select(
         pr.expected_calibration_error("score", "label", bins=v(5))
