@@ -257,6 +257,18 @@ def slices(
     slices of a group: ``"fdr_bh"`` (Benjamini-Hochberg, default; ``"bh"`` too), ``"holm"``,
     ``"bonferroni"``, or None (then it is the p-value).
 
+    With ``metrics={name: expression}`` the slices are compared on any scalar expressions
+    instead (``pr.precision_at_recall``, ``pr.brier_score``, the user's own
+    ``pl.col(...).mean()``), by the test :func:`polars_roc.segments.disparity` gives its
+    metrics: the slice's rows and the rest of its group are resampled apart by the
+    stratified bootstrap of :func:`polars_roc.inference.bootstrap` (strata: the label's
+    classes; `n_boot`, `seed`), ``se(gap) = sqrt(se_slice² + se_rest²)``, the interval is
+    ``gap ± z·se`` and ``p_value`` the two-sided normal p-value of ``gap / se`` (Wald, not
+    DeLong). The expressions read the rows as given (their own weight, positive class and
+    score direction: `weight` and `direction` apply to the AUC only); ``p_adjusted`` is
+    adjusted over the slices of each group and metric. The work grows with ``rows × slices
+    × n_boot`` (the AUC path copies no rows).
+
     Parameters
     ----------
     lf
@@ -271,8 +283,14 @@ def slices(
         Quantile bands of a numeric feature (at least 2).
     min_pos, min_neg
         The fewest positive and negative rows a slice needs to be tested (at least 1).
+    metrics
+        None (the AUC, DeLong) or ``{name: scalar expression}`` (bootstrap); an expression
+        must read columns of the frame and give one number per group (checked at call time
+        on an empty frame of the schema).
     adjust
         ``"fdr_bh"``, ``"bh"``, ``"holm"``, ``"bonferroni"`` or None.
+    n_boot, seed
+        Bootstrap replicates and random seed (with `metrics`).
     level
         Confidence level of the gap's interval.
     direction
@@ -280,6 +298,9 @@ def slices(
     nan_policy
         NaN scores: ``"propagate"`` (default: the slice's results are null), ``"omit"``
         or ``"raise"``.
+    progress
+        A progress bar while the bootstrap runs (with `metrics`), as in
+        :func:`polars_roc.inference.bootstrap`: True, False or None (auto).
 
     Returns
     -------
@@ -290,6 +311,11 @@ def slices(
         feature's column holds the slice's value (text), null when the slice does not use
         that feature; `n_pos` and `n_neg` count the slice's rows (unweighted). Sorted by
         `gap`, the worst slice first (null gaps last).
+        With `metrics`, long: ``*by, slice, <feature columns>, n_pos, n_neg, metric,
+        estimate, estimate_rest, gap, gap_lower, gap_upper, p_value, p_adjusted``, one row
+        per slice and metric, sorted by metric (in the order given) and then `gap`, lowest
+        first (for a metric where lower is better, such as the Brier score, the worst
+        slices come last).
 
     Examples
     --------
@@ -308,6 +334,25 @@ def slices(
     │ weight = [0.87, 1.24) ┆ 117   ┆ 0.868294 ┆ -0.033268 ┆ 0.118139   │
     │ segment = west        ┆ 113   ┆ 0.873684 ┆ -0.025249 ┆ 0.239226   │
     └───────────────────────┴───────┴──────────┴───────────┴────────────┘
+
+    Any scalar expression, with bootstrap intervals of the gap:
+
+    >>> at_recall = pr.precision_at_recall("score", "label", recall=0.8)
+    >>> out = df.roc.slices(
+    ...     features="segment", metrics={"precision": at_recall}, n_boot=200, min_pos=50
+    ... )
+    >>> out.select("slice", "estimate", "estimate_rest", "gap", "p_value")
+    shape: (4, 5)
+    ┌─────────────────┬──────────┬───────────────┬───────────┬──────────┐
+    │ slice           ┆ estimate ┆ estimate_rest ┆ gap       ┆ p_value  │
+    │ ---             ┆ ---      ┆ ---           ┆ ---       ┆ ---      │
+    │ str             ┆ f64      ┆ f64           ┆ f64       ┆ f64      │
+    ╞═════════════════╪══════════╪═══════════════╪═══════════╪══════════╡
+    │ segment = north ┆ 0.264789 ┆ 0.40678       ┆ -0.141991 ┆ 0.003356 │
+    │ segment = west  ┆ 0.312715 ┆ 0.383489      ┆ -0.070774 ┆ 0.095307 │
+    │ segment = east  ┆ 0.475248 ┆ 0.334515      ┆ 0.140732  ┆ 0.018007 │
+    │ segment = south ┆ 0.495098 ┆ 0.338631      ┆ 0.156467  ┆ 0.035795 │
+    └─────────────────┴──────────┴───────────────┴───────────┴──────────┘
     """
     roles = {score: "score", label: "label"} | ({weight: "weight"} if weight else {})
     names = validate.as_names(by)
@@ -346,7 +391,7 @@ def slices(
         banded = scored(lf, score, direction).with_columns(bands)
         roles_ = (score, label, names, weight, pos_label)
         ordered = _auc_gaps(banded, roles_, layout, count=count, enough=enough, level=level)
-        families, outputs = names, SLICES
+        families, outputs = names, list(SLICES)
     else:  # any metric: each slice's rows and its rest bootstrapped apart
         texts = fresh[n:]
         carried = list(dict.fromkeys([*names, score, label, *_metrics.read_columns(exprs, schema)]))
@@ -365,7 +410,7 @@ def slices(
             *SLICE_METRICS[:-1],
         )
         ordered = shown.sort([order, "gap", *names, "slice"], nulls_last=True, maintain_order=True)
-        families, outputs = [*names, "metric"], SLICE_METRICS
+        families, outputs = [*names, "metric"], list(SLICE_METRICS)
     if adjust is None:
         adjusted = ordered.with_columns(p_adjusted=pl.col("p_value"))
     else:

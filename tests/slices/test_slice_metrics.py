@@ -116,7 +116,7 @@ def test_the_se_of_a_mean_is_the_textbook_one() -> None:
 
 
 def test_p_adjusted_is_statsmodels_within_each_model_and_metric(out) -> None:
-    for (model, metric), family in out.group_by("model", "metric"):
+    for _, family in out.group_by("model", "metric"):
         expected = multipletests(family["p_value"].to_numpy(), method="fdr_bh")[1]
         np.testing.assert_allclose(family["p_adjusted"].to_numpy(), expected, rtol=1e-12)
     holm = DATA.roc.slices(metrics=CHEAP, adjust="holm", **KW)
