@@ -210,3 +210,19 @@ def test_the_default_output_is_unchanged() -> None:
         "model", "slice", *FEATURES, "n_pos", "n_neg", "auc", "auc_rest", "gap", "gap_lower",
         "gap_upper", "p_value", "p_adjusted",
     ]  # fmt: skip
+
+
+def test_the_chart_draws_one_metric_at_a_time() -> None:
+    out = DATA.roc.slices(metrics=CHEAP, **{**KW, "features": "region", "n_boot": 20})
+    with pytest.raises(ValueError, match=r"^slice_chart draws one metric at a time"):
+        pr.charts.slice_chart(out)
+    brier = out.filter(pl.col("metric") == "brier")
+    spec = pr.charts.slice_chart(brier, top=3).to_dict()
+    points = [layer for layer in spec["layer"] if layer["mark"]["type"] == "point"][0]
+    assert points["encoding"]["x"]["title"] == "brier of the slice minus brier of the rest"
+    titles = {t["field"]: t.get("title") for t in points["encoding"]["tooltip"]}
+    assert titles["auc"] == "brier"
+    assert titles["auc_rest"] == "brier of the rest"
+    gaps = {row["gap"] for row in spec["datasets"][next(iter(spec["datasets"]))]} - {0.0}
+    assert gaps <= set(brier["gap"].to_list())
+    assert len(gaps) == 3
