@@ -218,7 +218,7 @@ def test_the_chart_draws_one_metric_at_a_time() -> None:
         pr.charts.slice_chart(out)
     brier = out.filter(pl.col("metric") == "brier")
     spec = pr.charts.slice_chart(brier, top=3).to_dict()
-    points = [layer for layer in spec["layer"] if layer["mark"]["type"] == "point"][0]
+    points = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "point")
     assert points["encoding"]["x"]["title"] == "brier of the slice minus brier of the rest"
     titles = {t["field"]: t.get("title") for t in points["encoding"]["tooltip"]}
     assert titles["auc"] == "brier"
