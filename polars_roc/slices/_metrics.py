@@ -12,6 +12,7 @@ bootstrap (:func:`~polars_roc.segments.disparity.bootstrap_test`, the one resamp
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,9 +30,9 @@ def check_metrics(metrics: Any, schema: pl.Schema) -> dict[str, pl.Expr] | None:
     """
     None, or the mapping of names to scalar numeric expressions; errors name `metrics`.
 
-    Each expression is run on an empty frame of the schema (no data read): an unknown
-    column, a result of other than one row (not an aggregation) or a non-numeric result is
-    refused at call time.
+    Each expression is run on an empty frame of the schema (no data read; its warnings
+    about empty data silenced): an unknown column, a result of other than one row (not an
+    aggregation) or a non-numeric result is refused at call time.
     """
     if metrics is None:
         return None
@@ -48,7 +49,9 @@ def check_metrics(metrics: Any, schema: pl.Schema) -> dict[str, pl.Expr] | None:
     empty = pl.DataFrame(schema=schema)
     for name, expr in metrics.items():
         try:
-            result = empty.select(expr.alias(name))
+            with warnings.catch_warnings():  # of empty data (a mean of no rows): no data here
+                warnings.simplefilter("ignore")
+                result = empty.select(expr.alias(name))
         except ColumnNotFoundError as error:
             first = str(error).splitlines()[0]
             msg = (

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import polars as pl
 import pytest
@@ -226,3 +228,28 @@ def test_the_chart_draws_one_metric_at_a_time() -> None:
     gaps = {row["gap"] for row in spec["datasets"][next(iter(spec["datasets"]))]} - {0.0}
     assert gaps <= set(brier["gap"].to_list())
     assert len(gaps) == 3
+
+
+@pytest.mark.parametrize(
+    "metric",
+    [
+        pr.auc("score", "label"),
+        pr.ks("score", "label"),
+        pr.partial_auc("score", "label", fpr=(0.0, 0.2)),
+        pr.recall_at_precision("score", "label", precision=0.7),
+        pr.lift_at_depth("score", "label", depth=0.1),
+        pr.calibration_slope("score", "label"),
+        pr.expected_calibration_error("score", "label"),
+        pl.len(),
+        pl.col("label").mean(),
+    ],
+    ids=str,
+)
+def test_scalar_expressions_pass_the_call_time_check_quietly(metric: pl.Expr) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lazy = DATA.lazy().roc.slices(metrics={"m": metric}, **KW)  # checked, not run
+    assert lazy.collect_schema().names()[-8:] == [
+        "metric", "estimate", "estimate_rest", "gap", "gap_lower", "gap_upper", "p_value",
+        "p_adjusted",
+    ]  # fmt: skip
