@@ -253,3 +253,19 @@ def test_scalar_expressions_pass_the_call_time_check_quietly(metric: pl.Expr) ->
         "metric", "estimate", "estimate_rest", "gap", "gap_lower", "gap_upper", "p_value",
         "p_adjusted",
     ]  # fmt: skip
+
+
+def test_a_slice_without_a_rest_is_null_as_on_the_auc_path() -> None:
+    one = DATA.filter(pl.col("model") == "logit").with_columns(k=pl.lit("one"))
+    kw = {"features": ["k", "segment"], "depth": 1}
+    metric = one.roc.slices(metrics={"m": pl.col("score").mean()}, n_boot=20, **kw)
+    auc = one.roc.slices(**kw)
+    for out, value in ((metric, "estimate"), (auc, "auc")):
+        whole = out.filter(pl.col("slice") == "k = one").row(0, named=True)
+        assert whole[value] is not None
+        assert [whole[c] for c in ("gap", "gap_lower", "p_value", "p_adjusted")] == [None] * 4
+        assert out["slice"][-1] == "k = one"  # null gaps last
+    expected = one["score"].mean()
+    assert metric.filter(pl.col("slice") == "k = one")["estimate"].item() == pytest.approx(
+        expected, abs=1e-12
+    )
