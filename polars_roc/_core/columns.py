@@ -105,6 +105,19 @@ SLICES = (
     "p_value",
     "p_adjusted",
 )
+#: ``slices(metrics=...)``: after the groups, ``slice`` and the features; one row per metric.
+SLICE_METRICS = (
+    "n_pos",
+    "n_neg",
+    "metric",
+    "estimate",
+    "estimate_rest",
+    "gap",
+    "gap_lower",
+    "gap_upper",
+    "p_value",
+    "p_adjusted",
+)
 #: ``precision_at_recall``: the best precision, the recall it reaches, its threshold.
 PRECISION_AT_RECALL = ("precision", "recall", "threshold", "n_pos", "n_neg")
 #: ``recall_at_precision``: the best recall, the precision it keeps, its threshold.
