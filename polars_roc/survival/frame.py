@@ -57,7 +57,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc import curves
-from polars_roc._core import validate
+from polars_roc._core import labels, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.compat import opaque
 from polars_roc._core.direction import Direction, directed
@@ -146,14 +146,33 @@ def _checked_time(time: str, dtype: pl.DataType) -> pl.Expr:
     return pl.col(time).map_batches(check, return_dtype=pl.Float64, is_elementwise=True)
 
 
+def _checked_weight(weight: str, schema: pl.Schema) -> pl.Expr:
+    """The case weights as Float64, checked (finite, non-negative) when the rows are read."""
+    dtype = validate.column(schema, weight, "weight")
+    if not dtype.is_numeric() or dtype == pl.Boolean:
+        msg = (
+            f"weight column {weight!r} has dtype {dtype}, expected non-negative numbers"
+            "\n\nHint: pass weight=<numeric column> or weight=None."
+        )
+        raise pl.exceptions.SchemaError(msg)
+    return labels.weight(weight)
+
+
 def _rows(
-    lf: pl.LazyFrame, score: str, *, time: str, event: str, names: list[str]
+    lf: pl.LazyFrame,
+    score: str,
+    *,
+    time: str,
+    event: str,
+    names: list[str],
+    weight: str | None = None,
 ) -> tuple[pl.LazyFrame, list[str], dict[str, str]]:
     """
-    ``*keys, score, _t, _e``: the checked rows, ``_t`` null where a row does not count.
+    ``*keys, score, _t, _e`` (+ ``_k``, the case weight): the checked rows.
 
-    Rows that do not count (a null score, time or event) stay, with a null time, so that a
-    group in which no row counts keeps its rows (null AUCs, zero counts).
+    ``_t`` is null where a row does not count (a null score, time, event or weight, or a
+    zero weight); such rows stay, so that a group in which no row counts keeps its rows
+    (null AUCs, zero counts).
     """
     schema = lf.collect_schema()
     for role, column in (("score", score), ("time", time), ("event", event)):
@@ -161,26 +180,33 @@ def _rows(
     for column in names:
         validate.column(schema, column, "by")
     taken = [*schema.names(), *names]
-    own = {k: fresh(f"_{k}", taken) for k in ("t", "e", "h", "y", "w", "g", "u")}
+    own = {k: fresh(f"_{k}", taken) for k in ("t", "e", "h", "y", "w", "g", "u", "k")}
     t, e = pl.col(own["t"]), pl.col(own["e"])
+    weights = [] if weight is None else [_checked_weight(weight, schema).alias(own["k"])]
     rows = lf.select(
         *names,
         pl.col(score),
         _checked_time(time, schema[time]).alias(own["t"]),
         _checked_event(event, schema[event]).alias(own["e"]),
+        *weights,
     )
     keys = names or [own["g"]]
     if not names:
         rows = rows.with_columns(pl.lit(True).alias(own["g"]))
     counts = pl.col(score).is_not_null() & t.is_not_null() & e.is_not_null()
+    if weight is not None:
+        counts &= pl.col(own["k"]).is_not_null() & (pl.col(own["k"]) > 0)
     return rows.with_columns(pl.when(counts).then(t).alias(own["t"])), keys, own
 
 
-def _weighted(rows: pl.LazyFrame, keys: list[str], own: dict[str, str]) -> pl.LazyFrame:
+def _weighted(
+    rows: pl.LazyFrame, keys: list[str], own: dict[str, str], *, weighted: bool
+) -> pl.LazyFrame:
     """The rows with ``_w``: ``1 / G(time)`` for a counted event, 1 otherwise."""
+    case = own["k"] if weighted else None
 
     def weights(df: pl.DataFrame) -> pl.DataFrame:
-        order = sorted_rows(df, keys, time=own["t"], event=own["e"])
+        order = sorted_rows(df, keys, time=own["t"], event=own["e"], weight=case)
         return df.with_columns(pl.Series(own["w"], case_weights(order, df.height)))
 
     schema = rows.collect_schema()
@@ -189,51 +215,66 @@ def _weighted(rows: pl.LazyFrame, keys: list[str], own: dict[str, str]) -> pl.La
 
 
 def _expanded(
-    weighted: pl.LazyFrame, score: str, horizons: list[float], own: dict[str, str]
+    weighted: pl.LazyFrame,
+    score: str,
+    horizons: list[float],
+    own: dict[str, str],
+    *,
+    case_weight: bool,
 ) -> pl.LazyFrame:
     """
     One row per counted row and horizon where it is a case or a control (for curves).
 
-    A row that does not count stays once per horizon with a null score, so that its group
-    keeps its start row, as the curve of a group without counted rows does.
+    A case weighs its case weight times ``1 / G``, a control its case weight. A row that
+    does not count stays once per horizon with a null score, so that its group keeps its
+    start row, as the curve of a group without counted rows does.
     """
     grid = pl.LazyFrame({own["h"]: horizons}, schema={own["h"]: pl.Float64})
     t, e, h = pl.col(own["t"]), pl.col(own["e"]), pl.col(own["h"])
+    k = pl.col(own["k"]) if case_weight else pl.lit(1.0)
     case, control = e & (t <= h), t > h
+    ipcw = pl.col(own["w"]) if not case_weight else pl.col(own["w"]) * k
     return (
         weighted.join(grid, how="cross")
         .filter(case | control | t.is_null())
         .with_columns(
             case.fill_null(value=False).alias(own["y"]),
-            pl.when(case).then(pl.col(own["w"])).otherwise(1.0),
+            pl.when(case).then(ipcw).otherwise(k).alias(own["w"]),
             pl.when(t.is_not_null()).then(pl.col(score)).alias(score),
         )
     )
 
 
 def _auc_table(
-    rows: pl.LazyFrame, score: str, keys: list[str], horizons: list[float], own: dict[str, str]
+    rows: pl.LazyFrame,
+    score: str,
+    keys: list[str],
+    horizons: list[float],
+    own: dict[str, str],
+    *,
+    weighted: bool,
 ) -> pl.LazyFrame:
     """
-    ``*keys, _j, auc, n_cases, n_controls, _S`` from two sorts (``survival._dynamic``).
+    ``*keys, _h, auc, n_cases, n_controls, mean_auc`` from two sorts (``survival._dynamic``).
 
-    ``_S`` is the group's Kaplan–Meier survival at the horizon (for ``mean_auc``).
+    One row per group and horizon, sorted by the keys (nulls last) and the horizon. The
+    counts are UInt32 row counts, or Float64 sums of the case weights when `weighted`.
+    ``mean_auc`` (:func:`time_auc`) is summed over the horizons in their order.
     """
     schema = rows.collect_schema()
+    size = pl.Float64() if weighted else pl.UInt32()
     columns: dict[str, pl.DataType] = {k: schema[k] for k in keys}
     columns.update(
-        _j=pl.Int64(),
-        auc=pl.Float64(),
-        n_cases=pl.UInt32(),
-        n_controls=pl.UInt32(),
-        _S=pl.Float64(),
+        {own["h"]: pl.Float64(), "auc": pl.Float64(), "n_cases": size, "n_controls": size},
+        mean_auc=pl.Float64(),
     )
     out_schema = pl.Schema(columns)
     n_horizons = len(horizons)
     grid = np.asarray(horizons, dtype=np.float64)
+    case = own["k"] if weighted else None
 
     def table(df: pl.DataFrame) -> pl.DataFrame:
-        order = sorted_rows(df, keys, time=own["t"], event=own["e"], score=score)
+        order = sorted_rows(df, keys, time=own["t"], event=own["e"], score=score, weight=case)
         found = dynamic_table(order, df.height, grid)
         counts, has_nan, n_groups = found.counts, found.has_nan, order.keys.height
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -244,18 +285,35 @@ def _auc_table(
         repeated = order.keys.select(pl.all().repeat_by(n_horizons).explode())
         long = pl.DataFrame(
             {
-                "_j": np.tile(np.arange(n_horizons), n_groups),
+                own["h"]: np.tile(grid, n_groups),
                 "auc": auc.ravel(),
                 "n_cases": counts.cases.ravel(),
                 "n_controls": counts.controls.ravel(),
-                "_S": found.survival.ravel(),
+                "mean_auc": np.repeat(_mean_auc(auc, found.survival), n_horizons),
             }
         ).fill_nan(None)
         out = pl.concat([repeated, long], how="horizontal")
         return out.cast(out_schema).select(out_schema.names())
 
-    needed = [*keys, score, own["t"], own["e"]]
+    needed = [*keys, score, own["t"], own["e"], *([] if case is None else [case])]
     return opaque(rows.select(needed), table, schema=out_schema)
+
+
+def _mean_auc(auc: np.ndarray, survival: np.ndarray) -> np.ndarray:
+    """
+    Per group: AUC(t_k) weighted by the drop of ``S`` over ``(t_{k-1}, t_k]``, over ``1 - S(t_K)``.
+
+    NaN (null) where an AUC is undefined or ``S`` never drops (scikit-survival's weights).
+    """
+    total, before = np.zeros(len(auc)), np.ones(len(auc))
+    for j in range(auc.shape[1]):  # left to right, as a sum over the horizons
+        total += auc[:, j] * (before - survival[:, j])
+        before = survival[:, j]
+    last = before
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = total / (1 - last)
+    defined = ~np.isnan(auc).any(axis=1) & (last < 1)
+    return np.where(defined, mean, np.nan)
 
 
 @same_kind
@@ -269,6 +327,7 @@ def time_auc(
     event: str,
     horizons: float | Sequence[float],
     by: By = None,
+    weight: str | None = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
     ci: Literal["bootstrap"] | None = None,
@@ -339,11 +398,11 @@ def time_auc(
         validate.level(level)
         n_boot = validate.n_boot(n_boot)
         validate.seed(seed)
-    out = _table(lf, score, time=time, event=event, horizons=points, names=names)
+    out = _table(lf, score, time=time, event=event, horizons=points, names=names, weight=weight)
     if not wanted:
         return out
     bounds = _bootstrap(
-        lf, score, time=time, event=event, horizons=points, names=names,
+        lf, score, time=time, event=event, horizons=points, names=names, weight=weight,
         n_boot=n_boot, seed=seed, level=level, bar=ticks(progress, "time_auc bootstrap"),
     )  # fmt: skip
     on = [*names, "horizon"]
@@ -359,23 +418,13 @@ def _table(
     event: str,
     horizons: list[float],
     names: list[str],
+    weight: str | None,
 ) -> pl.LazyFrame:
     """``*names, horizon, auc, n_cases, n_controls, mean_auc`` (:func:`time_auc` without ci)."""
-    points = horizons
-    rows, keys, own = _rows(lf, score, time=time, event=event, names=names)
-    per = [*keys, own["h"]]
-    grid = pl.LazyFrame({own["h"]: points, "_j": range(len(points))})
-    grid = grid.with_columns(pl.col(own["h"]).cast(pl.Float64), pl.col("_j").cast(pl.Int64))
-    out = _auc_table(rows, score, keys, points, own).join(grid, on="_j").drop("_j")
-    drop = (pl.col("_S").shift(1, fill_value=1.0) - pl.col("_S")).over(keys, order_by=own["h"])
-    last = pl.col("_S").sort_by(own["h"]).last().over(keys)
-    mean = (pl.col("auc") * drop).sum().over(keys) / (1 - last)
-    defined = pl.col("auc").is_not_null().all().over(keys) & (last < 1)
-    out = out.with_columns(_drop=drop).with_columns(mean_auc=pl.when(defined).then(mean))
-    horizon = _horizon_column(pl.col(own["h"]), points, lf.collect_schema()[time])
-    return out.sort(per, nulls_last=True).select(
-        *names, horizon.alias("horizon"), *_TIME_AUC_COLUMNS[1:]
-    )
+    rows, keys, own = _rows(lf, score, time=time, event=event, names=names, weight=weight)
+    out = _auc_table(rows, score, keys, horizons, own, weighted=weight is not None)
+    horizon = _horizon_column(pl.col(own["h"]), horizons, lf.collect_schema()[time])
+    return out.select(*names, horizon.alias("horizon"), *_TIME_AUC_COLUMNS[1:])
 
 
 #: Rows of resampled data per chunk of :func:`_bootstrap` (replicates stacked as a group).
@@ -390,6 +439,7 @@ def _bootstrap(
     event: str,
     horizons: list[float],
     names: list[str],
+    weight: str | None,
     n_boot: int,
     seed: int | None,
     level: float,
@@ -398,19 +448,24 @@ def _bootstrap(
     """
     ``*names, horizon, auc_lower, auc_upper``: percentile bootstrap intervals of AUC(t).
 
-    Each group's counted rows (score, time and event known), put in a canonical order (by
-    score, time, event), are drawn `n_boot` times with replacement from the group's stream
-    (:func:`polars_roc._core.resampling.group_rng`: `seed` and the group's key). Each
+    Each group's counted rows (score, time and event known, a positive case weight), put in
+    a canonical order (by score, time, event, weight), are drawn `n_boot` times with
+    replacement from the group's stream (:func:`polars_roc._core.resampling.group_rng`:
+    `seed` and the group's key); a row keeps its case weight. Each
     replicate is a group of :func:`_table` (its own censoring curve), a chunk of
     replicates at a time. A replicate with an undefined AUC(t) (no case or no control drawn)
     makes that interval null; so does a group without counted rows.
     """
-    rows = lf.select(*names, score, time, event).filter(
-        pl.all_horizontal(pl.col(score, time, event).is_not_null())
-    )
-    taken = [*names, score, time, event]
+    roles = [score, time, event, *([] if weight is None else [weight])]
+    counted = pl.all_horizontal(pl.col(roles).is_not_null())
+    if weight is not None:
+        counted &= pl.col(weight) > 0
+    rows = lf.select(*names, *roles).filter(counted)
+    taken = [*names, *roles]
     rep, index = fresh("_rep", taken), fresh("_i", taken)
-    schema = _table(rows, score, time=time, event=event, horizons=horizons, names=names)
+    schema = _table(
+        rows, score, time=time, event=event, horizons=horizons, names=names, weight=weight
+    )
     columns = schema.collect_schema()
     out_schema = pl.Schema(
         {
@@ -422,7 +477,7 @@ def _bootstrap(
     alpha = 1 - level
 
     def bounds(df: pl.DataFrame) -> pl.DataFrame:
-        df = df.sort(score, time, event, maintain_order=True).with_row_index(index)
+        df = df.sort(roles, maintain_order=True).with_row_index(index)
         members = (
             df.group_by(names, maintain_order=True).agg(index)
             if names
@@ -447,7 +502,7 @@ def _bootstrap(
             )
             aucs = _table(
                 stacked.lazy(), score, time=time, event=event, horizons=horizons,
-                names=[*names, rep],
+                names=[*names, rep], weight=weight,
             )  # fmt: skip
             parts.append(aucs.select(*names, "horizon", "auc").collect(engine="in-memory"))
         auc = pl.col("auc")
@@ -475,6 +530,7 @@ def time_curve(
     event: str,
     horizons: float | Sequence[float],
     by: By = None,
+    weight: str | None = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
@@ -507,8 +563,10 @@ def time_curve(
     """
     points = _horizons(horizons)
     names = validate.as_names(by)
-    rows, keys, own = _rows(lf, score, time=time, event=event, names=names)
-    expanded = _expanded(_weighted(rows, keys, own), score, points, own)
+    rows, keys, own = _rows(lf, score, time=time, event=event, names=names, weight=weight)
+    weighted = weight is not None
+    ipcw = _weighted(rows, keys, own, weighted=weighted)
+    expanded = _expanded(ipcw, score, points, own, case_weight=weighted)
     # A case whose censoring curve fell to 0 has no weight (1 / G is inf): its group's
     # horizon counts it with weight 0 and is marked, so its case counts come out null.
     w, unweighted = pl.col(own["w"]), pl.col(own["u"])
