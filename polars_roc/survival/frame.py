@@ -20,6 +20,10 @@ group and score, no Python loop over rows or groups).
 group over ``(t_{k-1}, t_k]`` (``t_0`` with S = 1), divided by ``1 - S(t_K)``, as
 scikit-survival does.
 
+Case weights (``weight=``, frequencies) multiply the IPCW weights of the cases and weigh
+the controls; both Kaplan–Meier curves are weighted (``r_s``, ``d_s``, ``c_s`` are weight
+sums), so that an integer weight k is the row repeated k times.
+
 A horizon before the first event has no cases, one at or after the last time no controls:
 its AUC is null and ``n_cases`` / ``n_controls`` show why. A case whose censoring curve has
 dropped to 0 (every row still at risk censored at once) cannot be weighted: the horizons it
@@ -356,6 +360,12 @@ def time_auc(
         One or more horizons ``t`` in the time column's units.
     by
         Column name(s) to group by: each group has its own censoring curve.
+    weight
+        Case weights (non-negative numbers; frequencies, e.g. a sampling design's): a case
+        counts with its weight times its IPCW weight, a control with its weight, and the
+        Kaplan–Meier curves of the censoring and of the events are weighted. An integer
+        weight k is the row repeated k times; a null or zero weight drops the row. With
+        weights `n_cases` and `n_controls` are Float64 weight sums.
     direction
         ``"higher"`` or ``"lower"``: which end of the score means risk.
     nan_policy
@@ -378,8 +388,8 @@ def time_auc(
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, horizon, auc, n_cases, n_controls, mean_auc``: one row per group and
-        horizon (ascending); `n_cases`, `n_controls` count rows; `mean_auc` repeats on each
-        row of its group. With ``ci="bootstrap"``, ``auc_lower, auc_upper`` after ``auc``.
+        horizon (ascending); `n_cases`, `n_controls` count rows (sum the weights, with
+        `weight`); `mean_auc` repeats on each row of its group. With ``ci="bootstrap"``, ``auc_lower, auc_upper`` after ``auc``.
 
     Examples
     --------
@@ -390,6 +400,17 @@ def time_auc(
     ... )
     >>> df.roc.time_auc("risk", time="t", event="e", horizons=[2, 4])["auc"].to_list()
     [1.0, 1.0]
+
+    A weight of 2 is the row twice:
+
+    >>> df = pl.DataFrame(
+    ...     {"risk": [0.9, 0.3, 0.4, 0.2], "t": [1, 3, 5, 9], "e": [1, 1, 0, 1], "w": [2, 1, 1, 1]}
+    ... )
+    >>> twice = pl.concat([df, df.head(1)])
+    >>> df.roc.time_auc("risk", time="t", event="e", horizons=4, weight="w")["auc"].item()
+    0.8333333333333334
+    >>> twice.roc.time_auc("risk", time="t", event="e", horizons=4)["auc"].item()
+    0.8333333333333334
     """
     points = _horizons(horizons)
     names = validate.as_names(by)
@@ -539,8 +560,9 @@ def time_curve(
 
     Parameters
     ----------
-    lf, score, time, event, horizons, by, direction, nan_policy
-        As in :func:`time_auc`.
+    lf, score, time, event, horizons, by, weight, direction, nan_policy
+        As in :func:`time_auc`; `tp`, `fn` are the cases' weights times their IPCW weights,
+        `fp`, `tn` the controls' weights.
 
     Returns
     -------
