@@ -134,10 +134,11 @@ def test_each_group_sort_equals_the_whole_frame_sort(
     if weighted:
         kwargs["weight"] = "w"
     monkeypatch.setattr(dynamic, "GROUP_SORT_ROWS", 10**9)  # every group small: frame sorts
-    frame = df.roc.time_auc("s", **kwargs)
+    frame, frame_curve = df.roc.time_auc("s", **kwargs), df.roc.time_curve("s", **kwargs)
     monkeypatch.setattr(dynamic, "GROUP_SORT_ROWS", 1)  # every group big: per-group sorts
-    each = df.roc.time_auc("s", **kwargs)
+    each, each_curve = df.roc.time_auc("s", **kwargs), df.roc.time_curve("s", **kwargs)
     assert_frame_equal(each, frame, check_exact=False, rel_tol=1e-12)
+    assert_frame_equal(each_curve, frame_curve, check_exact=False, rel_tol=1e-12)
     assert frame["g"].to_list()[-3:] == [None] * 3  # null key last, as every grouped table
     assert frame.filter(pl.col("g") == 4)["auc"].to_list() == [None] * 3
     for g in (0, 3):  # and each group its own numbers
