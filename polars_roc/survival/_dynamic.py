@@ -285,6 +285,8 @@ def censoring(
     bounds: IntArray,
     bucket: npt.NDArray[np.integer],
     n_horizons: int,
+    *,
+    before: bool = False,
 ) -> Censoring:
     """
     Weighted Kaplan–Meier curves of each group's censoring times (``G``) and events (``S``).
@@ -297,7 +299,8 @@ def censoring(
     every weight is 1). ``r_s - d_s`` is summed as the weight at risk after ``s`` plus
     ``c_s``, so that it is ``c_s`` itself where every row left is censored at ``s`` (``G``
     falls to 0 exactly). A case is weighted by ``G`` at its own time, censorings at that
-    time included (scikit-survival's rule).
+    time included (scikit-survival's rule), or with `before` by ``G`` just before its time
+    (``G(T-)``, riskRegression's rule: the censoring curve of the earlier times only).
 
     Examples
     --------
@@ -311,6 +314,13 @@ def censoring(
     [1.0, 1.0, 1.5, 1.5]
     >>> out.survival.tolist()  # S at the horizon between 2 and 3: 3/4
     [[0.75]]
+    >>> tied = np.array([1.0, 2.0, 2.0, 3.0]), np.array([True, True, False, True])
+    >>> censoring(*tied, np.ones(4), np.array([0, 4]), np.zeros(4, dtype=int), 0).weight.tolist()
+    [1.0, 2.0, 1.0, 2.0]
+    >>> censoring(
+    ...     *tied, np.ones(4), np.array([0, 4]), np.zeros(4, dtype=int), 0, before=True
+    ... ).weight.tolist()  # G(2-) = 1: the censoring at 2 does not weigh the event at 2
+    [1.0, 1.0, 1.0, 2.0]
     """
     n, n_groups = len(time), len(bounds) - 1
     starts = _runs(time, bounds)  # runs of one time within a group
@@ -335,6 +345,9 @@ def censoring(
         s_factor = 1 - d / at_risk
     plan = scan_plan(first, n_runs)
     big_g, big_s = scan(np.multiply, g_factor, plan), scan(np.multiply, s_factor, plan)
+    if before:  # G at the run before, within the group (1 before a group's first time)
+        big_g = np.append(1.0, big_g[:-1]) if n_runs else big_g
+        big_g[first] = 1.0
     with np.errstate(divide="ignore"):
         inverse = np.divide(1.0, big_g)
     weight = np.where(event, inverse if n_runs == n else inverse[_run_of(starts, n)], 1.0)
@@ -469,9 +482,11 @@ def each_block(bounds: IntArray, work: Callable[[int, int], None]) -> None:
             done.result()
 
 
-def case_weights(order: Sorted, n_rows: int) -> FloatArray:
+def case_weights(order: Sorted, n_rows: int, *, before: bool = False) -> FloatArray:
     """
     The IPCW factor of every row (input order; 1 for a row not counted or not an event).
+
+    `before`: ``G(T-)`` instead of ``G(T)`` (:func:`censoring`).
 
     Examples
     --------
@@ -487,18 +502,22 @@ def case_weights(order: Sorted, n_rows: int) -> FloatArray:
         lo, hi = bounds[g0], bounds[g1]
         local, none = bounds[g0 : g1 + 1] - lo, np.zeros(hi - lo, dtype=np.int8)
         t, e, w = order.time[lo:hi], order.event[lo:hi], order.weight[lo:hi]
-        weight[order.by_time[lo:hi]] = censoring(t, e, w, local, none, 0).weight
+        found = censoring(t, e, w, local, none, 0, before=before)
+        weight[order.by_time[lo:hi]] = found.weight
 
     each_block(bounds, block)
     return weight
 
 
-def dynamic_table(order: Sorted, n_rows: int, horizons: FloatArray) -> Table:
+def dynamic_table(
+    order: Sorted, n_rows: int, horizons: FloatArray, *, before: bool = False
+) -> Table:
     """
     Every group's AUC(t) counts, a block of whole groups at a time (:func:`each_block`).
 
     Within a block the rows go from time order to score order by their row numbers: a
     scratch array holds each row's place in its block's time order, read in score order.
+    `before`: cases weighted by ``G(T-)`` instead of ``G(T)`` (:func:`censoring`).
 
     Examples
     --------
@@ -527,7 +546,7 @@ def dynamic_table(order: Sorted, n_rows: int, horizons: FloatArray) -> Table:
         local = bounds[g0 : g1 + 1] - lo
         t, e, w = order.time[lo:hi], order.event[lo:hi], order.weight[lo:hi]
         bucket = np.searchsorted(horizons, t, side="left").astype(_small(n_horizons))
-        weighted = censoring(t, e, w, local, bucket, n_horizons)
+        weighted = censoring(t, e, w, local, bucket, n_horizons, before=before)
         survival[g0:g1] = weighted.survival
         case = e & (bucket < n_horizons)
         infinite = np.flatnonzero(case & np.isinf(weighted.weight))

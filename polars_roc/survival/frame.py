@@ -12,9 +12,10 @@ scikit-survival's ``cumulative_dynamic_auc`` with the same rows as train and tes
 Ties in time, as scikit-survival: at a tied time, events come before censorings, so
 ``G(t) = Π_{s <= t} (1 - c_s / (r_s - d_s))`` with ``r_s`` the rows at risk at ``s``
 (``time >= s``), ``d_s`` the events and ``c_s`` the censorings at ``s``; a case is weighted by
-``G`` at its own time, censorings at that time included. ``G`` is a sorted cumulative product
-per group (:mod:`polars_roc.survival._dynamic`: one sort of the rows by group and time, one by
-group and score, no Python loop over rows or groups).
+``G`` at its own time, censorings at that time included; ``censoring_at="before"`` weighs it
+by ``G(T-)``, the curve of the earlier times only, as riskRegression's ``Score`` does. ``G``
+is a running product per group (:mod:`polars_roc.survival._dynamic`: the rows sorted by group
+and time and by group and score, no Python loop over rows).
 
 ``mean_auc`` weighs AUC(t_k) by the drop of the Kaplan–Meier survival curve ``S`` of the
 group over ``(t_{k-1}, t_k]`` (``t_0`` with S = 1), divided by ``1 - S(t_K)``, as
@@ -91,6 +92,12 @@ def _horizons(horizons: Any) -> list[float]:
         )
         raise ValueError(msg)
     return sorted(set(out))
+
+
+def _before(censoring_at: Any) -> bool:
+    """True for ``censoring_at="before"`` (``G(T-)``), False for ``"time"``; else an error."""
+    validate.choice(censoring_at, ("time", "before"), "censoring_at")
+    return bool(censoring_at == "before")
 
 
 def _horizon_column(horizon: pl.Expr, points: list[float], dtype: pl.DataType) -> pl.Expr:
@@ -204,14 +211,15 @@ def _rows(
 
 
 def _weighted(
-    rows: pl.LazyFrame, keys: list[str], own: dict[str, str], *, weighted: bool
+    rows: pl.LazyFrame, keys: list[str], own: dict[str, str], *, weighted: bool, before: bool
 ) -> pl.LazyFrame:
-    """The rows with ``_w``: ``1 / G(time)`` for a counted event, 1 otherwise."""
+    """The rows with ``_w``: ``1 / G(time)`` (``G(time-)``) for a counted event, else 1."""
     case = own["k"] if weighted else None
 
     def weights(df: pl.DataFrame) -> pl.DataFrame:
         order = sorted_rows(df, keys, time=own["t"], event=own["e"], weight=case)
-        return df.with_columns(pl.Series(own["w"], case_weights(order, df.height)))
+        ipcw = case_weights(order, df.height, before=before)
+        return df.with_columns(pl.Series(own["w"], ipcw))
 
     schema = rows.collect_schema()
     schema[own["w"]] = pl.Float64()
@@ -257,6 +265,7 @@ def _auc_table(
     own: dict[str, str],
     *,
     weighted: bool,
+    before: bool,
 ) -> pl.LazyFrame:
     """
     ``*keys, _h, auc, n_cases, n_controls, mean_auc`` from two sorts (``survival._dynamic``).
@@ -279,7 +288,7 @@ def _auc_table(
 
     def table(df: pl.DataFrame) -> pl.DataFrame:
         order = sorted_rows(df, keys, time=own["t"], event=own["e"], score=score, weight=case)
-        found = dynamic_table(order, df.height, grid)
+        found = dynamic_table(order, df.height, grid, before=before)
         counts, has_nan, n_groups = found.counts, found.has_nan, order.keys.height
         with np.errstate(divide="ignore", invalid="ignore"):
             auc = counts.u / (counts.case_weight * counts.controls)
@@ -334,6 +343,7 @@ def time_auc(
     weight: str | None = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
+    censoring_at: Literal["time", "before"] = "time",
     ci: Literal["bootstrap"] | None = None,
     n_boot: int = 2000,
     seed: int | None = 0,
@@ -370,6 +380,11 @@ def time_auc(
         ``"higher"`` or ``"lower"``: which end of the score means risk.
     nan_policy
         NaN scores: ``"propagate"`` (the group's AUCs are null), ``"omit"`` or ``"raise"``.
+    censoring_at
+        Where a case reads the censoring curve: ``"time"``, ``G(T)`` at its own time,
+        censorings at that time included (scikit-survival's ``cumulative_dynamic_auc``), or
+        ``"before"``, ``G(T-)`` just before it (riskRegression's ``Score``). They differ only
+        where a censoring shares its time with a case.
     ci
         ``"bootstrap"`` adds ``auc_lower, auc_upper``: percentile intervals from `n_boot`
         resamples of each group's rows (drawn with replacement, each resample with its own
@@ -389,7 +404,8 @@ def time_auc(
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, horizon, auc, n_cases, n_controls, mean_auc``: one row per group and
         horizon (ascending); `n_cases`, `n_controls` count rows (sum the weights, with
-        `weight`); `mean_auc` repeats on each row of its group. With ``ci="bootstrap"``, ``auc_lower, auc_upper`` after ``auc``.
+        `weight`); `mean_auc` repeats on each row of its group. With ``ci="bootstrap"``,
+        ``auc_lower, auc_upper`` after ``auc``.
 
     Examples
     --------
@@ -414,17 +430,22 @@ def time_auc(
     """
     points = _horizons(horizons)
     names = validate.as_names(by)
+    before = _before(censoring_at)
     wanted = validate.ci(ci, ("bootstrap",))
     if wanted:
         validate.level(level)
         n_boot = validate.n_boot(n_boot)
         validate.seed(seed)
-    out = _table(lf, score, time=time, event=event, horizons=points, names=names, weight=weight)
+    out = _table(
+        lf, score, time=time, event=event, horizons=points, names=names, weight=weight,
+        before=before,
+    )  # fmt: skip
     if not wanted:
         return out
     bounds = _bootstrap(
         lf, score, time=time, event=event, horizons=points, names=names, weight=weight,
-        n_boot=n_boot, seed=seed, level=level, bar=ticks(progress, "time_auc bootstrap"),
+        before=before, n_boot=n_boot, seed=seed, level=level,
+        bar=ticks(progress, "time_auc bootstrap"),
     )  # fmt: skip
     on = [*names, "horizon"]
     joined = out.join(bounds, on=on, how="left", nulls_equal=True, maintain_order="left")
@@ -440,10 +461,12 @@ def _table(
     horizons: list[float],
     names: list[str],
     weight: str | None,
+    before: bool,
 ) -> pl.LazyFrame:
     """``*names, horizon, auc, n_cases, n_controls, mean_auc`` (:func:`time_auc` without ci)."""
     rows, keys, own = _rows(lf, score, time=time, event=event, names=names, weight=weight)
-    out = _auc_table(rows, score, keys, horizons, own, weighted=weight is not None)
+    weighted = weight is not None
+    out = _auc_table(rows, score, keys, horizons, own, weighted=weighted, before=before)
     horizon = _horizon_column(pl.col(own["h"]), horizons, lf.collect_schema()[time])
     return out.select(*names, horizon.alias("horizon"), *_TIME_AUC_COLUMNS[1:])
 
@@ -461,6 +484,7 @@ def _bootstrap(
     horizons: list[float],
     names: list[str],
     weight: str | None,
+    before: bool,
     n_boot: int,
     seed: int | None,
     level: float,
@@ -485,8 +509,9 @@ def _bootstrap(
     taken = [*names, *roles]
     rep, index = fresh("_rep", taken), fresh("_i", taken)
     schema = _table(
-        rows, score, time=time, event=event, horizons=horizons, names=names, weight=weight
-    )
+        rows, score, time=time, event=event, horizons=horizons, names=names, weight=weight,
+        before=before,
+    )  # fmt: skip
     columns = schema.collect_schema()
     out_schema = pl.Schema(
         {
@@ -523,7 +548,7 @@ def _bootstrap(
             )
             aucs = _table(
                 stacked.lazy(), score, time=time, event=event, horizons=horizons,
-                names=[*names, rep], weight=weight,
+                names=[*names, rep], weight=weight, before=before,
             )  # fmt: skip
             parts.append(aucs.select(*names, "horizon", "auc").collect(engine="in-memory"))
         auc = pl.col("auc")
@@ -554,13 +579,14 @@ def time_curve(
     weight: str | None = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
+    censoring_at: Literal["time", "before"] = "time",
 ) -> pl.LazyFrame:
     """
     The ROC(t) curves whose areas :func:`time_auc` gives: IPCW-weighted cases per horizon.
 
     Parameters
     ----------
-    lf, score, time, event, horizons, by, weight, direction, nan_policy
+    lf, score, time, event, horizons, by, weight, direction, nan_policy, censoring_at
         As in :func:`time_auc`; `tp`, `fn` are the cases' weights times their IPCW weights,
         `fp`, `tn` the controls' weights.
 
@@ -587,7 +613,7 @@ def time_curve(
     names = validate.as_names(by)
     rows, keys, own = _rows(lf, score, time=time, event=event, names=names, weight=weight)
     weighted = weight is not None
-    ipcw = _weighted(rows, keys, own, weighted=weighted)
+    ipcw = _weighted(rows, keys, own, weighted=weighted, before=_before(censoring_at))
     expanded = _expanded(ipcw, score, points, own, case_weight=weighted)
     # A case whose censoring curve fell to 0 has no weight (1 / G is inf): its group's
     # horizon counts it with weight 0 and is marked, so its case counts come out null.

@@ -31,17 +31,19 @@ def censored(seed: int, n: int = 300, ties: bool = False) -> pl.DataFrame:
     )
 
 
-def weighted_brute_force(df: pl.DataFrame, horizon: float) -> float | None:
+def weighted_brute_force(df: pl.DataFrame, horizon: float, *, before: bool = False) -> float | None:
     """
     Weighted IPCW AUC(t) from its definition, one subject at a time (no sort, no cumsum).
 
     G(u) = Π_{v <= u} (1 - C_v / (R_v - D_v)) with R_v the weight at risk (time >= v), D_v
     the events' and C_v the censorings' weight at v; a case (event by the horizon) weighs
     w / G(its time), a control (time past the horizon) w; ties in the score count one half.
+    With `before`, a case reads G just before its time (the product over v < its time).
     """
     t, e, s, w = (df[c].to_numpy() for c in ("t", "e", "s", "w"))
-    g, survival = {}, 1.0
+    g, g_before, survival = {}, {}, 1.0
     for u in sorted(set(t.tolist())):
+        g_before[u] = survival
         at = t == u
         r = sum(w[i] for i in range(len(t)) if t[i] >= u)
         d = sum(w[i] for i in range(len(t)) if at[i] and e[i])
@@ -49,9 +51,26 @@ def weighted_brute_force(df: pl.DataFrame, horizon: float) -> float | None:
         if r - d > 0:
             survival *= 1 - c / (r - d)
         g[u] = survival
-    cases = [(s[i], w[i] / g[t[i]]) for i in range(len(t)) if e[i] and t[i] <= horizon]
+    curve = g_before if before else g
+    cases = [(s[i], w[i] / curve[t[i]]) for i in range(len(t)) if e[i] and t[i] <= horizon]
     controls = [(s[j], w[j]) for j in range(len(t)) if t[j] > horizon]
     if not cases or not controls:
         return None
     num = sum(a * b * ((x > y) + 0.5 * (x == y)) for x, a in cases for y, b in controls)
     return num / (sum(a for _, a in cases) * sum(b for _, b in controls))
+
+
+def integer_times(n: int, seed: int) -> pl.DataFrame:
+    """Integer times: censorings tie with cases, where G(T) and G(T-) differ."""
+    rng = np.random.default_rng(seed)
+    risk = rng.normal(size=n)
+    event_time = rng.exponential(6 * np.exp(-0.8 * risk))
+    censor_time = rng.exponential(9, n)
+    return pl.DataFrame(
+        {
+            "s": np.round(risk + rng.normal(0, 0.7, n), 1),
+            "t": np.ceil(np.minimum(event_time, censor_time)),
+            "e": event_time <= censor_time,
+            "w": rng.integers(1, 4, n),
+        }
+    )
