@@ -23,11 +23,11 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc import curves
-from polars_roc._core import binormal
+from polars_roc._core import binormal, labels
 from polars_roc._core.counts import with_totals
 from polars_roc._core.distributions import normal_quantile
 
-__all__ = ["PLANS", "Plan", "binormal_pairs", "check", "planned"]
+__all__ = ["PLANS", "Plan", "binormal_pairs", "check", "partial_plan", "planned"]
 
 #: What the plan solves for (pROC's argument left ``NULL``).
 Plan = Literal["sample_size", "power", "alpha"]
@@ -153,7 +153,7 @@ def _variances(
         a_a, b_a, a_b, b_b = (pl.col(c) for c in ("_A_a", "_B_a", "_A_b", "_B_b"))
         v1 = binormal.variance(a_a, b_a, kappa, fpr)
         v2 = binormal.variance(a_b, b_b, kappa, fpr)
-        cov = binormal.covariance(a_a, b_a, a_b, b_b, pl.col("_rn"), pl.col("_ra"), kappa, fpr)
+        cov = binormal.covariance(a_a, b_a, a_b, b_b, pl.col("_rn"), pl.col("_ra"), kappa, fpr, fpr)
         return (2 * v1 - 2 * cov) / m, (v1 + v2 - 2 * cov) / m
     # DeLong's parts at the data's size (`_v0_pos` = 2 S₁₀-part / m, ...), rescaled.
     m0, n0 = (pl.col(c).cast(pl.Float64) for c in ("n_pos_a", "n_neg_a"))
@@ -213,3 +213,82 @@ def planned(
     tail = 1 - binormal.phi(z)
     level_needed = tail * 2 if alternative == "two-sided" else tail
     return [pl.when(defined & (v0 > 0)).then(level_needed).alias("alpha")]
+
+
+def partial_plan(
+    tested: pl.LazyFrame,
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    model: str,
+    case: str | None,
+    names: list[str],
+    pos_label: Any,
+    plan: Plan,
+    power: float | None,
+    n_pos: float | None,
+    n_neg: float | None,
+    alternative: str,
+    level: float,
+    fpr: tuple[float, float],
+) -> pl.LazyFrame:
+    """
+    The bootstrap test of partial areas (`tested`) with the plan of its difference.
+
+    pROC's ``power.roc.test`` on curves with ``partial.auc`` over specificity: Obuchowski's
+    binormal variances of the partial areas over the FPR range `fpr`, ``Δ`` the difference
+    of the raw partial areas (``diff``). The cases are matched as the test matches them (by
+    `case`, else by position within each model).
+    """
+    case_id = pl.col(case) if case is not None else pl.int_range(pl.len()).over([*names, model])
+    rows = lf.select(
+        *names,
+        pl.col(model).alias("_model"),
+        case_id.alias("_case"),
+        labels.score(score, checked=False).alias("_s"),
+        labels.positive(label, pos_label).alias("_y"),
+    ).filter(pl.col("_s").is_not_null() & pl.col("_y").is_not_null())
+    keys = [*names, "_model"]
+    sides = rows.group_by(keys).agg(
+        n_pos=pl.col("_y").sum().cast(pl.Int64), n_neg=(~pl.col("_y")).sum().cast(pl.Int64)
+    )
+    pairs = tested.rename({"model_a": "_model_a", "model_b": "_model_b"})
+    for side in ("a", "b"):
+        own = sides.rename({"_model": f"_model_{side}", "n_pos": f"n_pos_{side}"})
+        own = own.rename({"n_neg": f"n_neg_{side}"})
+        pairs = pairs.join(own, on=[*names, f"_model_{side}"], how="left", nulls_equal=True)
+    cells = rows.select(*names, "_model", "_case", "_y", "_s")
+    left = cells.rename({"_model": "_model_a", "_y": "_y_a", "_s": "_s_a"})
+    right = cells.rename({"_model": "_model_b", "_y": "_y_b", "_s": "_s_b"})
+    pair_keys = [*names, "_model_a", "_model_b"]
+    ordered = (
+        left.join(right, on=[*names, "_case"], how="inner", nulls_equal=True)
+        .filter((pl.col("_model_a") < pl.col("_model_b")) & (pl.col("_y_a") == pl.col("_y_b")))
+        .sort([*pair_keys, "_case"])
+    )
+    pairs = binormal_pairs(
+        pairs,
+        rows.select(*keys, "_s", "_y"),
+        ordered,
+        score="_s",
+        label="_y",
+        keys=keys,
+        pos_label=True,
+        pair_keys=pair_keys,
+    )
+    columns = planned(
+        plan,
+        power=power,
+        power_method="obuchowski",
+        n_pos=n_pos,
+        n_neg=n_neg,
+        alternative=alternative,
+        level=level,
+        fpr=fpr,
+    )
+    kept = tested.collect_schema().names()
+    return pairs.with_columns(columns).select(
+        *(pl.col(f"_{c}").alias(c) if c in ("model_a", "model_b") else pl.col(c) for c in kept),
+        *(c.meta.output_name() for c in columns),
+    )

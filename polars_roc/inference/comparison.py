@@ -406,6 +406,24 @@ def compare(
         boot["progress"] = progress  # progress
         tested = bootstrap_tests.compare(lf, score, label, names=names, **cols, **test, **boot)
         tested = margins.with_margin_test(tested, margin, equivalence).drop("_sd")
+        if plan is not None and fpr is not None:
+            tested = plans.partial_plan(
+                tested,
+                lf,
+                score,
+                label,
+                model=model,
+                case=case,
+                names=names,
+                pos_label=pos_label,
+                plan=plan,
+                power=power,
+                n_pos=n_pos,
+                n_neg=n_neg,
+                alternative=alternative,
+                level=level,
+                fpr=fpr,
+            )
         return with_adjusted(tested, adjust)
     # Only the columns the test reads, model and case under names not in the frame: no other
     # column meets an internal one. As pROC: without case ids, two models score the same
