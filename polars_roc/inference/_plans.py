@@ -75,8 +75,8 @@ def check(
         if power_method != "delong" or sizes != (None, None):
             given = "power_method='obuchowski'" if power_method != "delong" else "n_pos/n_neg"
             msg = (
-                f"{given} only sets how a study is planned\n\nHint: pass power=0.9 (the "
-                f"sample size), plan='power' or plan='alpha'."
+                f"{given} needs power= or plan= (it only sets how a study is planned)"
+                f"\n\nHint: pass power=0.9 (the sample size), plan='power' or plan='alpha'."
             )
             raise ValueError(msg)
         return None, None, None
