@@ -176,6 +176,11 @@ def compare(
         Column roles, as in :func:`polars_roc.areas.auc`.
     model
         Column naming the model that produced each score.
+    weight
+        Not supported: DeLong's, the bootstrap and the Venkatraman tests are defined on
+        unweighted cases (pROC has no weights); a weight column is refused with a
+        ValueError. Compare weighted AUCs one by one with ``auc(weight=...,
+        ci="bootstrap")``, or repeat each row by its integer weight.
     case
         Column identifying the case (patient, customer): pairs the two models' rows.
         Each case appears at most once per model and group.
@@ -194,17 +199,30 @@ def compare(
         interval, no `fpr`/`tpr`/`power`/`cluster`.
     adjust
         None, ``"holm"``, ``"bonferroni"`` or ``"bh"``: adds ``p_adjusted``.
-    power
-        A wanted power in (0, 1): adds ``n_pos_needed, n_neg_needed``, the positives and
-        negatives (at the observed ratio) a paired study needs to detect the observed
-        difference at the test's level (``1 - level``, halved when two-sided), as pROC's
-        ``power.roc.test(roc1, roc2)`` with ``roc1`` the curve of `model_a`
-        (Obuchowski & McClish 1997, eq. 2: ``n = (z_α·√V₀ + z_β·√V_A)² / diff²`` per
-        positive, ``V₀ = 2(V_a - C)`` taking `model_a` as the null, ``V_A = V_a + V_b -
-        2C``). Null for an unpaired pair or no difference.
+    power, plan, n_pos, n_neg
+        Plan a paired study to detect the observed difference, as pROC's
+        ``power.roc.test(roc1, roc2)`` with ``roc1`` the curve of `model_a`: Obuchowski &
+        McClish (1997, eq. 2) tie ``√n·|diff| = z_α·√V₀ + z_β·√V_A`` (``n`` positives,
+        ``V₀ = 2(V_a - C)`` taking `model_a` as the null, ``V_A = V_a + V_b - 2C``, per
+        positive; ``z_α`` from the test's level ``1 - level``, halved when two-sided).
+        `plan` says which unknown is solved for (pROC's argument left ``NULL``):
+        ``"sample_size"`` (the default when `power` is given) adds ``n_pos_needed,
+        n_neg_needed``, the positives and negatives (at the observed ratio) that reach
+        `power`; ``"power"`` adds ``power``, the power of the test at the data's size or at
+        `n_pos` / `n_neg` (one of them alone keeps the data's ratio); ``"alpha"`` adds
+        ``alpha``, the significance level (two-sided: both tails) at which that size
+        reaches `power`. pROC plans two curves only at their own size; a given size scales
+        DeLong's variance part by part (``S₁₀ / n_pos + S₀₁ / n_neg``) and sets ``κ`` of
+        Obuchowski's. Null for an unpaired pair, a negative ``V₀`` (pROC's NaN) or no
+        variance; the sample size also for no difference. A partial area is planned with
+        ``method="bootstrap", fpr=(lo, hi), power_method="obuchowski"`` (pROC's curves
+        with ``partial.auc`` over specificity): ``diff`` is then the difference of the raw
+        partial areas and the variances Obuchowski's over that FPR range; pROC's aSAH
+        planning over specificity (1, 0.9) asks 0.51 cases: the partial areas are small
+        and so are their binormal variances. Not with `cluster`.
     power_method
-        The variances ``V_a, V_b, C`` that plan the study (with `power`; ``"obuchowski"``
-        without `power` is an error):
+        The variances ``V_a, V_b, C`` that plan the study (with `power` or `plan`;
+        ``"obuchowski"`` without either is an error):
         ``"delong"`` (default) the DeLong variances and covariance of the observed AUCs;
         ``"obuchowski"`` Obuchowski's binormal ones, as pROC's ``method="obuchowski"``:
         each curve's binormal ``A, B`` is pROC's least-squares fit of
@@ -258,9 +276,10 @@ def compare(
         freedom (null for the normal tests); the DeLong test adds ``var_a, var_b, cov``:
         each AUC's variance and, for a paired test, their covariance (pROC's ``var`` and
         ``cov``; clustered, Obuchowski's); + ``p_adjusted`` with `adjust`; +
-        ``n_pos_needed, n_neg_needed`` with `power` (DeLong test only; `power_method`
-        sets their variance); `statistic, p_value` are the margin's test + ``margin`` with
-        `margin`, + ``equivalence_lower, equivalence_upper`` with `equivalence`.
+        ``n_pos_needed, n_neg_needed`` / ``power`` / ``alpha`` with `power` or `plan`
+        (`power_method` sets their variance); `statistic, p_value` are the margin's test
+        + ``margin`` with `margin`, + ``equivalence_lower, equivalence_upper`` with
+        `equivalence`.
 
     Examples
     --------
@@ -307,6 +326,16 @@ def compare(
     │ 0.197296 ┆ 18.36        ┆ 137.91       │
     │ 0.197296 ┆ 32.41        ┆ 243.42       │
     └──────────┴──────────────┴──────────────┘
+
+    pROC's other modes: the power of the test at the data's size and at 20 positives and
+    100 negatives, and the significance level at which 15 positives (negatives at the
+    data's ratio) reach 90% power:
+
+    >>> at_size = sim.roc.compare(case="case", plan="power")
+    >>> smaller = sim.roc.compare(case="case", plan="power", n_pos=20, n_neg=100)
+    >>> level = sim.roc.compare(case="case", plan="alpha", power=0.9, n_pos=15)
+    >>> [round(f.item(0, -1), 4) for f in (at_size, smaller, level)]
+    [1.0, 0.9038, 0.1105]
 
     Is `b` no worse than `a` by more than 0.4 (non-inferiority)? ``statistic = (0.4 -
     diff) / sd``:
