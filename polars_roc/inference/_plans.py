@@ -206,8 +206,8 @@ def planned(
     v0, va = _variances(power_method, m, n, fpr)
     defined = defined & (v0 >= 0) & (va > 0)
     if plan == "power":
-        z_beta = (delta.abs() - z_alpha * v0.sqrt()) / va.sqrt()
-        return [pl.when(defined).then(binormal.phi(z_beta)).alias("power")]
+        z_power = (delta.abs() - z_alpha * v0.sqrt()) / va.sqrt()
+        return [pl.when(defined).then(binormal.phi(z_power)).alias("power")]
     assert power is not None
     z = (delta.abs() - normal_quantile(power) * va.sqrt()) / v0.sqrt()
     tail = 1 - binormal.phi(z)
