@@ -404,6 +404,7 @@ def compare(
     if cluster is not None:
         validate.cluster(schema, cluster, roles={**roles, model: "model"})
     if weight is not None:
+        validate.column(schema, weight, "weight")
         msg = (
             f"compare does not take weight={weight!r}: DeLong's test, the bootstrap test and "
             f"the Venkatraman test are defined on unweighted cases (pROC has no weights)"
