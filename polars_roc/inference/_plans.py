@@ -23,7 +23,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc import curves
-from polars_roc._core import binormal, labels
+from polars_roc._core import binormal, labels, validate
 from polars_roc._core.counts import with_totals
 from polars_roc._core.distributions import normal_quantile
 
@@ -38,7 +38,7 @@ _POWER_METHODS = ("delong", "obuchowski")
 def _size(value: object, name: str) -> float | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if not validate.is_real(value):
         msg = f"{name} must be a number of cases, got {value!r}"
         raise TypeError(msg)
     if not 0 < float(value) < float("inf"):
