@@ -18,7 +18,7 @@ and the significance level ``compare(plan=...)`` asks for, per pair of models an
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import polars as pl
 
@@ -41,10 +41,11 @@ def _size(value: object, name: str) -> float | None:
     if not validate.is_real(value):
         msg = f"{name} must be a number of cases, got {value!r}"
         raise TypeError(msg)
-    if not 0 < float(value) < float("inf"):
+    number = float(cast("float", value))
+    if not 0 < number < float("inf"):
         msg = f"{name} must be a positive number of cases, got {value!r}"
         raise ValueError(msg)
-    return float(value)
+    return number
 
 
 def check(
