@@ -24,6 +24,7 @@ import polars as pl
 
 from polars_roc import curves
 from polars_roc._core import binormal, labels, validate
+from polars_roc._core.columns import COMPARE_PLAN
 from polars_roc._core.counts import with_totals
 from polars_roc._core.distributions import normal_quantile
 
@@ -31,7 +32,7 @@ __all__ = ["PLANS", "Plan", "binormal_pairs", "check", "partial_plan", "planned"
 
 #: What the plan solves for (pROC's argument left ``NULL``).
 Plan = Literal["sample_size", "power", "alpha"]
-PLANS = ("sample_size", "power", "alpha")
+PLANS = tuple(COMPARE_PLAN)
 _POWER_METHODS = ("delong", "obuchowski")
 
 
@@ -197,7 +198,8 @@ def planned(
             v0 * m_data, va * m_data, delta, z_alpha=z_alpha, z_beta=z_beta
         )
         cases = pl.when(defined & (delta != 0)).then(cases)
-        return [cases.alias("n_pos_needed"), (cases * n_data / m_data).alias("n_neg_needed")]
+        n_pos_needed, n_neg_needed = COMPARE_PLAN["sample_size"]
+        return [cases.alias(n_pos_needed), (cases * n_data / m_data).alias(n_neg_needed)]
     m = m_data if n_pos is None else pl.lit(n_pos)
     n = n_data if n_neg is None else pl.lit(n_neg)
     if n_pos is None and n_neg is not None:
@@ -208,12 +210,12 @@ def planned(
     defined = defined & (v0 >= 0) & (va > 0)
     if plan == "power":
         z_power = (delta.abs() - z_alpha * v0.sqrt()) / va.sqrt()
-        return [pl.when(defined).then(binormal.phi(z_power)).alias("power")]
+        return [pl.when(defined).then(binormal.phi(z_power)).alias(*COMPARE_PLAN["power"])]
     assert power is not None
     z = (delta.abs() - normal_quantile(power) * va.sqrt()) / v0.sqrt()
     tail = 1 - binormal.phi(z)
     level_needed = tail * 2 if alternative == "two-sided" else tail
-    return [pl.when(defined & (v0 > 0)).then(level_needed).alias("alpha")]
+    return [pl.when(defined & (v0 > 0)).then(level_needed).alias(*COMPARE_PLAN["alpha"])]
 
 
 def partial_plan(
