@@ -7,7 +7,10 @@ each side: the power at the data's size (``power = NULL``), the significance lev
 0.9 (``sig.level = NULL``) and the sample size for power 0.9. For partial areas over
 specificity (1, 0.9) and (1, 0.8) (our ``fpr=(0, 0.1)`` / ``(0, 0.2)``), Obuchowski's
 variance, the same three modes. pROC is called with ``levels = c(0, 1), direction = "<"``;
-``roc1`` is our ``model_a`` (the first in the model column's order).
+``roc1`` is our ``model_a`` (the first in the model column's order). At a size of our
+choosing (``n_pos=``, ``n_neg=``; pROC's two-curve form plans only at the data's size) the
+oracle is pROC's list form ``power.roc.test(list(A1=, B1=, ...), ncases=, ncontrols=)``
+fed the curves' binormal parameters and score correlations, as pROC's own route reads them.
 """
 
 from __future__ import annotations
@@ -74,6 +77,36 @@ for (i in seq_len(nrow(pairs))) {
   }
 }
 out("plans", do.call(rbind, rows))
+# At a size pROC's roc form cannot take: its list form from the same curves' binormal
+# parameters and correlations (pROC's own var/cov route reads exactly these).
+sized <- list()
+for (i in seq_len(nrow(pairs))) {
+  a <- pairs$a[i]; b <- pairs$b[i]
+  keep <- !is.na(wide[[a]]) & !is.na(wide[[b]])
+  y <- wide$label[keep]
+  for (sp in c(NA, 0.9)) {
+    mk <- function(m) {
+      if (is.na(sp)) roc(y, wide[[m]][keep], levels = c(0, 1), direction = "<", quiet = TRUE)
+      else roc(y, wide[[m]][keep], levels = c(0, 1), direction = "<", quiet = TRUE,
+               partial.auc = c(1, sp), partial.auc.focus = "specificity")
+    }
+    r1 <- mk(a); r2 <- mk(b)
+    c1 <- coefficients(smooth(r1, method = "binormal")$model)
+    c2 <- coefficients(smooth(r2, method = "binormal")$model)
+    pars <- list(A1 = unname(c1[1]), B1 = unname(c1[2]), A2 = unname(c2[1]), B2 = unname(c2[2]),
+                 rn = cor(r1$controls, r2$controls), ra = cor(r1$cases, r2$cases),
+                 delta = as.numeric(r1$auc) - as.numeric(r2$auc))
+    if (!is.na(sp)) pars <- c(pars, list(FPR11 = 0, FPR12 = 1 - sp, FPR21 = 0, FPR22 = 1 - sp))
+    for (size in list(c(30, 200), c(120, 60))) {
+      p <- power.roc.test(pars, ncases = size[1], ncontrols = size[2])$power
+      s <- power.roc.test(pars, ncases = size[1], ncontrols = size[2], power = 0.9,
+                          sig.level = NULL)$sig.level
+      sized[[length(sized) + 1]] <- data.frame(a = a, b = b, sp = ifelse(is.na(sp), 0, sp),
+        n_pos = size[1], n_neg = size[2], power = p, sig_level = s)
+    }
+  }
+}
+out("sized", do.call(rbind, sized))
 """
 
 
@@ -121,3 +154,27 @@ def test_every_mode_as_proc(
     assert power == pytest.approx(theirs["power"], abs=TIGHT, rel=0)
     assert level == pytest.approx(theirs["sig_level"], abs=TIGHT, rel=0)
     assert sizes == pytest.approx((theirs["ncases"], theirs["ncontrols"]), rel=TIGHT)
+
+
+SIZED = [
+    (a, b, sp, n_pos, n_neg)
+    for a, b in PAIRS
+    for sp in (0.0, 0.9)
+    for n_pos, n_neg in ((30, 200), (120, 60))
+]
+
+
+@pytest.mark.parametrize(("a", "b", "sp", "n_pos", "n_neg"), SIZED)
+def test_obuchowski_plan_at_a_given_size_as_the_list_form(
+    r: dict[str, pl.DataFrame], a: str, b: str, sp: float, n_pos: int, n_neg: int
+) -> None:
+    theirs = r["sized"].filter(a=a, b=b, sp=sp, n_pos=n_pos, n_neg=n_neg).row(0, named=True)
+    kwargs: dict[str, object] = {"pos_label": 1, "case": "case", "power_method": "obuchowski"}
+    kwargs |= {"n_pos": n_pos, "n_neg": n_neg}
+    if sp:
+        kwargs |= {"method": "bootstrap", "n_boot": 20, "fpr": dict(RANGES)[sp]}
+    long = _long(a, b)
+    power = long.roc.compare(plan="power", **kwargs)["power"].item()
+    level = long.roc.compare(plan="alpha", power=0.9, **kwargs)["alpha"].item()
+    assert power == pytest.approx(theirs["power"], abs=TIGHT, rel=0)
+    assert level == pytest.approx(theirs["sig_level"], abs=TIGHT, rel=0)
