@@ -183,7 +183,8 @@ def planned(
     planned size; ``"alpha"``: the level (doubled when two-sided) at which the planned size
     reaches `power`, ``1 - Φ((|Δ| - z_β·√V_A) / √V₀)``. Null for an unpaired pair, a negative
     ``V₀`` (pROC's NaN) or no variance under the alternative; the sample size also where
-    ``Δ = 0``.
+    ``Δ = 0``; the level also where no level reaches `power` (two-sided, pROC returns a
+    number above 1).
     """
     halved = (1 - level) / 2 if alternative == "two-sided" else 1 - level
     z_alpha = normal_quantile(1 - halved)
@@ -215,7 +216,9 @@ def planned(
     z = (delta.abs() - normal_quantile(power) * va.sqrt()) / v0.sqrt()
     tail = 1 - binormal.phi(z)
     level_needed = tail * 2 if alternative == "two-sided" else tail
-    return [pl.when(defined & (v0 > 0)).then(level_needed).alias(*COMPARE_PLAN["alpha"])]
+    # Two-sided, a "level" above 1 (pROC returns it) means no level reaches the power: null.
+    reached = defined & (v0 > 0) & (level_needed <= 1)
+    return [pl.when(reached).then(level_needed).alias(*COMPARE_PLAN["alpha"])]
 
 
 def partial_plan(

@@ -214,7 +214,8 @@ def compare(
         reaches `power`. pROC plans two curves only at their own size; a given size scales
         DeLong's variance part by part (``S₁₀ / n_pos + S₀₁ / n_neg``) and sets ``κ`` of
         Obuchowski's. Null for an unpaired pair, a negative ``V₀`` (pROC's NaN) or no
-        variance; the sample size also for no difference. A partial area is planned with
+        variance; the sample size also for no difference; ``alpha`` also where no level
+        reaches `power` (two-sided, pROC returns a "level" above 1). A partial area is planned with
         ``method="bootstrap", fpr=(lo, hi), power_method="obuchowski"`` (pROC's curves
         with ``partial.auc`` over specificity): ``diff`` is then the difference of the raw
         partial areas and the variances Obuchowski's over that FPR range; pROC's aSAH

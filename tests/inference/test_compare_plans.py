@@ -178,3 +178,36 @@ def test_refusals_name_the_fix(kwargs: dict[str, object], message: str) -> None:
 def test_sizes_must_be_numbers() -> None:
     with pytest.raises(TypeError, match="n_pos must be a number of cases, got True"):
         asah_long().roc.compare(**ASAH, plan="power", n_pos=True)
+
+
+def test_messy_groups_give_null_plans_not_errors() -> None:
+    # A group whose two models score identically (no variance under the alternative), a
+    # tiny group, null scores (skipped), and a normal group planned as when alone.
+    rows = {
+        "g": ["same"] * 8 + ["tiny"] * 4 + ["ok"] * 12,
+        "case": list(range(8)) + list(range(4)) + list(range(12)),
+        "label": [0, 1] * 4 + [0, 1, 0, 1] + [0, 1] * 6,
+        "a": [
+            *[0.1, 0.9, 0.2, 0.8, 0.3, 0.7, 0.4, 0.6],
+            *[0.2, 0.4, 0.4, 0.2],
+            *[0.1, 0.5, 0.3, 0.4, None, 0.9, 0.2, 0.8, 0.6, 0.7, 0.5, 0.3],
+        ],
+    }
+    wide = pl.DataFrame(rows).with_columns(
+        b=pl.when(pl.col("g") == "same").then(pl.col("a")).otherwise(1 - pl.col("a") ** 2)
+    )
+    long = wide.unpivot(index=["g", "case", "label"], on=["a", "b"], variable_name="model")
+    kwargs = {"score": "value", "case": "case", "by": "g"}
+    power = long.roc.compare(**kwargs, plan="power").sort("g")
+    alpha = long.roc.compare(**kwargs, plan="alpha", power=0.8).sort("g")
+    same = power.filter(g="same").row(0, named=True)
+    assert (same["diff"], same["power"]) == (0.0, None)
+    assert alpha.filter(g="same")["alpha"].item() is None
+    # tiny: no difference, so even a level of 1 misses power 0.8 (pROC: 2(1 - Φ(z)) = 1.6)
+    tiny = power.filter(g="tiny").row(0, named=True)
+    assert tiny["power"] == pytest.approx(0.025)  # Δ = 0, V₀ = V_A: the test's own α / 2
+    assert alpha.filter(g="tiny")["alpha"].item() is None
+    assert power.filter(g="ok")["power"].item() is not None
+    ok = long.filter(pl.col("g") == "ok").roc.compare(score="value", case="case", plan="power")
+    assert power.filter(g="ok")["power"].item() == pytest.approx(ok["power"].item(), rel=1e-12)
+    assert power["power"].is_nan().not_().all()  # null, never NaN
