@@ -11,6 +11,10 @@ variance, the same three modes. pROC is called with ``levels = c(0, 1), directio
 choosing (``n_pos=``, ``n_neg=``; pROC's two-curve form plans only at the data's size) the
 oracle is pROC's list form ``power.roc.test(list(A1=, B1=, ...), ncases=, ncontrols=)``
 fed the curves' binormal parameters and score correlations, as pROC's own route reads them.
+
+A difference on purpose, asserted as such: where no significance level reaches power 0.9
+(the simulated pair's difference is small), pROC's two-sided ``sig.level`` is
+``2·(1 - Φ(z))`` above 1; ours is null.
 """
 
 from __future__ import annotations
@@ -110,6 +114,14 @@ out("sized", do.call(rbind, sized))
 """
 
 
+def _assert_level(ours: float | None, theirs: float) -> None:
+    """pROC's level, except a two-sided "level" above 1 (none reaches the power): null."""
+    if theirs > 1:
+        assert ours is None
+    else:
+        assert ours == pytest.approx(theirs, abs=TIGHT, rel=0)
+
+
 @pytest.fixture(scope="module")
 def r(tmp_path_factory: pytest.TempPathFactory) -> dict[str, pl.DataFrame]:
     pairs = pl.DataFrame(PAIRS, schema=["a", "b"], orient="row")
@@ -152,7 +164,7 @@ def test_every_mode_as_proc(
     level = long.roc.compare(plan="alpha", power=0.9, **kwargs)["alpha"].item()
     sizes = long.roc.compare(power=0.9, **kwargs).select("n_pos_needed", "n_neg_needed").row(0)
     assert power == pytest.approx(theirs["power"], abs=TIGHT, rel=0)
-    assert level == pytest.approx(theirs["sig_level"], abs=TIGHT, rel=0)
+    _assert_level(level, theirs["sig_level"])
     assert sizes == pytest.approx((theirs["ncases"], theirs["ncontrols"]), rel=TIGHT)
 
 
@@ -177,4 +189,4 @@ def test_obuchowski_plan_at_a_given_size_as_the_list_form(
     power = long.roc.compare(plan="power", **kwargs)["power"].item()
     level = long.roc.compare(plan="alpha", power=0.9, **kwargs)["alpha"].item()
     assert power == pytest.approx(theirs["power"], abs=TIGHT, rel=0)
-    assert level == pytest.approx(theirs["sig_level"], abs=TIGHT, rel=0)
+    _assert_level(level, theirs["sig_level"])
