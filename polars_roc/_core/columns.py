@@ -163,6 +163,12 @@ COMPARE = (
 )
 #: ``compare`` (DeLong): each AUC's variance and, paired, their covariance.
 COMPARE_VARIANCE = ("var_a", "var_b", "cov")
+#: ``compare(plan=...)``: the unknown solved for, by plan (pROC's ``power.roc.test``).
+COMPARE_PLAN = {
+    "sample_size": ("n_pos_needed", "n_neg_needed"),
+    "power": ("power",),
+    "alpha": ("alpha",),
+}
 
 
 def interval(column: str, *, se: bool = True) -> tuple[str, ...]:
