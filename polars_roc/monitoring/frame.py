@@ -440,9 +440,9 @@ def score_stability(
     quantiles, a zero share counted as 0.0001, as Evidently does); ``ks`` the largest gap
     between the two empirical distribution functions, and ``ks_p_value`` its two-sided
     p-value, as scipy's ``ks_2samp`` (``method="auto"``): exact while neither sample holds
-    more than 10,000 rows (to 1e-6 of scipy's), else the asymptotic Kolmogorov
-    distribution (Stephens' small-sample correction: within about 0.01 of scipy's
-    ``method="asymp"``). No scipy at run time.
+    more than 10,000 rows, else scipy's asymptotic branch (the one-sample Kolmogorov
+    distribution ``kstwo`` at ``round(n n_ref / (n + n_ref))`` rows): to 1e-6 of scipy's
+    in both. No scipy at run time.
 
     Rows with a null score are skipped; a NaN score makes its window's (or, in the
     reference, every window's) numbers null. A group without reference rows gets null
