@@ -37,7 +37,7 @@ from polars_roc._core.distributions import ks_2samp_p_value
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, summarize
 from polars_roc._core.kernels import class_totals, rows
-from polars_roc._core.names import PREFIX, fresh
+from polars_roc._core.names import PREFIX, fresh, suffixes_clashes
 from polars_roc._core.validate import By
 from polars_roc.exprs.ranking import auc
 from polars_roc.monitoring._drift import cut_points, psi_of_cdfs
@@ -417,6 +417,7 @@ def _ks_p_values(s: pl.Series) -> pl.Series:
 
 
 @same_kind
+@suffixes_clashes
 @directed
 def score_stability(
     lf: pl.LazyFrame,
@@ -475,6 +476,8 @@ def score_stability(
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, window_start, window_end, psi, ks, ks_p_value, n, n_ref``, sorted by group and
         window: `n` the window's rows, `n_ref` the reference's.
+        A `by` column named like one of these keeps its name; ours takes a trailing
+        underscore (e.g. ``n_``), with a ``UserWarning`` naming both.
 
     Examples
     --------
@@ -572,6 +575,7 @@ def score_stability(
 
 
 @same_kind
+@suffixes_clashes
 def estimated_auc(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -612,6 +616,8 @@ def estimated_auc(
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, estimated_auc, n`` (+ ``auc, n_pos, n_neg`` with a label), sorted by group.
+        A `by` column named like one of these keeps its name; ours takes a trailing
+        underscore (e.g. ``n_``), with a ``UserWarning`` naming both.
 
     Examples
     --------
