@@ -535,7 +535,7 @@ def score_stability(
         *([pl.struct(names).rank("dense").alias("_gid")] if names else []),
         _s=pl.col(score).cast(pl.Float64),
         _r=reference_rows(reference, time, dtype),
-        _w=labels.weight(weight) if weighted else pl.lit(1.0),
+        _w=pl.lit(1.0) if weight is None else labels.weight(weight),
     ).filter(s.is_not_null() & w.is_not_null() & (w > 0))
     mass = w.sum() if weighted else pl.len()
 
