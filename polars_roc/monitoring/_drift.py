@@ -15,6 +15,8 @@ import polars as pl
 
 from polars_roc._core import validate
 
+__all__ = ["EMPTY_SHARE", "cut_points", "psi_of_cdfs", "weighted_quantile"]
+
 #: The share a bin empty on one side is given (Evidently's 0.0001).
 EMPTY_SHARE = 1e-4
 
@@ -69,3 +71,29 @@ def _share(lo: pl.Expr | None, hi: pl.Expr | None) -> pl.Expr:
     """The share between two distribution values (0 below the first edge, 1 above the last)."""
     upper = pl.lit(1.0) if hi is None else hi
     return upper if lo is None else upper - lo
+
+
+def weighted_quantile(values: pl.Expr, weights: pl.Expr, q: float) -> pl.Expr:
+    """
+    The linear quantile (numpy's) of `values` repeated by `weights`, as a scalar.
+
+    The rows are sorted and their weights summed up; the element at 0-based position
+    ``i`` of the repeated list is the first row whose running weight exceeds ``i``, so with
+    whole weights this is ``np.quantile(np.repeat(values, weights), q)`` and a weight of 0
+    never counts. Position ``h = (W - 1) q`` with ``W`` the weight total; the value is
+    interpolated between the elements at ``floor(h)`` and ``floor(h) + 1``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"x": [3.0, 1.0, 2.0], "w": [1.0, 2.0, 0.0]})
+    >>> df.select(weighted_quantile(pl.col("x"), pl.col("w"), 0.5)).item()  # of [1, 1, 3]
+    1.0
+    """
+    order = values.arg_sort()
+    ordered, running = values.gather(order), weights.gather(order).cum_sum()
+    h = (weights.sum() - 1) * q
+    low = h.floor()
+    at_low = ordered.filter(running > low).first()
+    at_high = ordered.filter(running > low + 1).first().fill_null(ordered.last())
+    return at_low + (h - low) * (at_high - at_low)

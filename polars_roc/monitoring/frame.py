@@ -27,20 +27,21 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any, cast
 
+import numpy as np
 import polars as pl
 from polars.exceptions import SchemaError
 
-from polars_roc._core import validate
+from polars_roc._core import labels, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import ks_2samp_p_value
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, summarize
 from polars_roc._core.kernels import class_totals, rows
-from polars_roc._core.names import PREFIX, fresh
+from polars_roc._core.names import PREFIX, fresh, suffixes_clashes
 from polars_roc._core.validate import By
 from polars_roc.exprs.ranking import auc
-from polars_roc.monitoring._drift import cut_points, psi_of_cdfs
+from polars_roc.monitoring._drift import cut_points, psi_of_cdfs, weighted_quantile
 from polars_roc.monitoring.expression import estimated_auc as estimated_auc_expr
 
 __all__ = [
@@ -71,6 +72,19 @@ def _time_dtype(schema: pl.Schema, time: str, by: Sequence[str]) -> pl.DataType:
         msg = f"time column {time!r} cannot also be a `by` group\n\nHint: drop it from by=."
         raise ValueError(msg)
     return dtype
+
+
+def _weight_type(schema: pl.Schema, weight: str | None) -> None:
+    """A weight column: present and numeric (a `by` weight is refused by same_kind)."""
+    if weight is None:
+        return
+    dtype = validate.column(schema, weight, "weight")
+    if not dtype.is_numeric() or dtype == pl.Boolean:
+        msg = (
+            f"weight column {weight!r} has dtype {dtype}, expected non-negative numbers"
+            f"\n\nHint: pass weight=<numeric column> or weight=None."
+        )
+        raise SchemaError(msg)
 
 
 def _integer_every(value: Any, name: str) -> int:
@@ -353,7 +367,7 @@ def reference_band(
 
 
 def _ks_table(
-    rows: pl.LazyFrame, ref: pl.LazyFrame, names: list[str], window: list[str]
+    rows: pl.LazyFrame, ref: pl.LazyFrame, names: list[str], window: list[str], mass: pl.Expr
 ) -> pl.LazyFrame:
     """
     ``*names, *window, ks``: the largest gap between each window's and the reference's ECDFs.
@@ -365,13 +379,14 @@ def _ks_table(
     score, just there or just below it: at each distinct window score ``v`` the window's
     ``F(v)`` and ``F(v-)`` come from its running counts, the reference's from an as-of join
     on its own running counts (the last reference score at or below ``v``). No reference
-    row is repeated per window.
+    row is repeated per window. `mass` counts a score's rows (``pl.len()``) or sums their
+    weights: a weighted ECDF.
     """
     s = pl.col("_s")
     group = ["_gid"] if names else []  # a number per group: an as-of join misses null keys
     ref_points = (
         ref.group_by(*group, "_s")
-        .agg(_c=pl.len())
+        .agg(_c=mass)
         .with_columns(_cum=pl.col("_c").cum_sum().over(group or pl.lit(True), order_by="_s"))
         .with_columns(_n=pl.col("_c").sum().over(group or pl.lit(True)))
         .select(
@@ -385,7 +400,7 @@ def _ks_table(
     keys = [*names, *window]
     win_points = (
         rows.group_by(*keys, *group, "_s")
-        .agg(_c=pl.len())
+        .agg(_c=mass)
         .with_columns(_cum=pl.col("_c").cum_sum().over(keys, order_by="_s"))
         .with_columns(_n=pl.col("_c").sum().over(keys))
         .with_columns(
@@ -413,10 +428,13 @@ def _ks_p_values(s: pl.Series) -> pl.Series:
     d = s.struct.field("ks").to_numpy().astype("float64")
     n1 = s.struct.field("n").cast(pl.Float64).fill_null(0.0).to_numpy()
     n2 = s.struct.field("n_ref").cast(pl.Float64).fill_null(0.0).to_numpy()
+    whole = (n1 == np.floor(n1)) & (n2 == np.floor(n2))  # weight sums: frequency weights only
+    d = np.where(whole, d, np.nan)
     return pl.Series(s.name, ks_2samp_p_value(d, n1, n2)).fill_nan(None)
 
 
 @same_kind
+@suffixes_clashes
 @directed
 def score_stability(
     lf: pl.LazyFrame,
@@ -428,6 +446,7 @@ def score_stability(
     by: By = None,
     bins: int = 10,
     period: str | None = None,
+    weight: str | None = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
@@ -440,9 +459,9 @@ def score_stability(
     quantiles, a zero share counted as 0.0001, as Evidently does); ``ks`` the largest gap
     between the two empirical distribution functions, and ``ks_p_value`` its two-sided
     p-value, as scipy's ``ks_2samp`` (``method="auto"``): exact while neither sample holds
-    more than 10,000 rows (to 1e-6 of scipy's), else the asymptotic Kolmogorov
-    distribution (Stephens' small-sample correction: within about 0.01 of scipy's
-    ``method="asymp"``). No scipy at run time.
+    more than 10,000 rows, else scipy's asymptotic branch (the one-sample Kolmogorov
+    distribution ``kstwo`` at ``round(n n_ref / (n + n_ref))`` rows): to 1e-6 of scipy's
+    in both. No scipy at run time.
 
     Rows with a null score are skipped; a NaN score makes its window's (or, in the
     reference, every window's) numbers null. A group without reference rows gets null
@@ -462,6 +481,14 @@ def score_stability(
         Group columns (e.g. a segment): each group against its own reference rows.
     bins
         PSI bins (at least 2).
+    weight
+        Optional non-negative row weights: PSI's quantiles and shares and both ECDFs of the
+        KS statistic are those of the rows repeated by weight (an integer weight is a
+        repeated row, a weight of 0 or null a dropped one), and `n`, `n_ref` are weight
+        sums. The KS p-value treats weights as frequencies: it is computed, as for the
+        repeated rows, where both weight sums are whole numbers, and null otherwise (a
+        weighted KS statistic has no standard null distribution; no effective size is
+        guessed).
     direction
         ``"higher"`` or ``"lower"`` (the score negated: PSI bins closed on the left in
         score units; KS unchanged); never guessed from the data.
@@ -475,6 +502,8 @@ def score_stability(
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, window_start, window_end, psi, ks, ks_p_value, n, n_ref``, sorted by group and
         window: `n` the window's rows, `n_ref` the reference's.
+        A `by` column named like one of these keeps its name; ours takes a trailing
+        underscore (e.g. ``n_``), with a ``UserWarning`` naming both.
 
     Examples
     --------
@@ -496,23 +525,34 @@ def score_stability(
     schema = lf.collect_schema()
     validate.score_type(score, validate.column(schema, score, "score"))
     dtype = _time_dtype(schema, time, names)
+    _weight_type(schema, weight)
     qs = cut_points(bins)
-    s = pl.col("_s")
+    s, w = pl.col("_s"), pl.col("_w")
+    weighted = weight is not None
     coded = lf.select(
         *names,
         time,
         *([pl.struct(names).rank("dense").alias("_gid")] if names else []),
         _s=pl.col(score).cast(pl.Float64),
         _r=reference_rows(reference, time, dtype),
-    ).filter(s.is_not_null())
+        _w=pl.lit(1.0) if weight is None else labels.weight(weight),
+    ).filter(s.is_not_null() & w.is_not_null() & (w > 0))
+    mass = w.sum() if weighted else pl.len()
+
+    def quantile(q: float) -> pl.Expr:
+        return weighted_quantile(s, w, q) if weighted else s.quantile(q, "linear")
+
+    def mean(flag: str) -> pl.Expr:
+        return (pl.col(flag) * w).sum() / w.sum() if weighted else pl.col(flag).mean()
+
     ref = coded.filter(pl.col("_r"))
     k = len(qs)
     edges = summarize(
         ref,
         names,
         [
-            *(s.quantile(q, "linear").alias(f"_q{i}") for i, q in enumerate(qs)),
-            pl.len().alias("n_ref"),
+            *(quantile(q).alias(f"_q{i}") for i, q in enumerate(qs)),
+            mass.alias("n_ref"),
             s.is_nan().any().alias("_ref_nan"),
         ],
     )
@@ -523,9 +563,9 @@ def score_stability(
         return [(s <= pl.col(f"_q{i}")).alias(f"{prefix}{i}") for i in range(k)]
 
     ref_shares = summarize(
-        join_groups(ref, edges, names).select(*names, *shares("_e")),
+        join_groups(ref, edges, names).select(*names, *shares("_e"), "_w"),
         names,
-        [pl.col(f"_e{i}").mean() for i in range(k)],
+        [mean(f"_e{i}") for i in range(k)],
     )
     ref_table = join_groups(edges, ref_shares, names)
     window = [fresh(f"{PREFIX}_ws", list(schema)), fresh(f"{PREFIX}_we", list(schema))]
@@ -534,10 +574,10 @@ def score_stability(
     )
     keys = [*names, *window]
     placed = join_groups(rows, edges.select(*names, *(f"_q{i}" for i in range(k))), names)
-    flagged = placed.select(*keys, *shares("_a"), s.is_nan().alias("_w_nan"))
+    flagged = placed.select(*keys, *shares("_a"), s.is_nan().alias("_w_nan"), "_w")
     counted = flagged.group_by(keys).agg(
-        *(pl.col(f"_a{i}").mean() for i in range(k)),
-        pl.len().alias("n"),
+        *(mean(f"_a{i}").alias(f"_a{i}") for i in range(k)),
+        mass.alias("n"),
         pl.col("_w_nan").any(),
     )
     per_window = join_groups(
@@ -546,9 +586,9 @@ def score_stability(
     psi = psi_of_cdfs(
         [pl.col(f"_e{i}") for i in range(len(qs))], [pl.col(f"_a{i}") for i in range(len(qs))]
     )
-    ks = _ks_table(rows.filter(~s.is_nan()), ref.filter(~s.is_nan()), names, window)
+    ks = _ks_table(rows.filter(~s.is_nan()), ref.filter(~s.is_nan()), names, window, mass)
     table = join_groups(per_window, ks, keys).with_columns(
-        n_ref=pl.col("n_ref").fill_null(0).cast(pl.UInt32)
+        n_ref=pl.col("n_ref").fill_null(0).cast(pl.Float64 if weighted else pl.UInt32)
     )
     undefined = pl.col("_nan") | (pl.col("n_ref") == 0)
     table = table.with_columns(
@@ -572,12 +612,14 @@ def score_stability(
 
 
 @same_kind
+@suffixes_clashes
 def estimated_auc(
     lf: pl.LazyFrame,
     score: str = "score",
     label: str | None = None,
     *,
     by: By = None,
+    weight: str | None = None,
     pos_label: Any = None,
     nan_policy: NanPolicy = "propagate",
 ) -> pl.LazyFrame:
@@ -600,6 +642,11 @@ def estimated_auc(
         Optional class column (rows with a null label count in the estimate only).
     by
         Group columns, e.g. a time window and a segment.
+    weight
+        Optional non-negative row weights: the estimate weighs each row's two halves by it
+        (:func:`polars_roc.estimated_auc`), the realised AUC is the weighted one, and `n`,
+        `n_pos`, `n_neg` are weight sums. An integer weight is a repeated row, a weight of
+        0 (or null) a dropped one.
     pos_label
         The positive class of `label` (as everywhere).
     nan_policy
@@ -612,6 +659,8 @@ def estimated_auc(
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, estimated_auc, n`` (+ ``auc, n_pos, n_neg`` with a label), sorted by group.
+        A `by` column named like one of these keeps its name; ours takes a trailing
+        underscore (e.g. ``n_``), with a ``UserWarning`` naming both.
 
     Examples
     --------
@@ -631,12 +680,18 @@ def estimated_auc(
     names = validate.as_names(by)
     schema = lf.collect_schema()
     validate.score_type(score, validate.column(schema, score, "score"))
-    measures = [estimated_auc_expr(score), pl.col(score).count().alias("n")]
+    _weight_type(schema, weight)
+    if weight is None:
+        n = pl.col(score).count()
+    else:
+        w = labels.weight(weight)
+        n = w.filter(pl.col(score).is_not_null() & (w > 0)).sum()
+    measures = [estimated_auc_expr(score, weight=weight), n.alias("n")]
     if label is not None:
         validate.roles(schema, score=score, label=label, by=names, pos_label=pos_label)
-        n_pos, n_neg = class_totals(rows(score, label, pos_label=pos_label))
+        n_pos, n_neg = class_totals(rows(score, label, weight=weight, pos_label=pos_label))
         measures += [
-            auc(score, label, pos_label=pos_label).alias("auc"),
+            auc(score, label, weight=weight, pos_label=pos_label).alias("auc"),
             n_pos.alias("n_pos"),
             n_neg.alias("n_neg"),
         ]

@@ -21,7 +21,7 @@ from polars_roc._core.direction import Direction
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, summarize
 from polars_roc._core.kernels import class_totals, rows
-from polars_roc._core.names import PREFIX, fresh
+from polars_roc._core.names import PREFIX, fresh, suffixes_clashes
 from polars_roc._core.validate import By
 from polars_roc.exprs.ranking import auc
 from polars_roc.inference.metric_bootstrap import bootstrap
@@ -67,6 +67,7 @@ def _metrics(metrics: Any, default: pl.Expr) -> dict[str, pl.Expr]:
 
 
 @same_kind
+@suffixes_clashes
 def over_time(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -152,6 +153,8 @@ def over_time(
         ``*by, window_start, window_end, metric, estimate, lower, upper, n, n_pos,
         ref_mean, ref_lower, ref_upper, alert``, sorted by group and window, metrics in the
         order given; `n` and `n_pos` the window's counted rows (weight sums when weighted).
+        A `by` column named like one of these keeps its name; ours takes a trailing
+        underscore (e.g. ``metric_``), with a ``UserWarning`` naming both.
 
     Examples
     --------

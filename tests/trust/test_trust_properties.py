@@ -258,6 +258,9 @@ FREQUENCY_INFERENCE: dict[str, set[str]] = {
     "rollup": {"pooled_auc", "within_auc", "between"},  # which segments count: variances
     "disparity": {"segment", "metric", "estimate", "reference_estimate", "diff", "ratio"},
     "slices": {"slice", "m", "n_pos", "n_neg", "auc", "auc_rest", "gap"},
+    # PSI's edges are quantiles of the rows repeated by weight (numpy's linear rule moves
+    # with the copies); the KS p-value tightens with c copies (null for fractional sums)
+    "score_stability": {"window_start", "window_end", "ks"},
 }
 
 #: Methods that take `weight` only to refuse it, with the reason (documented): a ValueError
@@ -331,8 +334,12 @@ def _expressions() -> dict[str, pl.Expr]:
             continue
         if "weight" not in parameters or function is FRAME_METHODS.get(name) or name == "tally":
             continue
+        if name == "psi":  # quantile edges of the repeated rows move with c: not invariant
+            continue
         if name == "multiclass_auc":
             out[name] = function(["a", "b", "c"], "y", weight="w")
+        elif name == "estimated_auc":
+            out[name] = function("score", weight="w")
         elif name == "accuracy":
             out[name] = function("label", "pred", weight="w")
         elif name in EXPRESSION_ARGS:
