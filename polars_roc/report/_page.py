@@ -23,6 +23,8 @@ import html
 import json
 import math
 import re
+from collections.abc import Collection
+from functools import partial
 from importlib import import_module
 from typing import Any
 
@@ -38,6 +40,7 @@ from polars_roc.report import _slices as report_slices
 from polars_roc.report import _survival as report_survival  # survival horizons
 from polars_roc.report._data import CI_NAMES, ReportData
 from polars_roc.report._figures import ZOOM_ABOVE, fpr_zoom, merge_groups
+from polars_roc.report._text import key_cell
 from polars_roc.report.options import JsMode, ReportOptions
 
 CDN = "https://cdn.jsdelivr.net/npm"
@@ -235,10 +238,23 @@ _COLUMN_NAMES = {
     "ratio": "ratio",
     "p_value": "p",
     "p_adjusted": "adjusted p",
+    # the weakest slices
+    "slice": "slice",
+    "auc_rest": "AUC of the rest",
+    "gap": "gap (AUC − rest)",
+    "gap_lower": "gap lower",
+    "gap_upper": "gap upper",
+    "closest_topleft": "distance to top-left",
 }
 
 #: Groups whose detectable AUC is above this (or undefined) are greyed in the AUC table.
 DETECT_ABOVE = 0.9
+
+#: The AUC table's line on its "detectable AUC" column.
+DETECTABLE = (
+    "Detectable AUC: the smallest AUC that a group with these positives and negatives "
+    "would tell from chance (0.5) with 80% power at the 5% level (pROC power.roc.test)."
+)
 
 #: Columns of the best-cutpoint table shown on the page (of the threshold table's).
 _CUTPOINT_COLUMNS = (*CURVE, "ppv", "npv", "accuracy", "f1", "youden")
@@ -344,9 +360,13 @@ def _table(
     intervals: tuple[str, ...] = (),
     level: str = "95%",
     dim: pl.Series | None = None,
+    keys: Collection[str] = (),
 ) -> str:
     """
     A frame as an HTML table; nulls show as a dash (undefined).
+
+    The columns of `keys` (group columns) print their values as the data holds them
+    (:func:`~polars_roc.report._text.key_text`), not as numbers.
 
     Each column of `intervals` with ``<column>_lower, <column>_upper`` in `frame` is
     followed by a column ``<header> <level> CI`` printing its bounds (the bound columns
@@ -368,6 +388,9 @@ def _table(
         why = why_blank(row)
         cells = []
         for c in shown:
+            if c in keys:
+                cells.append(key_cell(row[c]))
+                continue
             cells.append(_cell(row[c], c, why if c in _EXPLAINED else None))
             if c in paired:
                 text = interval_text(row[f"{c}_lower"], row[f"{c}_upper"])
@@ -415,6 +438,10 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
     """(key, heading, HTML) of each section, in page order."""
     roles = data.roles
     names: list[str] = roles["by"]
+    keys = {*names, *roles.get("slices", [])}
+    keys |= set() if data.segments is None else {data.segments.segment}
+    keys |= set() if data.comparison is None else {"model_a", "model_b"}
+    table = partial(_table, keys=keys)  # group keys print as the data holds them
     color = names[0] if names else None
     level = _percent(roles["level"])
     kind, (lo, hi) = roles["range"]
@@ -466,9 +493,10 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
             _caption(
                 f"{interval}AUC is null (—) for a group without positives or negatives, or "
                 "holding a NaN score; the cell says which. "
-                "weighted data show weight sums as class counts."
+                "Weighted data show weight sums as class counts. "
+                f"{DETECTABLE}"
             ),
-            _table(data.auc, "auc-table", auc_names, dim=small),
+            table(data.auc, "auc-table", auc_names, dim=small),
             small_note,
             _chart("auc", drawn),
         ),
@@ -487,7 +515,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
                 f"Area under the curve over {kind.upper()} {lo:g} to {hi:g} (shaded), raw "
                 "and McClish-standardized (0.5 = chance, 1 = perfect)."
             ),
-            _table(data.partial_auc, "pauc-table"),
+            table(data.partial_auc, "pauc-table"),
             _chart("pauc", drawn),
         ),
         (
@@ -497,7 +525,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
                 f"when score {'≤' if _lower(roles) else '≥'} threshold; the chart shows the "
                 f"measures against the threshold.{wilson}"
             ),
-            _table(
+            table(
                 data.best_threshold.select(*names, *marked, *bounds),
                 "cutpoint-table",
                 intervals=_RATES,
@@ -551,13 +579,13 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
     out[at + len(business) : at + len(business)] = decided
     if data.segments is not None:  # segments: after "AUC by group"
         body_ = report_segments.section(
-            data.segments, names, _table, lambda key: _chart(key, drawn)
+            data.segments, names, table, lambda key: _chart(key, drawn)
         )
         section = f'<section id="segments"><h2>Segments</h2>{body_}</section>'
         out.insert(1, ("segments", HEADINGS["segments"], section))
     if data.slices is not None:  # after "Segments"
         features = roles.get("slices", [])
-        body_ = report_slices.section(data.slices, features, _table, lambda k: _chart(k, drawn))
+        body_ = report_slices.section(data.slices, features, table, lambda k: _chart(k, drawn))
         section = f'<section id="slices"><h2>{HEADINGS["slices"]}</h2>{body_}</section>'
         out.insert(1 + (data.segments is not None), ("slices", HEADINGS["slices"], section))
     if data.survival is not None:  # survival horizons: after AUC and Segments
@@ -566,7 +594,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         at = 1 + (data.segments is not None) + (data.slices is not None)
         out.insert(at, ("survival", HEADINGS["survival"], section))
     if data.comparison is not None:  # after AUC, Segments, Slices and Survival
-        body_ = report_comparison.section(data.comparison, _table, level)
+        body_ = report_comparison.section(data.comparison, table, level)
         section = f'<section id="comparison"><h2>{HEADINGS["comparison"]}</h2>{body_}</section>'
         at = 1 + (data.segments is not None) + (data.slices is not None)
         at += data.survival is not None
