@@ -40,6 +40,7 @@ from polars_roc.cli import _survival as cli_survival  # survival horizons
 from polars_roc.cli._files import UsageError
 from polars_roc.datasets import simulate
 from polars_roc.engines import sources as engine_sources
+from polars_roc.report.options import MIN_COUNT
 
 __all__ = ["PROG", "main"]
 
@@ -240,6 +241,13 @@ def _parser() -> argparse.ArgumentParser:
         help="reference period of --time (ends included), e.g. 2024-01-01..2024-03-31: its "
         "windows set the band (mean ± 3 sd) that later windows alert outside",
     )
+    rep.add_argument(
+        "--min-count",
+        type=float,
+        metavar="N",
+        help="a window alerts only with at least N positives and N negatives (weight sums "
+        f"when weighted); smaller windows are drawn, never alerted (default: {MIN_COUNT})",
+    )
     cli_survival.flags(rep)  # survival horizons
     release_gates.report_flags(rep)
     rep.set_defaults(run=_report)
@@ -337,6 +345,9 @@ def _report(args: argparse.Namespace) -> int:
         raise ValueError(msg + "\n\nHint: drop --time, or use --score with --engine polars.")
     if args.reference is not None and args.time is None:
         raise ValueError("--reference needs --time\n\nHint: --time scored_at --every 1mo.")
+    if args.min_count is not None and args.reference is None:
+        msg = "--min-count applies to the over-time alerts: it needs --time and --reference"
+        raise UsageError(msg + "\n\nHint: --time scored_at --reference 2024-01-01..2024-03-31.")
     cli_survival.check_flags(args)  # survival horizons
     if args.class_scores:
         return _class_report(args)
@@ -584,8 +595,9 @@ def _options(args: argparse.Namespace) -> report.ReportOptions:
         **({} if not valued else {"gain_tp": args.gain_tp, "capacity": args.capacity}),
         **({} if args.gain_tn is None else {"gain_tn": args.gain_tn}),
         "decision_curve": args.decision_curve,
+        "min_count": getattr(args, "min_count", None),
     }
-    unset = ("cost_fp", "cost_fn", "n_boot")  # not given: the options' defaults
+    unset = ("cost_fp", "cost_fn", "n_boot", "min_count")  # not given: the options' defaults
     try:  # the values are checked once, by ReportOptions; its message names the flags
         return report.ReportOptions(
             **{k: v for k, v in given_values.items() if not (k in unset and v is None)}
@@ -617,6 +629,7 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
             level=options.level,
             direction=options.direction,
             nan_policy=options.nan_policy,
+            min_count=options.min_count,
             **{
                 k: v
                 for k, v in roles.items()

@@ -578,9 +578,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
     )
     out[at + len(business) : at + len(business)] = decided
     if data.segments is not None:  # segments: after "AUC by group"
-        body_ = report_segments.section(
-            data.segments, names, table, lambda key: _chart(key, drawn)
-        )
+        body_ = report_segments.section(data.segments, names, table, lambda key: _chart(key, drawn))
         section = f'<section id="segments"><h2>Segments</h2>{body_}</section>'
         out.insert(1, ("segments", HEADINGS["segments"], section))
     if data.slices is not None:  # after "Segments"

@@ -102,7 +102,8 @@ def one_comparison(gaps: pl.DataFrame, names: list[str]) -> pl.DataFrame:
     Examples
     --------
     >>> gaps = pl.DataFrame({"model": ["a", "a", "b", "b", "b"],
-    ...     "p_value": [0.04, 0.04, 0.01, 0.02, 0.03], "p_adjusted": [0.08, 0.08, 0.03, 0.04, 0.04]})
+    ...     "p_value": [0.04, 0.04, 0.01, 0.02, 0.03],
+    ...     "p_adjusted": [0.08, 0.08, 0.03, 0.04, 0.04]})
     >>> one_comparison(gaps, ["model"])["p_adjusted"].to_list()
     [0.04, 0.04, 0.03, 0.04, 0.04]
     """
