@@ -59,9 +59,7 @@ def test_cli_adds_the_over_time_section_and_the_headline(
         ("north", "2024-06-01T00:00:00", "fell")
     ]
     june = frame.filter(pl.col("region") == "north", pl.col("at").dt.month() == 6)
-    assert float(alerts[0]["AUC"]) == pytest.approx(
-        roc_auc_score(june["y"], june["p"]), abs=5e-4
-    )
+    assert float(alerts[0]["AUC"]) == pytest.approx(roc_auc_score(june["y"], june["p"]), abs=5e-4)
     psi = tables(page)["psi-table"]
     assert [row["region"] for row in psi] == ["north", "south"]
 
