@@ -115,7 +115,10 @@ def compute(
     lf
         Scored rows, e.g. ``pl.scan_parquet(path)`` (or a DataFrame).
     score, label, by, weight, pos_label
-        Column roles, as in :func:`polars_roc.areas.auc`.
+        Column roles, as in :func:`polars_roc.areas.auc`. `by` also takes Polars
+        expressions, named by their output name, e.g.
+        ``by=(pl.col("age") // 10 * 10).alias("age_band")``: the same report as
+        ``with_columns`` of them, then ``by=<their names>``.
     options
         The report's settings (:class:`~polars_roc.report.ReportOptions`; default: its
         defaults): interval method and level, partial-AUC range, cutpoint method and costs,
@@ -166,6 +169,7 @@ def compute(
     """
     chosen = ReportOptions.of(options, **settings)
     lf = lf.lazy()  # a DataFrame too: each step below is one lazy query
+    lf, by = validate.by_expressions(lf, by)  # expressions: added as columns, named
     say = progress or _quiet
     bars = progress.on if isinstance(progress, Stages) else None  # progress
     names = validate.as_names(by)
