@@ -199,7 +199,11 @@ def _parser() -> argparse.ArgumentParser:
         "each named for its class or given as CLASS=COLUMN; the report shows each class "
         "against the rest",
     )
-    rep.add_argument("--label", required=True, help="class column")
+    rep.add_argument(
+        "--label",
+        help="class column (not needed with --time-to-event and --event: a survival report "
+        "of AUC(t))",
+    )
     rep.add_argument(
         "--by", type=arguments.names, default=[], help="group columns, comma-separated"
     )
@@ -349,26 +353,30 @@ def _report(args: argparse.Namespace) -> int:
         msg = "--min-count applies to the over-time alerts: it needs --time and --reference"
         raise UsageError(msg + "\n\nHint: --time scored_at --reference 2024-01-01..2024-03-31.")
     cli_survival.check_flags(args)  # survival horizons
+    if args.label is None:  # a survival report, or a missing flag
+        cli_survival.without_label(args)
     if args.class_scores:
         return _class_report(args)
     _once(("--score", args.score), ("--label", args.label), ("--weight", args.weight),
           *(("--by", name) for name in args.by))  # fmt: skip
     lf = files.scan(args.path)
     files.refuse_overwrite(args.path, args.output)
-    used = [args.score, args.label, *args.by, *([args.weight] if args.weight else [])]
-    used += [c for c in (args.time, args.time_to_event, args.event) if c]
+    used = [args.score, *args.by, *([args.weight] if args.weight else [])]
+    used += [c for c in (args.label, args.time, args.time_to_event, args.event) if c]
     used += [args.case] if args.case else []
     schema = files.readable(args.path, lf, used)
     _plain_by(schema, args.by)
     for column, role in ((args.score, "score"), (args.weight, "weight")):
         if column is not None and schema.get(column) == pl.String:
             files.text_in_numbers(args.path, lf, column, role)
-    label_dtype = validate.column(schema, args.label, "label")
-    pos_label = arguments.pos_label(args.pos_label, label_dtype, args.label)
-    roles = {"score": args.score, "label": args.label, "by": args.by, "weight": args.weight}
-    validate.roles(schema, **roles, pos_label=pos_label)  # the schema only: no data read
-    if pos_label is None:  # before any engine: the hint names --pos-label, not pos_label=
-        arguments.check_labels(lf, args.label, label_dtype)
+    pos_label = None
+    if args.label is not None:  # else a survival report: compute() checks its roles
+        label_dtype = validate.column(schema, args.label, "label")
+        pos_label = arguments.pos_label(args.pos_label, label_dtype, args.label)
+        roles = {"score": args.score, "label": args.label, "by": args.by, "weight": args.weight}
+        validate.roles(schema, **roles, pos_label=pos_label)  # the schema only: no data read
+        if pos_label is None:  # before any engine: the hint names --pos-label, not pos_label=
+            arguments.check_labels(lf, args.label, label_dtype)
     if args.engine != "polars":  # the engine reads and tallies; the report reads the tally
         lf = engine_sources.tally_file(
             args.path,
@@ -648,8 +656,12 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
 
 
 def _summary(data: report.ReportData) -> None:
-    """The AUC table and the curve sizes, on stdout."""
+    """The AUC table and the curve sizes, on stdout (a survival report: its notes)."""
     by = data.roles["by"]
+    if data.roles["label"] is None:  # the AUC(t) table follows (cli_survival.summary)
+        for note in data.notes:
+            print(f"note: {note}")
+        return
     with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_hide_dataframe_shape=True, tbl_width_chars=200):
         print("AUC by group")
         print(data.auc)

@@ -56,6 +56,7 @@ from polars_roc.report import _page as report_page
 from polars_roc.report import _segments as report_segments
 from polars_roc.report import _slices as report_slices
 from polars_roc.report import _survival as report_survival  # survival horizons
+from polars_roc.report import _survival_report as report_survival_report
 from polars_roc.report._data import CI_NAMES, Progress, ReportData
 from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles, panel_size
 from polars_roc.report._page import HEADINGS
@@ -85,7 +86,7 @@ def _quiet(message: str) -> None:
 def compute(
     lf: pl.LazyFrame | pl.DataFrame,
     score: str = "score",
-    label: str = "label",
+    label: str | None = "label",
     *,
     by: By = None,
     weight: str | None = None,
@@ -134,7 +135,10 @@ def compute(
         The time to the event or to censoring (numeric, >= 0), the event column (Boolean or
         0/1) and the horizons (default: the quartiles of the observed event times): adds
         the "Survival horizons" section, AUC(t) per group and horizon
-        (:func:`polars_roc.survival.time_auc`) with its cases, controls and censored rows.
+        (:func:`polars_roc.survival.time_auc`) with its cases, controls and censored rows,
+        first on the page. With ``label=None`` the report is a survival report: AUC(t)
+        alone, no plain AUC treating the event flag as a label (which would ignore
+        censoring); the sections that need a label are refused.
     slices
         Feature columns: adds the "Weakest slices" section, every slice of one or two of
         them against the rest of its group (:func:`polars_roc.slices.slices`).
@@ -173,6 +177,16 @@ def compute(
     say = progress or _quiet
     bars = progress.on if isinstance(progress, Stages) else None  # progress
     names = validate.as_names(by)
+    if label is None:  # a survival report: AUC(t) from time and event, no class label
+        asked = {"segment": segment, "case": case, "slices": slices, "classes": classes,
+                 "gain_tp": chosen.gain_tp is not None, "pos_label": pos_label is not None,
+                 "decision_curve": chosen.decision_curve}  # fmt: skip
+        report_survival_report.check(time_to_event, event, asked)
+        assert time_to_event is not None and event is not None  # checked
+        return report_survival_report.compute(
+            lf, score, time_to_event=time_to_event, event=event, horizons=horizons,
+            names=names, weight=weight, options=chosen, say=say,
+        )  # fmt: skip
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     if segment is not None:  # segments: the column's checks before any data is read
@@ -560,7 +574,7 @@ def render(
 def to_html(
     lf: pl.LazyFrame | pl.DataFrame,
     score: str = "score",
-    label: str = "label",
+    label: str | None = "label",
     *,
     by: By = None,
     weight: str | None = None,
@@ -644,6 +658,29 @@ def _over_time_figures(
 def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]:
     """Every chart's spec; a chart that fails to build is left out with a note."""
     names = data.roles["by"]
+    builders = (
+        report_survival.builders(data.survival, names)  # a survival report: AUC(t) only
+        if data.roles["label"] is None
+        else _builders(data, names)
+    )
+    figures = []
+    for key in HEADINGS:  # in page order
+        if key == "scores" and data.score_chart is not None:
+            figures.append(_Figure("scores", data.score_chart))
+        if key not in builders:
+            continue
+        try:
+            spec = report_figures.class_colors(builders[key]().to_dict(), data.roles)
+            figures.append(_Figure(key, spec))
+        except Exception as error:  # one failed chart must not cost the reader the rest
+            note = f"The {HEADINGS[key]} chart could not be drawn: {validate.one_line(error)}"
+            notes.append(note)
+            say(f"warning: {note}")
+    return figures
+
+
+def _builders(data: ReportData, names: list[str]) -> dict[str, Any]:
+    """How each chart of a report with a label is drawn: figure key to its builder."""
     auc, curve, pauc, best, table = (
         merge_groups(frame, names)
         for frame in (
@@ -673,17 +710,4 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
     builders.update(
         report_decisions.builders(data.decisions, names[:2], data.roles.get("capacity"), merge)
     )
-    figures = []
-    for key in HEADINGS:  # in page order
-        if key == "scores" and data.score_chart is not None:
-            figures.append(_Figure("scores", data.score_chart))
-        if key not in builders:
-            continue
-        try:
-            spec = report_figures.class_colors(builders[key]().to_dict(), data.roles)
-            figures.append(_Figure(key, spec))
-        except Exception as error:  # one failed chart must not cost the reader the rest
-            note = f"The {HEADINGS[key]} chart could not be drawn: {validate.one_line(error)}"
-            notes.append(note)
-            say(f"warning: {note}")
-    return figures
+    return builders

@@ -24,7 +24,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from functools import partial
 from importlib import import_module
 from pathlib import Path
@@ -180,6 +180,17 @@ def meta(data: ReportData, source: str | None) -> str:
         ("cutpoint", _cutpoint(roles)),
         ("generated", datetime.date.today().isoformat()),
     ]
+    if roles["label"] is None:  # a survival report: no class label, no cutpoint
+        survived = data.survival
+        items = [
+            *items[:3],
+            ("label", "none: a survival report (AUC(t) from time to event and event)"),
+            ("time to event", survived.time),
+            ("event", survived.event),
+            *items[5:7],
+            ("intervals", _intervals(roles) if roles["ci"] == "bootstrap" else "none"),
+            items[-1],
+        ]
     classes = roles.get("classes")
     if classes:  # multiclass: cases, not stacked rows; the score columns
         items = _class_meta(data.n_rows, roles, classes) + items[7:]
@@ -309,10 +320,10 @@ _RATES = ("tpr", "fpr", "ppv", "npv")
 
 #: Every section's heading, in page order.
 HEADINGS = {
+    **report_survival.HEADINGS,  # survival horizons: first, the report's lead
     "auc": "AUC by group",
     "segments": "Segments",  # segments
     **report_slices.HEADINGS,
-    **report_survival.HEADINGS,  # survival horizons
     "comparison": "Model comparison",
     "roc": "ROC curves",
     "pauc": "Partial AUC",
@@ -482,6 +493,8 @@ def _caption(text: str) -> str:
 def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
     """(key, heading, HTML) of each section, in page order."""
     roles = data.roles
+    if roles["label"] is None:  # a survival report: AUC(t) alone
+        return [survival_section(data, lambda k: _chart(k, drawn))]
     names: list[str] = roles["by"]
     keys = {*names, *roles.get("slices", [])}
     keys |= set() if data.segments is None else {data.segments.segment}
@@ -631,18 +644,21 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
         body_ = report_slices.section(data.slices, features, table, lambda k: _chart(k, drawn))
         section = f'<section id="slices"><h2>{HEADINGS["slices"]}</h2>{body_}</section>'
         out.insert(1 + (data.segments is not None), ("slices", HEADINGS["slices"], section))
-    if data.survival is not None:  # survival horizons: after AUC and Segments
-        body_ = report_survival.section(data.survival, names, lambda k: _chart(k, drawn))
-        section = f'<section id="survival"><h2>{HEADINGS["survival"]}</h2>{body_}</section>'
-        at = 1 + (data.segments is not None) + (data.slices is not None)
-        out.insert(at, ("survival", HEADINGS["survival"], section))
-    if data.comparison is not None:  # after AUC, Segments, Slices and Survival
+    if data.comparison is not None:  # after AUC, Segments and Slices
         body_ = report_comparison.section(data.comparison, table, level)
         section = f'<section id="comparison"><h2>{HEADINGS["comparison"]}</h2>{body_}</section>'
         at = 1 + (data.segments is not None) + (data.slices is not None)
-        at += data.survival is not None
         out.insert(at, ("comparison", HEADINGS["comparison"], section))
+    if data.survival is not None:  # survival horizons: the report leads with AUC(t)
+        out.insert(0, survival_section(data, lambda k: _chart(k, drawn)))
     return out
+
+
+def survival_section(data: ReportData, chart: Callable[[str], str]) -> tuple[str, str, str]:
+    """(key, heading, HTML) of the "Survival horizons" section."""
+    body = report_survival.section(data.survival, data.roles["by"], chart)
+    section = f'<section id="survival"><h2>{HEADINGS["survival"]}</h2>{body}</section>'
+    return "survival", HEADINGS["survival"], section
 
 
 # ---------------------------------------------------------------------------------------------
