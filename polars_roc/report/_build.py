@@ -8,7 +8,8 @@ both.
 
 How the page gets Vega: with ``vl-convert-python`` installed, the page embeds Vega, Vega-Lite
 and vega-embed inline (``vl_convert.javascript_bundle()``, about 0.9 MB, the bundle Altair's
-``inline=True`` uses), so it opens offline and stays the same for years. Without it, the page
+``inline=True`` uses), so it opens offline and stays the same for years; the bundle is cached
+in the user cache directory between runs (:mod:`polars_roc.report._vega`). Without it, the page
 loads them from the jsDelivr CDN (the versions Altair targets) and says so at the top.
 ``js="inline"`` makes a missing ``vl-convert-python`` an error; ``js="cdn"`` always links.
 
@@ -37,7 +38,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_roc import areas, charts, curves
+from polars_roc import areas, curves
 from polars_roc import thresholds as cutpoints
 from polars_roc._core import validate
 from polars_roc._core.columns import THRESHOLDS
@@ -57,8 +58,9 @@ from polars_roc.report import _segments as report_segments
 from polars_roc.report import _slices as report_slices
 from polars_roc.report import _survival as report_survival  # survival horizons
 from polars_roc.report import _survival_report as report_survival_report
+from polars_roc.report import _vega as report_vega
 from polars_roc.report._data import CI_NAMES, Progress, ReportData
-from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles, panel_size
+from polars_roc.report._figures import merge_groups
 from polars_roc.report._page import HEADINGS
 from polars_roc.report.options import ReportCI, ReportOptions
 from polars_roc.thresholds import operating
@@ -182,7 +184,8 @@ def compute(
                  "gain_tp": chosen.gain_tp is not None, "pos_label": pos_label is not None,
                  "decision_curve": chosen.decision_curve}  # fmt: skip
         report_survival_report.check(time_to_event, event, asked)
-        assert time_to_event is not None and event is not None  # checked
+        assert time_to_event is not None  # checked
+        assert event is not None
         return report_survival_report.compute(
             lf, score, time_to_event=time_to_event, event=event, horizons=horizons,
             names=names, weight=weight, options=chosen, say=say,
@@ -307,7 +310,9 @@ def compute(
     ).collect()
 
     begin("score distributions")
-    chart = _score_chart(lf, score, label, names, weight, pos_label, notes, n_segments)
+    chart = report_figures.score_spec(
+        lf, score, label, names, weight, pos_label, notes, n_segments, HEADINGS["scores"]
+    )
     if chart is None:
         say(f"warning: {notes[-1]}")
 
@@ -425,56 +430,6 @@ def _auc_table(
     return areas.auc(lf, score, label, **common).collect()
 
 
-def _score_chart(
-    lf: pl.LazyFrame,
-    score: str,
-    label: str,
-    names: list[str],
-    weight: str | None,
-    pos_label: Any,
-    notes: list[str],
-    n_segments: int = 1,
-) -> dict[str, Any] | None:
-    """
-    Per-class score histograms in one panel per group, drawn from every scored row.
-
-    Two group columns make a grid (a row per model, a column per segment) up to
-    ``COLUMNS + 1`` segments; past that the panels wrap, one per (model, segment) pair.
-    """
-    rows = merge_groups(lf, names)
-    facet, row, column = panel_roles(names)
-    across = COLUMNS
-    if row is not None and column is not None and n_segments > COLUMNS + 1:
-        pair = f"{row} · {column}"
-        both = pl.concat_str(
-            [pl.col(row).cast(pl.String), pl.col(column).cast(pl.String)], separator=" · "
-        )
-        rows = rows.with_columns(both.fill_null("null").alias(pair)).drop(row, column)
-        facet, row, column, across = pair, None, None, COLUMNS + 1
-    try:
-        chart = charts.score_chart(
-            rows,
-            score,
-            label,
-            weight=weight,
-            pos_label=pos_label,
-            kind="histogram",
-            bins=40,
-            width=panel_size("scores", n_segments if column else across, 320) if names else 640,
-            height=140 if names else 240,
-            facet=facet,
-            row=row,
-            column=column,
-            columns=across if facet is not None else None,
-        )
-        spec: dict[str, Any] = chart.to_dict()
-    except Exception as error:  # a chart must not cost the reader the report's tables
-        reason = validate.one_line(error)
-        notes.append(f"The {HEADINGS['scores']} chart could not be drawn: {reason}")
-        return None
-    return spec
-
-
 # ---------------------------------------------------------------------------------------------
 # Rendering
 
@@ -541,7 +496,7 @@ def render(
     say = progress or _quiet
     if js != "cdn":
         say("embedding Vega, Vega-Lite and vega-embed in the page")
-    scripts, js_note = report_page.javascript(js)
+    scripts, js_note = report_vega.javascript(js)
     if js_note:
         say(f"note: {js_note}")
     notes = list(data.notes)

@@ -169,6 +169,11 @@ def compute(
     return OverTimeData(frame, stability, list(by), time, every, reference, k, min_count)
 
 
+def _number(column: str) -> pl.Expr:
+    """A count as text: ``1`` for 1.0, two decimals for a weight sum."""
+    return pl.col(column).round(2).cast(pl.String).str.replace(r"\.0$", "")
+
+
 def counted(frame: pl.DataFrame, min_count: float) -> pl.DataFrame:
     """
     The windows with ``n_neg``, ``change`` and ``reason``; a small window never alerts.
@@ -199,10 +204,9 @@ def counted(frame: pl.DataFrame, min_count: float) -> pl.DataFrame:
     )
     few_pos = pl.col("n_pos") < min_count
     few_neg = pl.col("n_neg") < min_count
-    number = lambda c: pl.col(c).round(2).cast(pl.String).str.replace(r"\.0$", "")  # noqa: E731
     why = pl.concat_str(
-        pl.when(few_pos).then(number("n_pos") + pl.lit(" positive(s)")),
-        pl.when(few_neg).then(number("n_neg") + pl.lit(" negative(s)")),
+        pl.when(few_pos).then(_number("n_pos") + pl.lit(" positive(s)")),
+        pl.when(few_neg).then(_number("n_neg") + pl.lit(" negative(s)")),
         separator=" and ",
         ignore_nulls=True,
     ) + pl.lit(f" < {min_count:g}")

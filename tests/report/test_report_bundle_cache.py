@@ -8,7 +8,7 @@ import pytest
 
 import polars_roc as pr
 from polars_roc._core.version import __version__
-from polars_roc.report import _page
+from polars_roc.report import _vega
 
 vl_convert = pytest.importorskip("vl_convert")
 
@@ -45,10 +45,10 @@ def test_the_second_report_reads_the_bundle_from_the_cache(
 
 
 def test_a_damaged_cache_file_is_built_again(builds: list[str | None], tmp_path: Path) -> None:
-    _page.javascript("inline")
+    _vega.javascript("inline")
     (cached,) = (tmp_path / "cache" / "polars_roc" / __version__).iterdir()
     cached.write_text("/* half a bund")
-    scripts, note = _page.javascript("inline")
+    scripts, note = _vega.javascript("inline")
     assert len(builds) == 2
     assert note is None
     assert "/* stub 2 */" in scripts
@@ -61,8 +61,8 @@ def test_an_unwritable_cache_is_skipped(
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
-    scripts, _ = _page.javascript("inline")
-    scripts_again, _ = _page.javascript("inline")
+    scripts, _ = _vega.javascript("inline")
+    scripts_again, _ = _vega.javascript("inline")
     assert "/* stub 1 */" in scripts
     assert "/* stub 2 */" in scripts_again
     assert blocked.read_text() == "not a folder"
@@ -70,9 +70,9 @@ def test_an_unwritable_cache_is_skipped(
 
 def test_cache_dir_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert _page.cache_dir() == tmp_path / "polars_roc" / __version__
+    assert _vega.cache_dir() == tmp_path / "polars_roc" / __version__
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")  # ignored, as the XDG spec says
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert _page.cache_dir() == tmp_path / "home" / ".cache" / "polars_roc" / __version__
+    assert _vega.cache_dir() == tmp_path / "home" / ".cache" / "polars_roc" / __version__
     monkeypatch.delenv("XDG_CACHE_HOME")
-    assert _page.cache_dir() == tmp_path / "home" / ".cache" / "polars_roc" / __version__
+    assert _vega.cache_dir() == tmp_path / "home" / ".cache" / "polars_roc" / __version__
