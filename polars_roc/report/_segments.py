@@ -94,8 +94,8 @@ def one_comparison(gaps: pl.DataFrame, names: list[str]) -> pl.DataFrame:
     Holm over the distinct comparisons: a group of two tested segments holds one.
 
     With two segments, "a against the rest" and "b against the rest" are the same test
-    (a against b: the same difference with its sign turned, the same p-value), which is
-    also the roll-up's Cochran test; adjusting over both rows would count it twice. Such a
+    (a against b: the same difference with its sign turned, the same p-value), asking what
+    the roll-up's Cochran test asks; adjusting over both rows would count it twice. Such a
     group's ``p_adjusted`` is its ``p_value`` (one test); groups of three or more segments
     keep Holm over their segments.
 
@@ -147,7 +147,7 @@ def in_words(row: dict[str, Any]) -> str:
         return text + "."
     i2 = row.get("i2") or 0.0
     verdict = "differ more than chance" if p < 0.05 else "are consistent"
-    same = " — the disparity table's one test" if k == 2 else ""
+    same = " — the question of the disparity table's one test" if k == 2 else ""
     return f"{text}; the {k} segment AUCs {verdict} (Cochran p = {p:.2g}, I² = {i2:.0%}{same})."
 
 
@@ -209,7 +209,7 @@ def section(
     )
     two = (
         " A group of two segments holds one comparison (one segment against the other: its "
-        "two rows are the same test, and the same as the roll-up's Cochran p), so its p is "
+        "two rows are the same test, asking what the roll-up's Cochran p asks), so its p is "
         "not adjusted."
         if 2 in counts
         else ""
