@@ -37,8 +37,9 @@ _ROOM_Y, _ROOM_X = 0.12, 0.2
 
 def _placed(lo: Any, hi: Any, *, lower: bool, on_axis: pl.Series) -> list[pl.Expr]:
     """
-    Where each KS label goes (``_place``: its vertical place and its text alignment;
-    ``_y``) so that it crosses neither curve.
+    Where each KS label goes so that it crosses neither curve: ``_place``, ``_y``.
+
+    ``_place`` is the label's vertical place and its text alignment, e.g. ``"below-right"``.
 
     Both curves fall as the threshold rises (rise under `lower`), so beyond each end of
     the rule one corner is empty: below the rule's lower end on the side where the curves
