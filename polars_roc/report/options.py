@@ -25,9 +25,11 @@ Hint: level=0.95.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import numpy as np
 import polars as pl
 
 from polars_roc._core import checks, validate
@@ -70,11 +72,11 @@ def check_min_count(value: Any) -> float:
     <BLANKLINE>
     Hint: min_count=10.
     """
-    number = not isinstance(value, bool) and isinstance(value, int | float)
+    number = isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
     if not number or not 0 <= value < float("inf"):
         msg = f"min_count must be a finite number >= 0, got {value!r}\n\nHint: min_count=10."
         raise ValueError(msg)
-    return float(value) if isinstance(value, float) else int(value)
+    return int(value) if isinstance(value, numbers.Integral) else float(value)
 
 
 @dataclass(frozen=True)
@@ -199,7 +201,7 @@ class ReportOptions:
             msg = f"title must be a string, got {self.title!r}\n\nHint: title='ROC report'."
             raise ValueError(msg)
         validate.choice(self.js, ("auto", "inline", "cdn"), "js")
-        check_min_count(self.min_count)
+        object.__setattr__(self, "min_count", check_min_count(self.min_count))
 
     @property
     def partial_range(self) -> tuple[Literal["fpr", "tpr"], tuple[float, float]]:
