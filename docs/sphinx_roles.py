@@ -1,4 +1,4 @@
-"""Griffe extension: Sphinx roles in docstrings (``:func:`x```) become cross-reference links.
+"""Griffe extension: Sphinx roles become links; combined parameter entries are split.
 
 The docstrings name other objects the Sphinx way (``:func:`curve```, ``:mod:`polars_roc.x```,
 ``:class:`~polars_roc.report.ReportOptions```). Python-Markdown does not know those roles and
@@ -16,6 +16,10 @@ from typing import Any
 
 import griffe
 
+#: A numpy section underline and the heading above it.
+SECTION = re.compile(r"^(\w[\w ]*)\n-{3,}$", re.MULTILINE)
+#: A parameter entry naming several parameters, and no type: ``score, label, by``.
+COMBINED = re.compile(r"^(\w+(?:, \w+)+)$")
 ROLE = re.compile(r":(?:py:)?(?:func|meth|class|mod|data|attr|obj|exc|const):`(~?)\.?([^`]+)`")
 
 
@@ -39,9 +43,42 @@ def _link(obj: griffe.Object, match: re.Match[str]) -> str:
     return f'<autoref identifier="{target}" optional><code>{html.escape(title)}</code></autoref>'
 
 
+def _split_entries(text: str) -> str:
+    """Every combined entry of the Parameters section as one entry per name."""
+    headings = list(SECTION.finditer(text))
+    for index, heading in enumerate(headings):
+        if heading.group(1) != "Parameters":
+            continue
+        end = headings[index + 1].start() if index + 1 < len(headings) else len(text)
+        lines = text[heading.end() : end].split("\n")
+        out: list[str] = []
+        position = 0
+        while position < len(lines):
+            line = lines[position]
+            position += 1
+            match = COMBINED.match(line)
+            if match is None:
+                out.append(line)
+                continue
+            body: list[str] = []
+            while position < len(lines) and (
+                lines[position].startswith(" ") or not lines[position].strip()
+            ):
+                body.append(lines[position])
+                position += 1
+            trailing = len(body) - len("\n".join(body).rstrip().split("\n"))
+            kept = body[: len(body) - trailing] if trailing else body
+            for name in match.group(1).split(", "):
+                out.extend([name, *kept])
+            out.extend(body[len(kept) :])
+        return text[: heading.end()] + "\n".join(out) + text[end:]
+    return text
+
+
 def _rewrite(obj: griffe.Object) -> None:
     if obj.docstring is not None:
-        obj.docstring.value = ROLE.sub(lambda m: _link(obj, m), obj.docstring.value)
+        text = ROLE.sub(lambda m: _link(obj, m), obj.docstring.value)
+        obj.docstring.value = _split_entries(text)
     for member in obj.members.values():
         if not member.is_alias:
             _rewrite(member)  # type: ignore[arg-type]

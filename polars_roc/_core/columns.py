@@ -105,6 +105,19 @@ SLICES = (
     "p_value",
     "p_adjusted",
 )
+#: ``slices(metrics=...)``: after the groups, ``slice`` and the features; one row per metric.
+SLICE_METRICS = (
+    "n_pos",
+    "n_neg",
+    "metric",
+    "estimate",
+    "estimate_rest",
+    "gap",
+    "gap_lower",
+    "gap_upper",
+    "p_value",
+    "p_adjusted",
+)
 #: ``precision_at_recall``: the best precision, the recall it reaches, its threshold.
 PRECISION_AT_RECALL = ("precision", "recall", "threshold", "n_pos", "n_neg")
 #: ``recall_at_precision``: the best recall, the precision it keeps, its threshold.
@@ -150,6 +163,12 @@ COMPARE = (
 )
 #: ``compare`` (DeLong): each AUC's variance and, paired, their covariance.
 COMPARE_VARIANCE = ("var_a", "var_b", "cov")
+#: ``compare(plan=...)``: the unknown solved for, by plan (pROC's ``power.roc.test``).
+COMPARE_PLAN = {
+    "sample_size": ("n_pos_needed", "n_neg_needed"),
+    "power": ("power",),
+    "alpha": ("alpha",),
+}
 
 
 def interval(column: str, *, se: bool = True) -> tuple[str, ...]:

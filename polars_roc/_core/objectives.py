@@ -47,6 +47,39 @@ TIE = 1e-12
 _INT64_PRODUCT = 2**31
 
 
+def weights_ratio(
+    method: str, cost_fp: float | None, cost_fn: float | None, prevalence: float | None
+) -> float | None:
+    """
+    The ratio ``r`` of pROC's ``best.weights`` (weighted Youden / closest-topleft), or None.
+
+    ``r = (1 - prevalence) / (cost · prevalence)`` with pROC's ``cost`` the cost of a false
+    negative relative to a false positive (``cost_fn / cost_fp``) and its default prevalence
+    0.5: ``r = cost_fp · (1 - prevalence) / (cost_fn · prevalence)``. None (the unweighted
+    objective, compared exactly) when `method` is another or ``r`` is 1.
+
+    Examples
+    --------
+    >>> weights_ratio("youden", None, 2.0, 0.25)
+    1.5
+    >>> weights_ratio("closest_topleft", None, None, None) is None
+    True
+    """
+    if method not in ("youden", "closest_topleft"):
+        return None
+    p = 0.5 if prevalence is None else prevalence
+    ratio = (1.0 if cost_fp is None else cost_fp) * (1 - p)
+    ratio /= (1.0 if cost_fn is None else cost_fn) * p
+    return None if ratio == 1.0 else ratio
+
+
+def _weighted(method: str, tp: Any, fp: Any, fn: Any, n_pos: Any, n_neg: Any, ratio: float) -> Any:
+    """``P·N·(se + r·sp) - r·P·N`` or ``-(P·N)²·((1 - se)² + r·(1 - sp)²)``, any array kind."""
+    if method == "youden":
+        return tp * n_neg - ratio * (fp * n_pos)
+    return -((fn * n_neg) ** 2 + ratio * (fp * n_pos) ** 2)
+
+
 def youden() -> pl.Expr:
     """
     J = tpr - fpr from ``tp, fp, tn, fn``, null without both classes, as one division.
@@ -75,9 +108,13 @@ def objective(
     cost_fn: float = 1.0,
     prevalence: float | None = None,
     weighted: bool,
+    ratio: float | None = None,
 ) -> pl.Expr:
     """
     The quantity maximized for a named `method`, from ``tp, fp, tn, fn``; null if undefined.
+
+    `ratio` (:func:`weights_ratio`) weighs Youden's and the closest-topleft objectives as
+    pROC's ``best.weights``: ``se + r·sp`` and ``(1 - se)² + r·(1 - sp)²``, in floats.
 
     Scaled by the group's constant ``P * N`` (or its square) so that unweighted counts give
     exact integer arithmetic and exact ties: J = tpr - fpr ranks as ``tp * N - fp * P``.
@@ -89,15 +126,18 @@ def objective(
     >>> df.select(objective("youden", weighted=False)).to_series().to_list()
     [6, 6]
     """
-    kind = pl.Float64 if weighted else pl.Int128
+    floats = weighted or (ratio is not None and method != "cost")
+    kind = pl.Float64 if floats else pl.Int128
     tp, fp, tn, fn = (pl.col(c).cast(kind) for c in COUNTS)
     # Both classes present, from the sums as given (shares of a zero total are NaN, which
     # Polars orders above every number: a group of zero weights once chose +inf).
     both = (tp + fn > 0) & (fp + tn > 0)
-    if weighted:  # shares of the group's weight: no overflow or underflow in the products
+    if floats:  # shares of the group's weight: no overflow or underflow in the products
         total = tp + fp + tn + fn
         tp, fp, tn, fn = (c / total for c in (tp, fp, tn, fn))
     n_pos, n_neg = tp + fn, fp + tn
+    if ratio is not None and method != "cost":
+        return pl.when(both).then(_weighted(method, tp, fp, fn, n_pos, n_neg, ratio))
     if method == "youden":
         return pl.when(both).then(tp * n_neg - fp * n_pos)
     if method == "closest_topleft":
@@ -117,6 +157,7 @@ def tolerance(
     cost_fn: float = 1.0,
     prevalence: float | None = None,
     weighted: bool,
+    ratio: float | None = None,
 ) -> pl.Expr | None:
     """
     How far below the best a float objective of :func:`objective` still ties, or None.
@@ -127,6 +168,8 @@ def tolerance(
     ``1e-12`` of the objective's scale they tie, as in :func:`polars_roc.geometry.iso.optimal`.
     The scale bounds its terms: 1 for shares, the costs times the counts otherwise.
     """
+    if ratio is not None and method in ("youden", "closest_topleft"):
+        return pl.lit(TIE * (1 + ratio))  # shares, one term weighed by r
     if method not in METHODS or (not weighted and method != "cost"):
         return None  # a column compares as it is; integers compare exactly
     tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in COUNTS)
@@ -276,6 +319,7 @@ def objective_np(
     cost_fn: float = 1.0,
     prevalence: float | None = None,
     weighted: bool,
+    ratio: float | None = None,
 ) -> tuple[FloatArray, FloatArray | None]:
     """
     The numpy twin of :func:`objective` and :func:`tolerance` over cumulative counts.
@@ -297,7 +341,9 @@ def objective_np(
     """
     n_pos, n_neg = tp[:, -1:], fp[:, -1:]
     both = (n_pos > 0) & (n_neg > 0)
+    ratio = ratio if method != "cost" else None
     exact = not weighted and method != "cost" and bool(np.all(n_pos * n_neg < _INT64_PRODUCT))
+    exact = exact and ratio is None
     tie: FloatArray | None = None
     if exact:
         itp, ifp = tp.astype(np.int64), fp.astype(np.int64)
@@ -318,7 +364,9 @@ def objective_np(
             tp, fp, fn = tp / total, fp / total, fn / total
             n_pos, n_neg = n_pos / total, n_neg / total
     scale: Any
-    if method == "youden":
+    if ratio is not None:
+        value, scale = _weighted(method, tp, fp, fn, n_pos, n_neg, ratio), 1.0 + ratio
+    elif method == "youden":
         value, scale = tp * n_neg - fp * n_pos, 1.0
     elif method == "closest_topleft":
         value, scale = -((fn * n_neg) ** 2 + (fp * n_pos) ** 2), 1.0

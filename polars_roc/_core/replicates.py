@@ -131,6 +131,7 @@ def best_statistic(
     fpr: tuple[float, float] | None,
     tpr: tuple[float, float] | None,
     weighted: bool = False,
+    ratio: float | None = None,
 ) -> Statistic:
     """
     ``threshold, tpr, fpr`` of each replicate's own optimum (NaN when it has no candidate).
@@ -150,6 +151,7 @@ def best_statistic(
             cost_fn=cost_fn,
             prevalence=prevalence,
             weighted=weighted,
+            ratio=ratio,
         )
         rate_tp, rate_fp = tp / tp[:, -1:], fp / fp[:, -1:]
         allowed = np.ones(value.shape, dtype=bool)

@@ -17,6 +17,28 @@ if TYPE_CHECKING:
 __all__ = ["slice_chart"]
 
 
+def _one_metric(slices: pl.DataFrame) -> tuple[pl.DataFrame, str]:
+    """
+    A ``slices(metrics=...)`` frame of one metric in the AUC frame's columns, and its name.
+
+    The frame without `metrics` comes back as it is, named ``"AUC"``; a frame holding
+    several metrics is refused (their gaps share no scale).
+    """
+    if "metric" not in slices.columns or "auc" in slices.columns:
+        return slices, "AUC"
+    names = slices["metric"].unique(maintain_order=True).to_list()
+    if len(names) != 1:
+        msg = (
+            f"slice_chart draws one metric at a time; the slices frame holds {names}"
+            f"\n\nHint: slice_chart(out.filter(pl.col('metric') == {names[0]!r}))."
+            if names
+            else "the slices frame holds no slices\n\nHint: lower min_pos / min_neg."
+        )
+        raise ValueError(msg)
+    renamed = slices.rename({"estimate": "auc", "estimate_rest": "auc_rest"}, strict=False)
+    return renamed.drop("metric"), str(names[0])
+
+
 def _parts(slices: pl.DataFrame) -> tuple[list[str], list[str]]:
     """The `by` columns (before ``slice``) and the feature columns (between it and ``n_pos``)."""
     require(slices, ["slice", *SLICES], "the slices frame", "pass df.roc.slices(...)'s frame")
@@ -46,7 +68,8 @@ def slice_chart(
     Parameters
     ----------
     slices
-        The frame ``df.roc.slices(...)`` returns.
+        The frame ``df.roc.slices(...)`` returns; with ``metrics=``, the rows of one metric
+        (its gaps are drawn, the axis named after it).
     top
         How many of the weakest slices the forest draws.
     alpha
@@ -76,9 +99,11 @@ def slice_chart(
     'rect'
     """
     alt_ = altair()
+    slices, measure = _one_metric(slices)
     by, features = _parts(slices)
+    titles = {} if measure == "AUC" else {"auc": measure, "auc_rest": f"{measure} of the rest"}
     if pair is not None:
-        return _heatmap(alt_, slices, by, features, list(pair), width)
+        return _heatmap(alt_, slices, by, features, list(pair), width, titles)
     if not isinstance(top, int) or top < 1:
         msg = f"top must be a whole number of slices >= 1, got {top!r}\n\nHint: top=20."
         raise ValueError(msg)
@@ -93,7 +118,8 @@ def slice_chart(
         )
     )
     data = combine(zero=pl.DataFrame({"gap": [0.0]}), gap=rows)
-    x = quantitative(alt_, "X", "gap", title="AUC of the slice minus AUC of the rest")
+    axis = f"{measure} of the slice minus {measure} of the rest"
+    x = quantitative(alt_, "X", "gap", title=axis)
     y = nominal(
         alt_,
         "Y",
@@ -105,7 +131,9 @@ def slice_chart(
     tips = [
         alt_.Tooltip(field="_label", type="nominal", title="slice"),
         *(
-            alt_.Tooltip(field=name, type="quantitative", format=SMALL_FORMAT)
+            alt_.Tooltip(
+                field=name, type="quantitative", format=SMALL_FORMAT, title=titles.get(name, name)
+            )
             for name in ("auc", "auc_rest", "gap", "gap_lower", "gap_upper")
         ),
         alt_.Tooltip(field="n_pos", type="quantitative"),
@@ -125,7 +153,7 @@ def slice_chart(
         .mark_rule(color="gray", strokeDash=[4, 4])
         .encode(x),
         gaps.mark_rule(strokeWidth=2).encode(
-            quantitative(alt_, "X", "gap_lower", title="AUC of the slice minus AUC of the rest"),
+            quantitative(alt_, "X", "gap_lower", title=axis),
             y,
             x2=alt_.X2(field="gap_upper"),
             color=significance,
@@ -171,6 +199,7 @@ def _heatmap(
     features: list[str],
     pair: list[str],
     width: int,
+    titles: dict[str, str],
 ) -> alt.Chart | alt.FacetChart:
     """The slices of exactly the two features of `pair`, as cells coloured by the gap."""
     if len(pair) != 2 or not set(pair) <= set(features):
@@ -195,7 +224,7 @@ def _heatmap(
     tips = [
         *(a.Tooltip(field=f, type="nominal") for f in [*by, *pair]),
         *(
-            a.Tooltip(field=n, type="quantitative", format=SMALL_FORMAT)
+            a.Tooltip(field=n, type="quantitative", format=SMALL_FORMAT, title=titles.get(n, n))
             for n in ("auc", "auc_rest", "gap")
         ),
         a.Tooltip(field="p_adjusted", type="quantitative", format=".3g"),

@@ -49,15 +49,19 @@ def _narwhals() -> ModuleType:
         raise ModuleNotFoundError(msg) from None
 
 
-def _lazy(nw: ModuleType, frame: Any, score: str) -> Any:
+def _lazy(nw: ModuleType, frame: Any, by: By) -> tuple[Any, By]:
     """
-    The user's frame as a narwhals LazyFrame in its own engine.
+    The user's frame as a narwhals LazyFrame in its own engine, and `by` as names.
 
     A pandas or PyArrow table is in memory already and read as Polars (Arrow buffers shared
     where they can be): pandas' group-by cannot run the reduction's aggregations (PyArrow's
     cannot either). pandas' missing marker is NaN (``isna()``), so a NaN in a pandas column
     is a null, in the score as everywhere, as ``pl.from_pandas`` reads it: ``tally`` of a
     pandas frame gives the numbers ``df.roc`` gives on ``pl.from_pandas`` of it.
+
+    Polars expressions in `by` become columns of a Polars frame (and of a pandas or PyArrow
+    one, read as Polars) as ``with_columns`` then ``by=<names>`` would make them
+    (:func:`~polars_roc._core.validate.by_expressions`); any other engine cannot run them.
     """
     try:
         table = nw.from_native(frame)
@@ -67,18 +71,39 @@ def _lazy(nw: ModuleType, frame: Any, score: str) -> Any:
             f"\n\nHint: pass a Polars, DuckDB, PySpark, sqlframe, ibis, pandas or PyArrow frame."
         )
         raise TypeError(msg) from None
+    native = frame
     if isinstance(table, nw.DataFrame) and table.implementation.is_pandas():
-        table = nw.from_native(pl.from_pandas(frame))  # NaN, None, pd.NA: null, as pandas means
+        native = pl.from_pandas(frame)  # NaN, None, pd.NA: null, as pandas means
     elif isinstance(table, nw.DataFrame) and table.implementation.is_pyarrow():
-        arrow_frame = pl.from_arrow(frame)
-        assert isinstance(arrow_frame, pl.DataFrame)
-        table = nw.from_native(arrow_frame)
+        native = pl.from_arrow(frame)
+        assert isinstance(native, pl.DataFrame)
+    if _has_expressions(by):
+        if not isinstance(native, pl.DataFrame | pl.LazyFrame):
+            engine = table.implementation.value
+            msg = (
+                f"`by` holds a Polars expression, which a {engine} frame cannot run; "
+                f"compute the group column in {engine} first and pass its name"
+                f"\n\nHint: add the column where the data lives (e.g. SQL "
+                f"`select *, <expression> as band`), then by='band'."
+            )
+            raise TypeError(msg)
+        lazy, by = validate.by_expressions(native.lazy(), by)
+        validate.as_names(by)  # a name twice is refused before the columns are computed
+        native = lazy if isinstance(native, pl.LazyFrame) else lazy.collect()
+    if native is not frame:
+        table = nw.from_native(native)
     if isinstance(table, nw.DataFrame):
-        return table.lazy()
+        return table.lazy(), by
     if not isinstance(table, nw.LazyFrame):
         msg = f"expected a frame, got {type(frame).__name__} (a series or a scalar?)"
         raise TypeError(msg)
-    return table
+    return table, by
+
+
+def _has_expressions(by: By) -> bool:
+    """Whether `by` is or holds a Polars expression."""
+    items = [by] if isinstance(by, pl.Expr) else by
+    return isinstance(items, list | tuple) and any(isinstance(i, pl.Expr) for i in items)
 
 
 def _check(
@@ -123,24 +148,26 @@ def _schema(table: Any) -> pl.Schema:
 def _prepared(
     nw: ModuleType,
     frame: Any,
-    names: list[str],
+    by: By,
     roles: dict[str, Any],
     outputs: Sequence[str],
     nan_policy: Any,
-) -> tuple[Any, pl.Schema, set[str], str]:
+) -> tuple[Any, list[str], pl.Schema, set[str], str]:
     """
-    The frame checked and lazy, its schema, the names taken, and the score column to read.
+    The frame checked and lazy, the group names, its schema, the names taken, the score.
 
-    The shared start of :func:`tally` and :func:`auc_table`: the roles checked against the
-    schema, NaN scores handled by `nan_policy` (under a fresh name for ``"omit"``).
+    The shared start of :func:`tally` and :func:`auc_table`: expressions in `by` made
+    columns (:func:`_lazy`), the roles checked against the schema, NaN scores handled by
+    `nan_policy` (under a fresh name for ``"omit"``).
     """
-    table = _lazy(nw, frame, roles["score"])
+    table, by = _lazy(nw, frame, by)
+    names = validate.as_names(by)
     schema = _schema(table)
     _check(schema, names=names, outputs=outputs, **roles)
     taken = {*schema, *outputs}
     source_name = fresh_names(["_roc_s"], taken, casefold=True)[0]
     table, source = _nans(nw, table, roles["score"], schema, nan_policy, source_name)
-    return table, schema, taken, source
+    return table, names, schema, taken, source
 
 
 def _nans(
@@ -249,7 +276,10 @@ def tally(
     label
         Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
     by
-        Column name(s) to group by.
+        Column name(s) to group by. On a Polars frame (and on pandas or PyArrow, read as
+        Polars) also Polars expressions, named by their output names: the same tally, bit
+        for bit, as ``with_columns(<expressions>)`` then ``by=<names>``. Another engine
+        cannot run a Polars expression: compute the column there and pass its name.
     weight
         Optional non-negative case weights (summed instead of counting rows).
     pos_label
@@ -316,11 +346,10 @@ def tally(
     """
     lower = flips(direction)
     nw = _narwhals()
-    names = validate.as_names(by)
     levels = _bins(bins)
     outputs = TALLY if levels else TALLY[:2]
     roles = {"score": score, "label": label, "weight": weight, "pos_label": pos_label}
-    table, schema, taken, source = _prepared(nw, frame, names, roles, outputs, nan_policy)
+    table, names, schema, taken, source = _prepared(nw, frame, by, roles, outputs, nan_policy)
     key, low, high, lowest, count, smallest = fresh_names(
         [f"_roc_{name}" for name in ("key", "lo", "hi", "min", "n", "wmin")], taken, casefold=True
     )
@@ -481,7 +510,8 @@ def auc_table(
     label
         Class column: Boolean, 0/1 integer, or any coding with `pos_label`.
     by
-        Column name(s) to group by: one row per group, sorted by group.
+        Column name(s) to group by: one row per group, sorted by group; Polars expressions
+        too on a Polars, pandas or PyArrow frame (as in :func:`tally`).
     pos_label
         The positive class. Default: True for Boolean labels, 1 for 0/1 integers. It must
         occur somewhere in the data.
@@ -523,9 +553,8 @@ def auc_table(
     """
     lower = flips(direction)
     nw = _narwhals()
-    names = validate.as_names(by)
     roles = {"score": score, "label": label, "weight": None, "pos_label": pos_label}
-    table, schema, taken, source = _prepared(nw, frame, names, roles, AUC, nan_policy)
+    table, names, schema, taken, source = _prepared(nw, frame, by, roles, AUC, nan_policy)
     pos, neg, bad, below, area, nan = fresh_names(
         [f"_roc_{name}" for name in ("pos", "neg", "bad", "below", "u", "nan")],
         taken,

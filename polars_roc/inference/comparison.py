@@ -36,12 +36,10 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc import curves
-from polars_roc._core import binormal, validate
+from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import COMPARE, COMPARE_VARIANCE, EQUIVALENCE, MARGIN
 from polars_roc._core.compat import opaque
-from polars_roc._core.counts import with_totals
 from polars_roc._core.delong import (
     cluster_variances,
     delong_table,
@@ -50,7 +48,7 @@ from polars_roc._core.delong import (
     ordered_variance,
 )
 from polars_roc._core.direction import Direction, directed
-from polars_roc._core.distributions import difference_test, normal_quantile
+from polars_roc._core.distributions import difference_test
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups
 from polars_roc._core.names import fresh
@@ -58,6 +56,7 @@ from polars_roc._core.validate import By
 from polars_roc.inference import _bootstrap_tests as bootstrap_tests
 from polars_roc.inference import _margins as margins
 from polars_roc.inference import _pair_checks as pair_checks
+from polars_roc.inference import _plans as plans
 from polars_roc.inference.multiple_testing import check_adjust, with_adjusted
 from polars_roc.inference.venkatraman import Roles, venkatraman_compare
 from polars_roc.typing import Adjust, Alternative
@@ -65,7 +64,6 @@ from polars_roc.typing import Adjust, Alternative
 __all__ = ["Alternative", "compare"]
 
 _ALTERNATIVES = ("two-sided", "greater", "less")
-_POWER_METHODS = ("delong", "obuchowski")
 
 
 def _clustered_pairs(
@@ -101,75 +99,6 @@ def _clustered_pairs(
     return pairs.join(variances, on=pair_keys, how="left", nulls_equal=True)
 
 
-def _binormal_pairs(
-    pairs: pl.LazyFrame,
-    rows: pl.LazyFrame,
-    ordered: pl.LazyFrame,
-    *,
-    score: str,
-    label: str,
-    keys: list[str],
-    pos_label: Any,
-    pair_keys: list[str],
-) -> pl.LazyFrame:
-    """
-    Pairs with each curve's binormal ``_A_a, _B_a, _A_b, _B_b`` and the score correlations.
-
-    The curves' points are the counts core's (:func:`polars_roc.curves.counts`), one fit per
-    group and model (:func:`polars_roc._core.binormal.fit`); ``_ra`` / ``_rn`` are Pearson's
-    correlations of the two models' scores over the matched positives / negatives.
-    """
-    table = with_totals(curves.counts(rows, score, label, by=keys, pos_label=pos_label), keys)
-    tp, fp = pl.col("tp"), pl.col("fp")
-    fit = binormal.fit(tp, fp, pl.col("_positives"), pl.col("_negatives"))
-    fits = table.group_by(keys).agg(fit).rename({keys[-1]: "_model"})
-    names = keys[:-1]
-    for side in ("a", "b"):
-        own = fits.rename({"_model": f"_model_{side}", "_A": f"_A_{side}", "_B": f"_B_{side}"})
-        pairs = pairs.join(own, on=[*names, f"_model_{side}"], how="left", nulls_equal=True)
-    y = pl.col("_y_a")
-    s_a, s_b = pl.col("_s_a").cast(pl.Float64), pl.col("_s_b").cast(pl.Float64)
-    correlations = ordered.group_by(pair_keys, maintain_order=True).agg(
-        _ra=binormal.correlation(s_a.filter(y), s_b.filter(y)),
-        _rn=binormal.correlation(s_a.filter(~y), s_b.filter(~y)),
-    )
-    return pairs.join(correlations, on=pair_keys, how="left", nulls_equal=True)
-
-
-def _needed(power: float, alternative: str, level: float, power_method: str) -> list[pl.Expr]:
-    """
-    Cases needed for the observed paired difference (pROC's ``ncases.obuchowski``).
-
-    With ``V₁, V₂`` the variances of the two AUCs and ``C`` their covariance, per positive:
-    ``v₀ = 2(V₁ - C)`` under the null (from its own placements, ``_v0``: no cancellation;
-    null where negative, as pROC's NaN), ``v_A = V₁ + V₂ - 2C``, and
-    ``n = (z_α·√v₀ + z_β·√v_A)² / Δ²`` positives, ``κ·n`` negatives. DeLong's variances
-    (scaled by the number of positives ``m``) or Obuchowski's binormal ones
-    (:mod:`polars_roc._core.binormal`).
-    """
-    alpha = 1 - level
-    z_alpha = normal_quantile(1 - (alpha / 2 if alternative == "two-sided" else alpha))
-    z_beta = normal_quantile(power)
-    m = pl.col("n_pos_a").cast(pl.Float64)
-    kappa = pl.col("n_neg_a").cast(pl.Float64) / m
-    if power_method == "obuchowski":
-        a_a, b_a, a_b, b_b = (pl.col(c) for c in ("_A_a", "_B_a", "_A_b", "_B_b"))
-        correlations = (pl.col("_rn"), pl.col("_ra"))
-        cases = binormal.cases_needed(
-            a_a, b_a, a_b, b_b, *correlations, kappa, pl.col("diff"), z_alpha=z_alpha, z_beta=z_beta
-        )
-    else:
-        # V0 from its own placements (no V_a - V_b + V_diff cancellation); where it is
-        # negative there is no plan (pROC: NaN).
-        null = pl.col("_v0") * m
-        cases = binormal.sample_size(
-            null, pl.col("_sd") ** 2 * m, pl.col("diff"), z_alpha=z_alpha, z_beta=z_beta
-        )
-        cases = pl.when(null >= 0).then(cases)
-    cases = pl.when(pl.col("paired") & (pl.col("diff") != 0)).then(cases)
-    return [cases.alias("n_pos_needed"), (cases * kappa).alias("n_neg_needed")]
-
-
 @same_kind
 @directed
 def compare(
@@ -180,6 +109,7 @@ def compare(
     model: str = "model",
     case: str | None = None,
     by: By = None,
+    weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
@@ -199,6 +129,9 @@ def compare(
     n_perm: int = 2000,
     margin: float | None = None,
     equivalence: tuple[float, float] | None = None,
+    plan: plans.Plan | None = None,
+    n_pos: float | None = None,
+    n_neg: float | None = None,
 ) -> pl.LazyFrame:
     """
     DeLong's (or a bootstrap) test of two AUCs, for every pair of models, per group.
@@ -243,6 +176,11 @@ def compare(
         Column roles, as in :func:`polars_roc.areas.auc`.
     model
         Column naming the model that produced each score.
+    weight
+        Not supported: DeLong's, the bootstrap and the Venkatraman tests are defined on
+        unweighted cases (pROC has no weights); a weight column is refused with a
+        ValueError. Compare weighted AUCs one by one with ``auc(weight=...,
+        ci="bootstrap")``, or repeat each row by its integer weight.
     case
         Column identifying the case (patient, customer): pairs the two models' rows.
         Each case appears at most once per model and group.
@@ -261,17 +199,31 @@ def compare(
         interval, no `fpr`/`tpr`/`power`/`cluster`.
     adjust
         None, ``"holm"``, ``"bonferroni"`` or ``"bh"``: adds ``p_adjusted``.
-    power
-        A wanted power in (0, 1): adds ``n_pos_needed, n_neg_needed``, the positives and
-        negatives (at the observed ratio) a paired study needs to detect the observed
-        difference at the test's level (``1 - level``, halved when two-sided), as pROC's
-        ``power.roc.test(roc1, roc2)`` with ``roc1`` the curve of `model_a`
-        (Obuchowski & McClish 1997, eq. 2: ``n = (z_α·√V₀ + z_β·√V_A)² / diff²`` per
-        positive, ``V₀ = 2(V_a - C)`` taking `model_a` as the null, ``V_A = V_a + V_b -
-        2C``). Null for an unpaired pair or no difference.
+    power, plan, n_pos, n_neg
+        Plan a paired study to detect the observed difference, as pROC's
+        ``power.roc.test(roc1, roc2)`` with ``roc1`` the curve of `model_a`: Obuchowski &
+        McClish (1997, eq. 2) tie ``√n·|diff| = z_α·√V₀ + z_β·√V_A`` (``n`` positives,
+        ``V₀ = 2(V_a - C)`` taking `model_a` as the null, ``V_A = V_a + V_b - 2C``, per
+        positive; ``z_α`` from the test's level ``1 - level``, halved when two-sided).
+        `plan` says which unknown is solved for (pROC's argument left ``NULL``):
+        ``"sample_size"`` (the default when `power` is given) adds ``n_pos_needed,
+        n_neg_needed``, the positives and negatives (at the observed ratio) that reach
+        `power`; ``"power"`` adds ``power``, the power of the test at the data's size or at
+        `n_pos` / `n_neg` (one of them alone keeps the data's ratio); ``"alpha"`` adds
+        ``alpha``, the significance level (two-sided: both tails) at which that size
+        reaches `power`. pROC plans two curves only at their own size; a given size scales
+        DeLong's variance part by part (``S₁₀ / n_pos + S₀₁ / n_neg``) and sets ``κ`` of
+        Obuchowski's. Null for an unpaired pair, a negative ``V₀`` (pROC's NaN) or no
+        variance; the sample size also for no difference; ``alpha`` also where no level
+        reaches `power` (two-sided, pROC returns a "level" above 1). A partial area is planned with
+        ``method="bootstrap", fpr=(lo, hi), power_method="obuchowski"`` (pROC's curves
+        with ``partial.auc`` over specificity): ``diff`` is then the difference of the raw
+        partial areas and the variances Obuchowski's over that FPR range; pROC's aSAH
+        planning over specificity (1, 0.9) asks 0.51 cases: the partial areas are small
+        and so are their binormal variances. Not with `cluster`.
     power_method
-        The variances ``V_a, V_b, C`` that plan the study (with `power`; ``"obuchowski"``
-        without `power` is an error):
+        The variances ``V_a, V_b, C`` that plan the study (with `power` or `plan`;
+        ``"obuchowski"`` without either is an error):
         ``"delong"`` (default) the DeLong variances and covariance of the observed AUCs;
         ``"obuchowski"`` Obuchowski's binormal ones, as pROC's ``method="obuchowski"``:
         each curve's binormal ``A, B`` is pROC's least-squares fit of
@@ -325,9 +277,10 @@ def compare(
         freedom (null for the normal tests); the DeLong test adds ``var_a, var_b, cov``:
         each AUC's variance and, for a paired test, their covariance (pROC's ``var`` and
         ``cov``; clustered, Obuchowski's); + ``p_adjusted`` with `adjust`; +
-        ``n_pos_needed, n_neg_needed`` with `power` (DeLong test only; `power_method`
-        sets their variance); `statistic, p_value` are the margin's test + ``margin`` with
-        `margin`, + ``equivalence_lower, equivalence_upper`` with `equivalence`.
+        ``n_pos_needed, n_neg_needed`` / ``power`` / ``alpha`` with `power` or `plan`
+        (`power_method` sets their variance); `statistic, p_value` are the margin's test
+        + ``margin`` with `margin`, + ``equivalence_lower, equivalence_upper`` with
+        `equivalence`.
 
     Examples
     --------
@@ -360,11 +313,11 @@ def compare(
     "obuchowski")``):
 
     >>> sim = pr.datasets.simulate(2000, models=["gbm", "logit"], seed=7)
-    >>> plans = [
+    >>> sizes = [
     ...     sim.roc.compare(case="case", power=0.9, power_method=method)
     ...     for method in ("delong", "obuchowski")
     ... ]
-    >>> pl.concat(plans).select("diff", pl.col("n_pos_needed", "n_neg_needed").round(2))
+    >>> pl.concat(sizes).select("diff", pl.col("n_pos_needed", "n_neg_needed").round(2))
     shape: (2, 3)
     ┌──────────┬──────────────┬──────────────┐
     │ diff     ┆ n_pos_needed ┆ n_neg_needed │
@@ -374,6 +327,16 @@ def compare(
     │ 0.197296 ┆ 18.36        ┆ 137.91       │
     │ 0.197296 ┆ 32.41        ┆ 243.42       │
     └──────────┴──────────────┴──────────────┘
+
+    pROC's other modes: the power of the test at the data's size and at 20 positives and
+    100 negatives, and the significance level at which 15 positives (negatives at the
+    data's ratio) reach 90% power:
+
+    >>> at_size = sim.roc.compare(case="case", plan="power")
+    >>> smaller = sim.roc.compare(case="case", plan="power", n_pos=20, n_neg=100)
+    >>> level = sim.roc.compare(case="case", plan="alpha", power=0.9, n_pos=15)
+    >>> [round(f.item(0, -1), 4) for f in (at_size, smaller, level)]
+    [1.0, 0.9038, 0.1105]
 
     Is `b` no worse than `a` by more than 0.4 (non-inferiority)? ``statistic = (0.4 -
     diff) / sd``:
@@ -441,26 +404,23 @@ def compare(
         raise ValueError(msg)
     if cluster is not None:
         validate.cluster(schema, cluster, roles={**roles, model: "model"})
-        if power is not None:
-            msg = "power= plans unclustered studies\n\nHint: drop cluster= or power=."
-            raise ValueError(msg)
-    if power_method not in _POWER_METHODS:
+    if weight is not None:
+        validate.column(schema, weight, "weight")
         msg = (
-            f"power_method must be 'delong' or 'obuchowski', got {power_method!r}\n\nHint: "
-            f"power_method='obuchowski' for pROC's binormal variance, else leave it out."
-        )
-        raise ValueError(msg)
-    if power is None and power_method != "delong":
-        msg = (
-            f"power_method={power_method!r} needs power= (it only sets how the sample size "
-            f"is planned)\n\nHint: pass a wanted power, e.g. power=0.9."
+            f"compare does not take weight={weight!r}: DeLong's test, the bootstrap test and "
+            f"the Venkatraman test are defined on unweighted cases (pROC has no weights)"
+            f"\n\nHint: compare the weighted AUCs one by one with auc(weight=..., "
+            f"ci='bootstrap'), or repeat each row by its integer weight."
         )
         raise ValueError(msg)
     if power is not None:
         validate.open_unit(power, "power")
-        if method != "delong":
-            msg = "power= needs method='delong' (the bootstrap gives no variance to plan with)"
-            raise ValueError(msg)
+    plan, n_pos, n_neg = plans.check(
+        plan, power, power_method, n_pos, n_neg, method=method, fpr=fpr, tpr=tpr
+    )
+    if cluster is not None and plan is not None:
+        msg = "studies are planned unclustered\n\nHint: drop cluster= or the plan (power=, plan=)."
+        raise ValueError(msg)
     if method == "venkatraman":
         unsupported = {"fpr": fpr, "tpr": tpr, "power": power, "cluster": cluster}
         unsupported |= {"margin": margin, "equivalence": equivalence, "alternative": alternative}
@@ -477,6 +437,24 @@ def compare(
         boot["progress"] = progress  # progress
         tested = bootstrap_tests.compare(lf, score, label, names=names, **cols, **test, **boot)
         tested = margins.with_margin_test(tested, margin, equivalence).drop("_sd")
+        if plan is not None and fpr is not None:
+            tested = plans.partial_plan(
+                tested,
+                lf,
+                score,
+                label,
+                model=model,
+                case=case,
+                names=names,
+                pos_label=pos_label,
+                plan=plan,
+                power=power,
+                n_pos=n_pos,
+                n_neg=n_neg,
+                alternative=alternative,
+                level=level,
+                fpr=fpr,
+            )
         return with_adjusted(tested, adjust)
     # Only the columns the test reads, model and case under names not in the frame: no other
     # column meets an internal one. As pROC: without case ids, two models score the same
@@ -520,7 +498,7 @@ def compare(
     pairs = join_groups(a, b, names, how="inner").filter(pl.col("_model_a") < pl.col("_model_b"))
     pair_keys = [*names, "_model_a", "_model_b"]
     own = ["_cluster"] if cluster is not None else []
-    binormal_power = power is not None and power_method == "obuchowski"
+    binormal_power = plan is not None and power_method == "obuchowski"
     own += ["_s"] if binormal_power else []
     cells = placed.select(*names, "_model", "_case", "_y", "_d", *own)
     left = cells.rename({"_model": "_model_a", "_y": "_y_a", "_d": "_d_a"})
@@ -550,7 +528,7 @@ def compare(
     if cluster is not None:
         pairs = _clustered_pairs(pairs, ordered, pair_keys)
     if binormal_power:
-        pairs = _binormal_pairs(
+        pairs = plans.binormal_pairs(
             pairs,
             rows.select(*names, score, label, model_column),
             ordered,
@@ -568,8 +546,14 @@ def compare(
     paired_variance = pl.col("_g10") / (m * n**2) + pl.col("_g01") / (n * m**2)
     # DeLong's covariance of the two AUCs from its own definition (no cancellation).
     covariance = pl.col("_c10") / (m * n**2) + pl.col("_c01") / (n * m**2)
-    # V0 = 2 (V_a - C): twice the covariance of model a's placements with the gaps.
-    null_variance = 2 * (pl.col("_v10") / (m * n**2) + pl.col("_v01") / (n * m**2))
+    # V0 = 2 (V_a - C): twice the covariance of model a's placements with the gaps; each
+    # variance kept as its positives' and negatives' parts for a plan at another size.
+    parts = {
+        "_v0_pos": 2 * pl.col("_v10") / (m * n**2),
+        "_v0_neg": 2 * pl.col("_v01") / (n * m**2),
+        "_va_pos": pl.col("_g10") / (m * n**2),
+        "_va_neg": pl.col("_g01") / (n * m**2),
+    }
     if cluster is not None:
         paired_variance = pl.col("_paired_var")
         covariance = (v_a + v_b - paired_variance) / 2
@@ -578,7 +562,7 @@ def compare(
     sd = pl.col("_sd")
     units_a, units_b = pl.col("_units_a"), pl.col("_units_b")
     welch = (v_a + v_b) ** 2 / (v_a**2 / (units_a - 1) + v_b**2 / (units_b - 1))
-    pairs = pairs.with_columns(paired=is_paired, _v0=null_variance)
+    pairs = pairs.with_columns(paired=is_paired, **parts)
     if case is not None and paired is not False:
         pairs = opaque(pairs, pair_checks.check_partners(model, case, paired))
     if cluster is not None:
@@ -612,7 +596,19 @@ def compare(
                 strict=True,
             )
         ),
-        *([] if power is None else _needed(power, alternative, level, power_method)),
+        *(
+            []
+            if plan is None
+            else plans.planned(
+                plan,
+                power=power,
+                power_method=power_method,
+                n_pos=n_pos,
+                n_neg=n_neg,
+                alternative=alternative,
+                level=level,
+            )
+        ),
         *([] if margin is None else [MARGIN]),
         *([] if equivalence is None else EQUIVALENCE),
     )

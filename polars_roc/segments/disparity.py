@@ -33,7 +33,7 @@ from polars_roc.inference.multiple_testing import check_adjust, with_adjusted
 from polars_roc.segments import _segment as segmented
 from polars_roc.typing import Adjust
 
-__all__ = ["COLUMNS", "delong_test", "disparity", "gap_test", "sides"]
+__all__ = ["COLUMNS", "bootstrap_test", "delong_test", "disparity", "gap_test", "sides"]
 
 #: Output columns after the `by` columns.
 COLUMNS = (
@@ -191,7 +191,7 @@ def _normal_test(level: float) -> pl.Expr:
     return pl.struct("diff", "_se").map_batches(compute, return_dtype=dtype, is_elementwise=True)
 
 
-def _bootstrap_test(
+def bootstrap_test(
     spread: pl.LazyFrame,
     metrics: dict[str, pl.Expr],
     *,
@@ -204,7 +204,14 @@ def _bootstrap_test(
     level: float,
     progress: bool | None = None,
 ) -> pl.LazyFrame:
-    """Each metric on each side with its bootstrap standard error; a normal test of the gap."""
+    """
+    Each metric on each side of `spread` (:func:`sides`) with its bootstrap standard error.
+
+    The sides are resampled apart (:func:`polars_roc.inference.bootstrap`, strata: the
+    `label` classes), so ``se(diff) = sqrt(se² + se_r²)``; ``diff`` gets the normal
+    interval at `level` and the two-sided normal p-value. The kernel of :func:`disparity`
+    and of :func:`polars_roc.slices.slices` with ``metrics=``.
+    """
     boot = bootstrap(
         spread,
         metrics,
@@ -373,7 +380,7 @@ def disparity(
     else:
         validate.n_boot(n_boot)
         validate.seed(seed)
-        tested = _bootstrap_test(
+        tested = bootstrap_test(
             spread,
             exprs,
             label=label,

@@ -14,22 +14,23 @@ gives every slice's test; there is no Python loop over slices.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
 from polars_roc._core import kernels, labels, validate
 from polars_roc._core.checks import NanPolicy
-from polars_roc._core.columns import SLICES
-from polars_roc._core.direction import Direction, directed
+from polars_roc._core.columns import SLICE_METRICS, SLICES
+from polars_roc._core.direction import Direction, flips, scored
 from polars_roc._core.frames import same_kind
 from polars_roc._core.names import fresh_names
 from polars_roc._core.validate import By
 from polars_roc.inference.multiple_testing import check_adjust, with_adjusted
 from polars_roc.segments.disparity import delong_test, gap_test, sides
 from polars_roc.slices import _complement as complement
+from polars_roc.slices import _metrics
 from polars_roc.typing import Adjust
 
 __all__ = ["slices"]
@@ -105,8 +106,117 @@ def _value(name: str, dtype: pl.DataType, bins: int) -> pl.Expr:
     return text.fill_null("null")
 
 
+class _Layout(NamedTuple):
+    """The slices' shape: the features, their banded values and the helper column names."""
+
+    columns: list[str]  # the features' names
+    values: list[str]  # each feature's value as text (its band), under a fresh name
+    combos: list[tuple[int, ...]]  # the feature combinations, as indices into `columns`
+    combo: str  # a copy's combination index
+    key: str  # the slice's text
+    tag: str  # the slice a row of the rest is tagged with
+    side: str  # whether a tagged row is in the slice
+
+
+def _copies(
+    base: pl.LazyFrame, carried: list[str], layout: _Layout, out: list[str]
+) -> pl.LazyFrame:
+    """
+    One copy of the rows per combination of features (never one per slice).
+
+    Each copy holds the `carried` columns, its combination's index, the slice's text, and
+    per feature (named by `out`) the slice's value, null when the slice does not use it.
+    """
+    copies = []
+    for index, used in enumerate(layout.combos):
+        pattern = " & ".join(f"{layout.columns[i]} = {{}}" for i in used)
+        text = pl.format(pattern, *(pl.col(layout.values[i]) for i in used))
+        copies.append(
+            base.select(
+                *carried,
+                pl.lit(index, dtype=pl.UInt32).alias(layout.combo),
+                text.alias(layout.key),
+                *(
+                    (pl.col(v) if i in used else pl.lit(None, dtype=pl.String)).alias(o)
+                    for i, (v, o) in enumerate(zip(layout.values, out, strict=True))
+                ),
+            )
+        )
+    return pl.concat(copies, how="vertical")
+
+
+def _auc_gaps(
+    lf: pl.LazyFrame,
+    roles: tuple[str, str, list[str], str | None, Any],
+    layout: _Layout,
+    *,
+    count: dict[str, pl.Expr],
+    enough: pl.Expr,
+    level: float,
+) -> pl.LazyFrame:
+    """
+    Each tested slice's AUC against the rest's (unpaired DeLong), worst first.
+
+    `lf` holds the rows with the banded feature values; unweighted rows take the rest's
+    sums from the group's and the slice's (no copy of the rest), weighted ones copy it.
+    """
+    score, label, names, weight, pos_label = roles
+    groups, key, columns = [*names, layout.combo], layout.key, layout.columns
+    kept = [*names, score, label, *([weight] if weight else [])]
+    if weight is None:  # counts: the rest's sums from the group's and the slice's (no copies)
+        coded = kernels.coded(
+            lf, score, label, names=names, weight=None, pos_label=pos_label, extra=layout.values
+        )
+        long = _copies(coded, [*names, "_s", "_y"], layout, columns)
+        group = complement.group_level(coded, names)
+        sided = complement.slice_sides(long, group, names, [layout.combo, key, *columns])
+        counted = sided.with_columns(
+            n_pos=pl.col("_p").cast(pl.Int64), n_neg=pl.col("_n_neg").cast(pl.Int64)
+        ).filter(enough)
+        tested = gap_test(counted, level)
+    else:  # weights: each slice's rest copied and tested as a segment of disparity
+        long = _copies(lf.select(*kept, *layout.values), kept, layout, columns)
+        counted = long.group_by(*groups, key, *columns).agg(**count).filter(enough)
+        spread = sides(
+            long,
+            key,
+            groups,
+            "rest",
+            layout.tag,
+            layout.side,
+            tested=counted.select(*groups, pl.col(key).alias(layout.tag)),
+        )
+        gaps = delong_test(
+            spread,
+            score,
+            label,
+            names=groups,
+            tag=layout.tag,
+            side=layout.side,
+            weight=weight,
+            pos_label=pos_label,
+            level=level,
+        )
+        tested = counted.join(
+            gaps.rename({layout.tag: key}), on=[*groups, key], how="left", nulls_equal=True
+        )
+    joined = tested.select(
+        *names,
+        pl.col(key).alias("slice"),
+        *columns,
+        "n_pos",
+        "n_neg",
+        pl.col("estimate").alias("auc"),
+        pl.col("reference_estimate").alias("auc_rest"),
+        pl.col("diff").alias("gap"),
+        pl.col("diff_lower").alias("gap_lower"),
+        pl.col("diff_upper").alias("gap_upper"),
+        "p_value",
+    )
+    return joined.sort(["gap", *names, "slice"], nulls_last=True, maintain_order=True)
+
+
 @same_kind
-@directed
 def slices(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -118,12 +228,16 @@ def slices(
     bins: int = 4,
     min_pos: int = 10,
     min_neg: int = 10,
+    metrics: Mapping[str, pl.Expr] | None = None,
     adjust: Adjust | None = "fdr_bh",
+    n_boot: int = 2000,
+    seed: int | None = 0,
     level: float = 0.95,
     weight: str | None = None,
     pos_label: Any = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
+    progress: bool | None = None,
 ) -> pl.LazyFrame:
     """
     Every slice of one or two features, its AUC against the rest of its group, worst first.
@@ -143,6 +257,18 @@ def slices(
     slices of a group: ``"fdr_bh"`` (Benjamini-Hochberg, default; ``"bh"`` too), ``"holm"``,
     ``"bonferroni"``, or None (then it is the p-value).
 
+    With ``metrics={name: expression}`` the slices are compared on any scalar expressions
+    instead (``pr.precision_at_recall``, ``pr.brier_score``, the user's own
+    ``pl.col(...).mean()``), by the test :func:`polars_roc.segments.disparity` gives its
+    metrics: the slice's rows and the rest of its group are resampled apart by the
+    stratified bootstrap of :func:`polars_roc.inference.bootstrap` (strata: the label's
+    classes; `n_boot`, `seed`), ``se(gap) = sqrt(se_slice² + se_rest²)``, the interval is
+    ``gap ± z·se`` and ``p_value`` the two-sided normal p-value of ``gap / se`` (Wald, not
+    DeLong). The expressions read the rows as given (their own weight, positive class and
+    score direction: `weight` and `direction` apply to the AUC only); ``p_adjusted`` is
+    adjusted over the slices of each group and metric. The work grows with ``rows × slices
+    × n_boot`` (the AUC path copies no rows).
+
     Parameters
     ----------
     lf
@@ -157,8 +283,14 @@ def slices(
         Quantile bands of a numeric feature (at least 2).
     min_pos, min_neg
         The fewest positive and negative rows a slice needs to be tested (at least 1).
+    metrics
+        None (the AUC, DeLong) or ``{name: scalar expression}`` (bootstrap); an expression
+        must read columns of the frame and give one number per group (checked at call time
+        on an empty frame of the schema).
     adjust
         ``"fdr_bh"``, ``"bh"``, ``"holm"``, ``"bonferroni"`` or None.
+    n_boot, seed
+        Bootstrap replicates and random seed (with `metrics`).
     level
         Confidence level of the gap's interval.
     direction
@@ -166,6 +298,9 @@ def slices(
     nan_policy
         NaN scores: ``"propagate"`` (default: the slice's results are null), ``"omit"``
         or ``"raise"``.
+    progress
+        A progress bar while the bootstrap runs (with `metrics`), as in
+        :func:`polars_roc.inference.bootstrap`: True, False or None (auto).
 
     Returns
     -------
@@ -176,6 +311,11 @@ def slices(
         feature's column holds the slice's value (text), null when the slice does not use
         that feature; `n_pos` and `n_neg` count the slice's rows (unweighted). Sorted by
         `gap`, the worst slice first (null gaps last).
+        With `metrics`, long: ``*by, slice, <feature columns>, n_pos, n_neg, metric,
+        estimate, estimate_rest, gap, gap_lower, gap_upper, p_value, p_adjusted``, one row
+        per slice and metric, sorted by metric (in the order given) and then `gap`, lowest
+        first (for a metric where lower is better, such as the Brier score, the worst
+        slices come last).
 
     Examples
     --------
@@ -194,6 +334,25 @@ def slices(
     │ weight = [0.87, 1.24) ┆ 117   ┆ 0.868294 ┆ -0.033268 ┆ 0.118139   │
     │ segment = west        ┆ 113   ┆ 0.873684 ┆ -0.025249 ┆ 0.239226   │
     └───────────────────────┴───────┴──────────┴───────────┴────────────┘
+
+    Any scalar expression, with bootstrap intervals of the gap:
+
+    >>> at_recall = pr.precision_at_recall("score", "label", recall=0.8)
+    >>> out = df.roc.slices(
+    ...     features="segment", metrics={"precision": at_recall}, n_boot=200, min_pos=50
+    ... )
+    >>> out.select("slice", "estimate", "estimate_rest", "gap", "p_value")
+    shape: (4, 5)
+    ┌─────────────────┬──────────┬───────────────┬───────────┬──────────┐
+    │ slice           ┆ estimate ┆ estimate_rest ┆ gap       ┆ p_value  │
+    │ ---             ┆ ---      ┆ ---           ┆ ---       ┆ ---      │
+    │ str             ┆ f64      ┆ f64           ┆ f64       ┆ f64      │
+    ╞═════════════════╪══════════╪═══════════════╪═══════════╪══════════╡
+    │ segment = north ┆ 0.264789 ┆ 0.40678       ┆ -0.141991 ┆ 0.003356 │
+    │ segment = west  ┆ 0.312715 ┆ 0.383489      ┆ -0.070774 ┆ 0.095307 │
+    │ segment = east  ┆ 0.475248 ┆ 0.334515      ┆ 0.140732  ┆ 0.018007 │
+    │ segment = south ┆ 0.495098 ┆ 0.338631      ┆ 0.156467  ┆ 0.035795 │
+    └─────────────────┴──────────┴───────────────┴───────────┴──────────┘
     """
     roles = {score: "score", label: "label"} | ({weight: "weight"} if weight else {})
     names = validate.as_names(by)
@@ -201,108 +360,59 @@ def slices(
     lf, columns = _check(
         lf, features, roles, depth=depth, bins=bins, min_pos=min_pos, min_neg=min_neg
     )
+    flips(direction)
     validate.level(level)
     check_adjust(adjust)
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
-    taken = {*schema.names(), *SLICES, "slice"}
-    combo, key, tag, side, *values = fresh_names(
+    exprs = _metrics.check_metrics(metrics, schema)
+    if exprs is not None:
+        validate.n_boot(n_boot)
+        validate.seed(seed)
+    taken = {*schema.names(), *SLICES, *SLICE_METRICS, "slice"}
+    n = len(columns)
+    combo, key, tag, side, *fresh = fresh_names(
         ["__roc_combo", "__roc_slice", "__roc_tag", "__roc_side"]
-        + [f"__roc_value{i}" for i in range(len(columns))],
+        + [f"__roc_value{i}" for i in range(n)]
+        + [f"__roc_feature{i}" for i in range(n)],
         taken,
     )
-    kept = [*names, score, label, *([weight] if weight else [])]
-    bands = [_value(c, schema[c], bins).alias(v) for c, v in zip(columns, values, strict=True)]
-    combos = [
-        c for size in range(1, depth + 1) for c in itertools.combinations(range(len(columns)), size)
+    combos = [c for size in range(1, depth + 1) for c in itertools.combinations(range(n), size)]
+    layout = _Layout(columns, fresh[:n], combos, combo, key, tag, side)
+    bands = [
+        _value(c, schema[c], bins).alias(v) for c, v in zip(columns, layout.values, strict=True)
     ]
-
-    def copied(base: pl.LazyFrame, carried: list[str]) -> pl.LazyFrame:
-        """One copy of the rows per combination of features (never one per slice)."""
-        copies = []
-        for index, used in enumerate(combos):
-            pattern = " & ".join(f"{columns[i]} = {{}}" for i in used)
-            text = pl.format(pattern, *(pl.col(values[i]) for i in used))
-            copies.append(
-                base.select(
-                    *carried,
-                    pl.lit(index, dtype=pl.UInt32).alias(combo),
-                    text.alias(key),
-                    *(
-                        (pl.col(v) if i in used else pl.lit(None, dtype=pl.String)).alias(c)
-                        for i, (c, v) in enumerate(zip(columns, values, strict=True))
-                    ),
-                )
-            )
-        return pl.concat(copies, how="vertical")
-
-    groups = [*names, combo]
     enough = (pl.col("n_pos") >= min_pos) & (pl.col("n_neg") >= min_neg)
-    if weight is None:  # counts: the rest's sums from the group's and the slice's (no copies)
-        coded = kernels.coded(
-            lf.with_columns(bands),
-            score,
-            label,
-            names=names,
-            weight=None,
-            pos_label=pos_label,
-            extra=values,
+    y = labels.positive(pl.col(label), pos_label, dtype=schema[label])
+    valid = pl.col(score).is_not_null() & y.is_not_null()
+    count = {"n_pos": (y & valid).sum().cast(pl.Int64), "n_neg": (~y & valid).sum().cast(pl.Int64)}
+    if exprs is None:
+        # The AUC reads the score in `direction`; the metrics read the rows as given.
+        banded = scored(lf, score, direction).with_columns(bands)
+        roles_ = (score, label, names, weight, pos_label)
+        ordered = _auc_gaps(banded, roles_, layout, count=count, enough=enough, level=level)
+        families, outputs = names, list(SLICES)
+    else:  # any metric: each slice's rows and its rest bootstrapped apart
+        texts = fresh[n:]
+        carried = list(dict.fromkeys([*names, score, label, *_metrics.read_columns(exprs, schema)]))
+        long = _copies(lf.select(*carried, *bands), carried, layout, texts)
+        groups = [*names, combo]
+        counted = long.group_by(*groups, key, *texts).agg(**count).filter(enough)
+        gaps = _metrics.metric_gaps(
+            long, counted, exprs, label=label, groups=groups, key=key, tag=tag, side=side,
+            n_boot=n_boot, seed=seed, level=level, progress=progress,
+        )  # fmt: skip
+        order = pl.col("metric").replace_strict(list(exprs), list(range(len(exprs))))
+        shown = gaps.select(
+            *names,
+            pl.col(key).alias("slice"),
+            *(pl.col(t).alias(c) for t, c in zip(texts, columns, strict=True)),
+            *SLICE_METRICS[:-1],
         )
-        long = copied(coded, [*names, "_s", "_y"])
-        group = complement.group_level(coded, names)
-        sided = complement.slice_sides(long, group, names, [combo, key, *columns])
-        counted = sided.with_columns(
-            n_pos=pl.col("_p").cast(pl.Int64), n_neg=pl.col("_n_neg").cast(pl.Int64)
-        ).filter(enough)
-        tested = gap_test(counted, level)
-    else:  # weights: each slice's rest copied and tested as a segment of disparity
-        long = copied(lf.select(*kept, *bands), kept)
-        y = labels.positive(pl.col(label), pos_label, dtype=schema[label])
-        valid = pl.col(score).is_not_null() & y.is_not_null()
-        counted = (
-            long.group_by(*groups, key, *columns)
-            .agg(n_pos=(y & valid).sum().cast(pl.Int64), n_neg=(~y & valid).sum().cast(pl.Int64))
-            .filter(enough)
-        )
-        spread = sides(
-            long,
-            key,
-            groups,
-            "rest",
-            tag,
-            side,
-            tested=counted.select(*groups, pl.col(key).alias(tag)),
-        )
-        gaps = delong_test(
-            spread,
-            score,
-            label,
-            names=groups,
-            tag=tag,
-            side=side,
-            weight=weight,
-            pos_label=pos_label,
-            level=level,
-        )
-        tested = counted.join(
-            gaps.rename({tag: key}), on=[*groups, key], how="left", nulls_equal=True
-        )
-    joined = tested.select(
-        *names,
-        pl.col(key).alias("slice"),
-        *columns,
-        "n_pos",
-        "n_neg",
-        pl.col("estimate").alias("auc"),
-        pl.col("reference_estimate").alias("auc_rest"),
-        pl.col("diff").alias("gap"),
-        pl.col("diff_lower").alias("gap_lower"),
-        pl.col("diff_upper").alias("gap_upper"),
-        "p_value",
-    )
-    ordered = joined.sort(["gap", *names, "slice"], nulls_last=True, maintain_order=True)
+        ordered = shown.sort([order, "gap", *names, "slice"], nulls_last=True, maintain_order=True)
+        families, outputs = [*names, "metric"], list(SLICE_METRICS)
     if adjust is None:
         adjusted = ordered.with_columns(p_adjusted=pl.col("p_value"))
     else:
-        adjusted = with_adjusted(ordered, adjust, by=names)
-    return adjusted.select(*names, "slice", *columns, *SLICES)
+        adjusted = with_adjusted(ordered, adjust, by=families)
+    return adjusted.select(*names, "slice", *columns, *outputs)

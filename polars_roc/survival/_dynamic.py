@@ -1,19 +1,24 @@
 """
 Cumulative/dynamic AUC at several horizons: the kernels of :mod:`polars_roc.survival`.
 
-:func:`sorted_rows` puts each group's counted rows in two orders in one Polars aggregation
-(both sorts run per group, on every core): by time, for the Kaplan–Meier curves of
-:func:`censoring` (the censoring curve ``G`` that weights the cases, the survival curve ``S``
-that weights ``mean_auc``), and by score, for the Mann-Whitney numerators of
-:func:`dynamic_counts`. A group's rows stay together in both orders (its block
-``bounds[g]:bounds[g + 1]``), so every later gather stays within a group's block.
+:func:`sorted_rows` puts the counted rows in two orders with two Polars sorts (group, then
+time; group, then score): by time, for the Kaplan–Meier curves of :func:`censoring` (the
+censoring curve ``G`` that weights the cases, the survival curve ``S`` that weights
+``mean_auc``), and by score, for the Mann-Whitney numerators of :func:`dynamic_counts`. A
+group's rows stay together in both orders (its block ``bounds[g]:bounds[g + 1]``), so every
+later gather stays within a group's block.
 
 At horizon ``j`` a row is a control when its time exceeds the horizon (``bucket > j``, the
 bucket being the number of horizons before its time) and a case when it had an event by then
-(``event and bucket <= j``), weighted by its IPCW weight. Expanding every row once per
-horizon and calling the weighted AUC kernel gives the same numbers (the tests check it) but
-sorts ``rows × horizons`` rows; here each horizon is one running count of its controls in
-score order, read at its cases: ``U_j = Σ_cases w · (controls below + ½ controls tied)``.
+(``event and bucket <= j``), weighted by its case weight times its IPCW weight. Expanding
+every row once per horizon and calling the weighted AUC kernel gives the same numbers (the
+tests check it) but sorts ``rows × horizons`` rows; here each horizon is one running sum of
+its controls' weights in score order, read at its cases:
+``U_j = Σ_cases w · (controls below + ½ controls tied)``.
+
+Every running sum and product restarts at its group's start (:func:`scan_plan`): a group's
+sums never pass through another group's, so their rounding is a group's own whatever the
+frame's size. Sums and products run left to right, as Polars' ``cum_sum`` / ``cum_prod``.
 
 The numpy kernels run a block of whole groups at a time (about :data:`BLOCK_ROWS` rows,
 :func:`blocks`), on a thread each (:func:`each_block`): a block's temporaries are small, so
@@ -32,6 +37,8 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
+from polars_roc._core.groups import changed
+
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -41,18 +48,22 @@ RowArray = npt.NDArray[np.unsignedinteger]  # row numbers of a frame (Polars' ui
 #: temporaries stay small (reused by the allocator, near the cache) whatever the frame's size.
 BLOCK_ROWS = 1 << 20
 
+#: Segments longer than this are scanned one at a time (``ufunc.accumulate``); shorter ones
+#: all at once, one vectorised step per position (:func:`scan_plan`).
+LONG_SEGMENT = 64
+
 
 class Dynamic(NamedTuple):
     """Per group and horizon (``[group, horizon]`` arrays)."""
 
     u: FloatArray  # weighted Mann-Whitney numerator
-    case_weight: FloatArray
-    cases: IntArray
-    controls: IntArray
+    case_weight: FloatArray  # Σ case weight × IPCW weight over the cases
+    cases: FloatArray  # Σ case weight over the cases (their count when unweighted)
+    controls: FloatArray  # Σ case weight over the controls (their count when unweighted)
 
 
 class Censoring(NamedTuple):
-    """The IPCW weight of each row (in the order given) and ``S`` per group and horizon."""
+    """The IPCW factor of each row (in the order given) and ``S`` per group and horizon."""
 
     weight: FloatArray  # 1 / G(time) for an event (inf where G fell to 0), 1 otherwise
     survival: FloatArray  # [group, horizon]: Kaplan–Meier S at the horizon (1 before any time)
@@ -66,18 +77,28 @@ class Sorted(NamedTuple):
     by_time: RowArray  # row numbers of the frame
     time: FloatArray  # their times (ascending within a group)
     event: BoolArray  # their events
+    weight: FloatArray  # their case weights (1.0 when unweighted)
     by_score: RowArray  # row numbers of the frame (empty when no score was asked for)
     score: npt.NDArray[np.generic]  # their scores (ascending within a group)
 
 
 def sorted_rows(
-    df: pl.DataFrame, keys: list[str], *, time: str, event: str, score: str | None = None
+    df: pl.DataFrame,
+    keys: list[str],
+    *,
+    time: str,
+    event: str,
+    score: str | None = None,
+    weight: str | None = None,
 ) -> Sorted:
     """
-    The rows of `df` whose `time` is not null, grouped by `keys`, by time and by `score`.
+    The rows of `df` whose `time` is not null, grouped by `keys` (one or more), by time and score.
 
-    Every group of `df` is kept (a group without counted rows has an empty block). Tied
-    values come in no particular order. The values come out of the same sort (no gather).
+    Every group of `df` is kept (a group without counted rows has an empty block), in the
+    order of the keys (nulls last). Tied values come in no particular order. `weight` names
+    the case weights. Many small groups take two sorts of the frame (by the keys, then the
+    value); groups of :data:`GROUP_SORT_ROWS` rows or more on average are sorted each on its
+    own in one aggregation (a sort of few distinct keys costs more than the groups' sorts).
 
     Examples
     --------
@@ -91,37 +112,77 @@ def sorted_rows(
     ([0, 1, 3], [1, 2, 0], [2.0, 1.0, 3.0], [5, 0, 9])
     """
     index = "__roc_row"
+    extra = [c for c in (score, weight) if c is not None]
+    frame = df.select(*keys, time, event, *extra).with_row_index(index)
+    distinct = pl.col(keys[0]) if len(keys) == 1 else pl.struct(keys)
+    n_groups = frame.select(distinct.n_unique()).item() if frame.height else 0
+    big = frame.height >= GROUP_SORT_ROWS * n_groups
+    parts = (_each_group if big else _whole_frame)(frame, keys, index, time, event, score)
+    group_keys, bounds, by_time, by_score = parts
+    rows = by_time[index].to_numpy()
+    if by_score is not None and score is not None:
+        order, values = by_score[index].to_numpy(), by_score[score].to_numpy()
+    else:
+        order, values = np.zeros(0, dtype=rows.dtype), np.zeros(0)
+    weights = np.ones(len(rows)) if weight is None else by_time[weight].to_numpy()
+    return Sorted(
+        group_keys,
+        bounds,
+        rows,
+        by_time[time].to_numpy(),
+        by_time[event].to_numpy(),
+        weights,
+        order,
+        values,
+    )
+
+
+#: Rows per group on average from which :func:`sorted_rows` sorts each group on its own.
+GROUP_SORT_ROWS = 256
+
+_Parts = tuple[pl.DataFrame, IntArray, pl.DataFrame, pl.DataFrame | None]
+
+
+def _whole_frame(
+    frame: pl.DataFrame, keys: list[str], index: str, time: str, event: str, score: str | None
+) -> _Parts:
+    """:func:`sorted_rows` by two sorts of the whole frame: by keys and time, keys and score."""
+    first = "__roc_first"
+    timed = frame.sort([*keys, time], nulls_last=True).with_columns(changed(keys).alias(first))
+    starts = timed[first].to_numpy()
+    counted = timed[time].is_not_null().to_numpy()
+    group = np.cumsum(starts) - 1
+    n_groups = int(group[-1]) + 1 if len(group) else 0
+    bounds = np.zeros(n_groups + 1, dtype=np.int64)
+    np.cumsum(np.bincount(group[counted], minlength=n_groups), out=bounds[1:])
+    by_score = None
+    if score is not None:
+        rows = frame.filter(pl.col(time).is_not_null())
+        by_score = rows.sort([*keys, score], nulls_last=True)
+    keys_frame = timed.filter(pl.Series(starts)).select(keys)
+    return keys_frame, bounds, timed.filter(pl.Series(counted)), by_score
+
+
+def _each_group(
+    frame: pl.DataFrame, keys: list[str], index: str, time: str, event: str, score: str | None
+) -> _Parts:
+    """:func:`sorted_rows` by one aggregation that sorts each group's rows on its own."""
     counted = pl.col(time).is_not_null()
-    row, when = pl.col(index).filter(counted).alias("r"), pl.col(time).filter(counted)
-    fields = [row, when.alias("t"), pl.col(event).filter(counted).alias("e")]
-    orders = [pl.struct(fields).sort_by(when).alias("_time")]
+    rest = [c for c in frame.columns if c not in (*keys, index, time, event, score)]
+    when = pl.col(time).filter(counted)
+    fields = [pl.col(c).filter(counted) for c in (index, time, event, *rest)]
+    orders = [pl.struct(fields).sort_by(when).alias("__roc_time")]
     if score is not None:
         by = pl.col(score).filter(counted)
-        orders.append(pl.struct(row, by.alias("s")).sort_by(by).alias("_score"))
-    lists = (
-        df.select(*keys, time, event, *([] if score is None else [score]))
-        .with_row_index(index)
-        .group_by(keys)
-        .agg(orders)
-        .sort(keys, nulls_last=True)
-    )
+        orders.append(pl.struct(pl.col(index).filter(counted), by).sort_by(by).alias("__roc_score"))
+    lists = frame.group_by(keys).agg(orders).sort(keys, nulls_last=True)
     bounds = np.zeros(lists.height + 1, dtype=np.int64)
-    np.cumsum(lists["_time"].list.len().to_numpy(), out=bounds[1:])
-    by_time = lists["_time"].explode().drop_nulls().struct.unnest()
+    np.cumsum(lists["__roc_time"].list.len().to_numpy(), out=bounds[1:])
+    by_time = lists["__roc_time"].explode().drop_nulls().struct.unnest()
     by_score = (
-        lists["_score"].explode().drop_nulls().struct.unnest()
-        if score is not None
-        else pl.DataFrame({"r": [], "s": []}, schema={"r": pl.UInt32, "s": pl.Float64})
+        None if score is None else lists["__roc_score"].explode().drop_nulls().struct.unnest()
     )
-    return Sorted(
-        lists.select(keys),
-        bounds,
-        by_time["r"].to_numpy(),
-        by_time["t"].to_numpy(),
-        by_time["e"].to_numpy(),
-        by_score["r"].to_numpy(),
-        by_score["s"].to_numpy(),
-    )
+    return lists.select(keys), bounds, by_time, by_score
 
 
 def group_ids(bounds: IntArray) -> IntArray:
@@ -138,6 +199,59 @@ def group_ids(bounds: IntArray) -> IntArray:
     starts = bounds[1:-1]
     np.add.at(marks, starts[starts < len(marks)], 1)
     return np.cumsum(marks, out=marks)
+
+
+class Scan(NamedTuple):
+    """Where a running sum or product restarts: :func:`scan_plan`, read by :func:`scan`."""
+
+    steps: list[IntArray]  # step k: the positions k places into a short segment
+    long: list[tuple[int, int]]  # the long segments, (start, end)
+
+
+def scan_plan(starts: IntArray, n: int) -> Scan:
+    """
+    The plan of a running operation over `n` positions that restarts at each of `starts`.
+
+    `starts` are ascending segment starts (the first one 0; repeats are empty segments).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> plan = scan_plan(np.array([0, 2, 2, 5]), 6)
+    >>> [step.tolist() for step in plan.steps], plan.long
+    ([[3, 1], [4]], [])
+    """
+    if len(starts) == 0:
+        return Scan([], [])
+    ends = np.append(starts[1:], n)
+    lengths = ends - starts
+    long = lengths > LONG_SEGMENT
+    short = np.argsort(-lengths[~long], kind="stable")
+    first, size = starts[~long][short], lengths[~long][short]
+    steps = [
+        first[: np.searchsorted(-size, -k, side="left")] + k
+        for k in range(1, int(size.max(initial=0)))
+    ]
+    return Scan(steps, [(int(a), int(b)) for a, b in zip(starts[long], ends[long], strict=True)])
+
+
+def scan(operation: np.ufunc, values: FloatArray, plan: Scan) -> FloatArray:
+    """
+    The running `operation` (``np.add``, ``np.multiply``) of `values` along `plan`, in place.
+
+    Left to right within a segment, as ``operation.accumulate`` and Polars' ``cum_sum``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> scan(np.add, np.ones(6), scan_plan(np.array([0, 2, 2, 5]), 6)).tolist()
+    [1.0, 2.0, 1.0, 2.0, 3.0, 1.0]
+    """
+    for at in plan.steps:
+        values[at] = operation(values[at - 1], values[at])
+    for start, end in plan.long:
+        operation.accumulate(values[start:end], out=values[start:end])
+    return values
 
 
 def _per_bucket(
@@ -164,63 +278,79 @@ def _run_of(starts: IntArray, n: int) -> IntArray:
     return np.cumsum(run, out=run)
 
 
-def _segmented_cumprods(segment: IntArray, *factors: FloatArray) -> list[FloatArray]:
-    """The running products of each of `factors`, restarting at each segment (sorted)."""
-    frame = pl.DataFrame({"s": segment, **{f"f{i}": f for i, f in enumerate(factors)}})
-    products = frame.select(pl.exclude("s").cum_prod().over("s", mapping_strategy="explode"))
-    return [column.to_numpy() for column in products.get_columns()]
-
-
 def censoring(
     time: FloatArray,
     event: BoolArray,
+    weight: FloatArray,
     bounds: IntArray,
     bucket: npt.NDArray[np.integer],
     n_horizons: int,
+    *,
+    before: bool = False,
 ) -> Censoring:
     """
-    Kaplan–Meier curves of each group's censoring times (``G``) and event times (``S``).
+    Weighted Kaplan–Meier curves of each group's censoring times (``G``) and events (``S``).
 
-    `time` and `event` are in a :class:`Sorted` time order (each group's block by time),
-    `bucket` the number of horizons before each time. At a tied time events come first:
-    ``G(t) = Π_{s <= t} (1 - c_s / (r_s - d_s))`` and ``S(t) = Π_{s <= t} (1 - d_s / r_s)``,
-    with ``r_s`` the rows at risk (``time >= s``), ``d_s`` the events and ``c_s`` the
-    censorings at ``s``. A case is weighted by ``G`` at its own time, censorings at that time
-    included (scikit-survival's rule).
+    `time`, `event` and the case `weight` are in a :class:`Sorted` time order (each group's
+    block by time), `bucket` the number of horizons before each time. At a tied time events
+    come first: ``G(t) = Π_{s <= t} (1 - c_s / (r_s - d_s))`` and
+    ``S(t) = Π_{s <= t} (1 - d_s / r_s)``, with ``r_s`` the weight at risk (``time >= s``),
+    ``d_s`` the events' weight and ``c_s`` the censorings' weight at ``s`` (row counts when
+    every weight is 1). ``r_s - d_s`` is summed as the weight at risk after ``s`` plus
+    ``c_s``, so that it is ``c_s`` itself where every row left is censored at ``s`` (``G``
+    falls to 0 exactly). A case is weighted by ``G`` at its own time, censorings at that
+    time included (scikit-survival's rule), or with `before` by ``G`` just before its time
+    (``G(T-)``, riskRegression's rule: the censoring curve of the earlier times only).
 
     Examples
     --------
     >>> import numpy as np
     >>> from polars_roc.survival._dynamic import censoring
     >>> out = censoring(
-    ...     np.array([1.0, 2.0, 3.0, 4.0]), np.array([True, False, True, True]),
+    ...     np.array([1.0, 2.0, 3.0, 4.0]), np.array([True, False, True, True]), np.ones(4),
     ...     np.array([0, 4]), np.array([0, 0, 1, 1]), 1
     ... )
     >>> out.weight.tolist()  # the censoring at 2 leaves G = 2/3 from then on
     [1.0, 1.0, 1.5, 1.5]
     >>> out.survival.tolist()  # S at the horizon between 2 and 3: 3/4
     [[0.75]]
+    >>> tied = np.array([1.0, 2.0, 2.0, 3.0]), np.array([True, True, False, True])
+    >>> censoring(*tied, np.ones(4), np.array([0, 4]), np.zeros(4, dtype=int), 0).weight.tolist()
+    [1.0, 2.0, 1.0, 2.0]
+    >>> censoring(
+    ...     *tied, np.ones(4), np.array([0, 4]), np.zeros(4, dtype=int), 0, before=True
+    ... ).weight.tolist()  # G(2-) = 1: the censoring at 2 does not weigh the event at 2
+    [1.0, 1.0, 1.0, 2.0]
     """
     n, n_groups = len(time), len(bounds) - 1
     starts = _runs(time, bounds)  # runs of one time within a group
+    events, censored = np.where(event, weight, 0.0), np.where(event, 0.0, weight)
     if len(starts) == n:  # no tied times: each row is its own run
         run_group = group_ids(bounds)
-        d = event.astype(np.float64)
-        c = 1 - d
+        d, c = events, censored
     else:
-        ends = np.append(starts[1:], n)
-        events_before = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(event, out=events_before[1:])
-        d = (events_before[ends] - events_before[starts]).astype(np.float64)
-        c = (ends - starts) - d
+        d, c = np.add.reduceat(events, starts), np.add.reduceat(censored, starts)
         run_group = np.searchsorted(bounds, starts, side="right") - 1
-    at_risk = (bounds[run_group + 1] - starts).astype(np.float64)
+    n_runs = len(starts)
+    first = np.flatnonzero(np.diff(run_group, prepend=-1))  # each group's first run
+    last = np.append(first[1:], n_runs) - 1
+    # The weight at risk: running sums from each group's last run back (reversed segments).
+    back = scan_plan((n_runs - 1 - last)[::-1], n_runs)
+    at_risk = scan(np.add, (d + c)[::-1], back)[::-1]
+    after = np.append(at_risk[1:], 0.0)  # the weight at risk after the run
+    after[last] = 0.0
+    alive = after + c
     with np.errstate(divide="ignore", invalid="ignore"):
-        g_factor = np.where(at_risk > d, 1 - c / (at_risk - d), 1.0)
+        g_factor = np.where(alive > 0, 1 - c / alive, 1.0)
         s_factor = 1 - d / at_risk
-        big_g, big_s = _segmented_cumprods(run_group, g_factor, s_factor)
+    plan = scan_plan(first, n_runs)
+    big_g, big_s = scan(np.multiply, g_factor, plan), scan(np.multiply, s_factor, plan)
+    if before:  # G at the run before, within the group (1 before a group's first time)
+        big_g = np.append(1.0, big_g[:-1]) if n_runs else big_g
+        big_g[first] = 1.0
+    with np.errstate(divide="ignore"):
         inverse = np.divide(1.0, big_g)
-    weight = np.where(event, inverse if len(starts) == n else inverse[_run_of(starts, n)], 1.0)
+    weight = np.where(event, inverse if n_runs == n else inverse[_run_of(starts, n)], 1.0)
     # S at horizon j: the group's last run at a time <= t_j (bucket <= j).
     runs = _per_bucket(run_group * (n_horizons + 1) + bucket[starts], n_groups, n_horizons + 1)
     runs = runs[:, :n_horizons].astype(np.int64)
@@ -233,6 +363,7 @@ def censoring(
 def dynamic_counts(
     score: npt.NDArray[np.generic],
     bucket: npt.NDArray[np.integer],
+    mass: FloatArray,
     weight: FloatArray,
     bounds: IntArray,
     n_horizons: int,
@@ -240,10 +371,11 @@ def dynamic_counts(
     """
     The numerators and class sizes of AUC(t_j) for every group and horizon.
 
-    The arrays are in a :class:`Sorted` score order (each group's block by score); `weight`
-    is a row's case weight (``inf`` where ``G`` fell to 0: counted, not weighted), 0 for a
-    row that is a case at no horizon (censored, or its event after the last horizon).
-    `score` keeps its own dtype (integers compare exactly); NaN scores are the caller's.
+    The arrays are in a :class:`Sorted` score order (each group's block by score); `mass`
+    is a row's case weight times its IPCW weight (``inf`` where ``G`` fell to 0: counted,
+    not weighted), 0 for a row that is a case at no horizon (censored, or its event after
+    the last horizon); `weight` every row's case weight (1.0 when unweighted). `score` keeps
+    its own dtype (integers compare exactly); NaN scores are the caller's.
 
     Examples
     --------
@@ -251,7 +383,7 @@ def dynamic_counts(
     >>> from polars_roc.survival._dynamic import dynamic_counts
     >>> out = dynamic_counts(
     ...     np.array([0.2, 0.4, 0.7, 0.9]), np.array([2, 2, 1, 0]),
-    ...     np.array([1.0, 0.0, 1.0, 1.0]), np.array([0, 4]), 2
+    ...     np.array([1.0, 0.0, 1.0, 1.0]), np.ones(4), np.array([0, 4]), 2
     ... )
     >>> (out.u / (out.case_weight * out.controls)).tolist()  # AUC at the two horizons
     [[1.0, 1.0]]
@@ -259,12 +391,13 @@ def dynamic_counts(
     n, n_groups, cells = len(score), len(bounds) - 1, n_horizons + 1
     group = group_ids(bounds)
     index = group * cells + bucket
-    rows = _per_bucket(index, n_groups, cells)
-    controls = (rows[:, -1:] - rows[:, :n_horizons]).astype(np.int64)
-    at = np.flatnonzero(weight)  # the rows that are a case at some horizon, by position
+    per_cell = np.bincount(index, weights=weight, minlength=n_groups * cells)
+    beyond = np.cumsum(per_cell.reshape(n_groups, cells)[:, ::-1], axis=1)[:, ::-1]
+    controls = np.ascontiguousarray(beyond[:, 1:], dtype=np.float64)  # weight in buckets > j
+    at = np.flatnonzero(mass)  # the rows that are a case at some horizon, by position
     at_index = index[at]
-    cases = _per_bucket(at_index, n_groups, cells)[:, :n_horizons].astype(np.int64)
-    mass = weight[at]
+    cases = _per_bucket(at_index, n_groups, cells, weight[at])[:, :n_horizons]
+    mass = mass[at]
     mass[np.isinf(mass)] = 0.0
     case_weight = _per_bucket(at_index, n_groups, cells, mass)[:, :n_horizons]
     u = np.zeros((n_groups, n_horizons))
@@ -280,18 +413,18 @@ def dynamic_counts(
     else:
         level = _run_of(starts, n)[at]
         first, past = starts[level], np.append(starts[1:], n)[level]
-    # Controls before each position, counted from the block's start: a case's count within
-    # its group is that minus its group's first count, taken off per group after the sum.
-    below: IntArray = np.zeros(n + 1, dtype=np.int32 if n < 2**31 else np.int64)
-    control = np.empty(n, dtype=bool)
+    # Controls' weight before a case's run, and through it: running sums within the group.
+    opens = first == bounds[case_group]  # the run opens its group: nothing before it
+    before, through = np.maximum(first - 1, 0), None if past is None else past - 1
+    plan = scan_plan(bounds[:-1], n)
+    control = np.empty(n)
     for j in range(n_horizons):
         m = prefix[j]
-        np.greater(bucket, j, out=control)
-        np.cumsum(control, out=below[1:])
-        lo = below[first[:m]]
-        pairs: npt.NDArray[np.number] = lo if past is None else lo + (below[past[:m]] - lo) / 2
+        np.multiply(weight, bucket > j, out=control)
+        running = scan(np.add, control, plan)
+        lo = np.where(opens[:m], 0.0, running[before[:m]])
+        pairs = lo if through is None else lo + (running[through[:m]] - lo) / 2
         u[:, j] = np.bincount(case_group[:m], weights=mass[:m] * pairs, minlength=n_groups)
-        u[:, j] -= below[bounds[:-1]] * case_weight[:, j]
     return Dynamic(u, case_weight, cases, controls)
 
 
@@ -349,9 +482,11 @@ def each_block(bounds: IntArray, work: Callable[[int, int], None]) -> None:
             done.result()
 
 
-def case_weights(order: Sorted, n_rows: int) -> FloatArray:
+def case_weights(order: Sorted, n_rows: int, *, before: bool = False) -> FloatArray:
     """
-    The IPCW weight of every row (input order; 1 for a row not counted or not an event).
+    The IPCW factor of every row (input order; 1 for a row not counted or not an event).
+
+    `before`: ``G(T-)`` instead of ``G(T)`` (:func:`censoring`).
 
     Examples
     --------
@@ -366,19 +501,23 @@ def case_weights(order: Sorted, n_rows: int) -> FloatArray:
     def block(g0: int, g1: int) -> None:
         lo, hi = bounds[g0], bounds[g1]
         local, none = bounds[g0 : g1 + 1] - lo, np.zeros(hi - lo, dtype=np.int8)
-        found = censoring(order.time[lo:hi], order.event[lo:hi], local, none, 0)
+        t, e, w = order.time[lo:hi], order.event[lo:hi], order.weight[lo:hi]
+        found = censoring(t, e, w, local, none, 0, before=before)
         weight[order.by_time[lo:hi]] = found.weight
 
     each_block(bounds, block)
     return weight
 
 
-def dynamic_table(order: Sorted, n_rows: int, horizons: FloatArray) -> Table:
+def dynamic_table(
+    order: Sorted, n_rows: int, horizons: FloatArray, *, before: bool = False
+) -> Table:
     """
     Every group's AUC(t) counts, a block of whole groups at a time (:func:`each_block`).
 
     Within a block the rows go from time order to score order by their row numbers: a
     scratch array holds each row's place in its block's time order, read in score order.
+    `before`: cases weighted by ``G(T-)`` instead of ``G(T)`` (:func:`censoring`).
 
     Examples
     --------
@@ -396,7 +535,7 @@ def dynamic_table(order: Sorted, n_rows: int, horizons: FloatArray) -> Table:
     n_groups, n_horizons, bounds = len(order.bounds) - 1, len(horizons), order.bounds
     cells = (n_groups, n_horizons)
     u, case_weight = np.zeros(cells), np.zeros(cells)
-    cases, controls = np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64)
+    cases, controls = np.zeros(cells), np.zeros(cells)
     survival, unweighted = np.ones(cells), np.zeros(cells, dtype=bool)
     has_nan = np.zeros(n_groups, dtype=bool)
     place = np.empty(n_rows, dtype=np.int32 if n_rows < 2**31 else np.int64)
@@ -405,9 +544,9 @@ def dynamic_table(order: Sorted, n_rows: int, horizons: FloatArray) -> Table:
     def block(g0: int, g1: int) -> None:
         lo, hi = bounds[g0], bounds[g1]
         local = bounds[g0 : g1 + 1] - lo
-        t, e = order.time[lo:hi], order.event[lo:hi]
+        t, e, w = order.time[lo:hi], order.event[lo:hi], order.weight[lo:hi]
         bucket = np.searchsorted(horizons, t, side="left").astype(_small(n_horizons))
-        weighted = censoring(t, e, local, bucket, n_horizons)
+        weighted = censoring(t, e, w, local, bucket, n_horizons, before=before)
         survival[g0:g1] = weighted.survival
         case = e & (bucket < n_horizons)
         infinite = np.flatnonzero(case & np.isinf(weighted.weight))
@@ -423,8 +562,8 @@ def dynamic_table(order: Sorted, n_rows: int, horizons: FloatArray) -> Table:
         if nan is not None and nan.any():
             has_nan[g0 + np.searchsorted(local, np.flatnonzero(nan), side="right") - 1] = True
             values = np.where(nan, 0, values)
-        weight = np.where(case, weighted.weight, 0.0)
-        counts = dynamic_counts(values, bucket[moved], weight[moved], local, n_horizons)
+        mass = np.where(case, w * weighted.weight, 0.0)
+        counts = dynamic_counts(values, bucket[moved], mass[moved], w[moved], local, n_horizons)
         u[g0:g1], case_weight[g0:g1] = counts.u, counts.case_weight
         cases[g0:g1], controls[g0:g1] = counts.cases, counts.controls
 

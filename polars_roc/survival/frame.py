@@ -12,13 +12,18 @@ scikit-survival's ``cumulative_dynamic_auc`` with the same rows as train and tes
 Ties in time, as scikit-survival: at a tied time, events come before censorings, so
 ``G(t) = Π_{s <= t} (1 - c_s / (r_s - d_s))`` with ``r_s`` the rows at risk at ``s``
 (``time >= s``), ``d_s`` the events and ``c_s`` the censorings at ``s``; a case is weighted by
-``G`` at its own time, censorings at that time included. ``G`` is a sorted cumulative product
-per group (:mod:`polars_roc.survival._dynamic`: one sort of the rows by group and time, one by
-group and score, no Python loop over rows or groups).
+``G`` at its own time, censorings at that time included; ``censoring_at="before"`` weighs it
+by ``G(T-)``, the curve of the earlier times only, as riskRegression's ``Score`` does. ``G``
+is a running product per group (:mod:`polars_roc.survival._dynamic`: the rows sorted by group
+and time and by group and score, no Python loop over rows).
 
 ``mean_auc`` weighs AUC(t_k) by the drop of the Kaplan–Meier survival curve ``S`` of the
 group over ``(t_{k-1}, t_k]`` (``t_0`` with S = 1), divided by ``1 - S(t_K)``, as
 scikit-survival does.
+
+Case weights (``weight=``, frequencies) multiply the IPCW weights of the cases and weigh
+the controls; both Kaplan–Meier curves are weighted (``r_s``, ``d_s``, ``c_s`` are weight
+sums), so that an integer weight k is the row repeated k times.
 
 A horizon before the first event has no cases, one at or after the last time no controls:
 its AUC is null and ``n_cases`` / ``n_controls`` show why. A case whose censoring curve has
@@ -57,7 +62,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc import curves
-from polars_roc._core import validate
+from polars_roc._core import labels, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.compat import opaque
 from polars_roc._core.direction import Direction, directed
@@ -87,6 +92,12 @@ def _horizons(horizons: Any) -> list[float]:
         )
         raise ValueError(msg)
     return sorted(set(out))
+
+
+def _before(censoring_at: Any) -> bool:
+    """True for ``censoring_at="before"`` (``G(T-)``), False for ``"time"``; else an error."""
+    validate.choice(censoring_at, ("time", "before"), "censoring_at")
+    return bool(censoring_at == "before")
 
 
 def _horizon_column(horizon: pl.Expr, points: list[float], dtype: pl.DataType) -> pl.Expr:
@@ -146,14 +157,33 @@ def _checked_time(time: str, dtype: pl.DataType) -> pl.Expr:
     return pl.col(time).map_batches(check, return_dtype=pl.Float64, is_elementwise=True)
 
 
+def _checked_weight(weight: str, schema: pl.Schema) -> pl.Expr:
+    """The case weights as Float64, checked (finite, non-negative) when the rows are read."""
+    dtype = validate.column(schema, weight, "weight")
+    if not dtype.is_numeric() or dtype == pl.Boolean:
+        msg = (
+            f"weight column {weight!r} has dtype {dtype}, expected non-negative numbers"
+            "\n\nHint: pass weight=<numeric column> or weight=None."
+        )
+        raise pl.exceptions.SchemaError(msg)
+    return labels.weight(weight)
+
+
 def _rows(
-    lf: pl.LazyFrame, score: str, *, time: str, event: str, names: list[str]
+    lf: pl.LazyFrame,
+    score: str,
+    *,
+    time: str,
+    event: str,
+    names: list[str],
+    weight: str | None = None,
 ) -> tuple[pl.LazyFrame, list[str], dict[str, str]]:
     """
-    ``*keys, score, _t, _e``: the checked rows, ``_t`` null where a row does not count.
+    ``*keys, score, _t, _e`` (+ ``_k``, the case weight): the checked rows.
 
-    Rows that do not count (a null score, time or event) stay, with a null time, so that a
-    group in which no row counts keeps its rows (null AUCs, zero counts).
+    ``_t`` is null where a row does not count (a null score, time, event or weight, or a
+    zero weight); such rows stay, so that a group in which no row counts keeps its rows
+    (null AUCs, zero counts).
     """
     schema = lf.collect_schema()
     for role, column in (("score", score), ("time", time), ("event", event)):
@@ -161,27 +191,35 @@ def _rows(
     for column in names:
         validate.column(schema, column, "by")
     taken = [*schema.names(), *names]
-    own = {k: fresh(f"_{k}", taken) for k in ("t", "e", "h", "y", "w", "g", "u")}
+    own = {k: fresh(f"_{k}", taken) for k in ("t", "e", "h", "y", "w", "g", "u", "k")}
     t, e = pl.col(own["t"]), pl.col(own["e"])
+    weights = [] if weight is None else [_checked_weight(weight, schema).alias(own["k"])]
     rows = lf.select(
         *names,
         pl.col(score),
         _checked_time(time, schema[time]).alias(own["t"]),
         _checked_event(event, schema[event]).alias(own["e"]),
+        *weights,
     )
     keys = names or [own["g"]]
     if not names:
         rows = rows.with_columns(pl.lit(True).alias(own["g"]))
     counts = pl.col(score).is_not_null() & t.is_not_null() & e.is_not_null()
+    if weight is not None:
+        counts &= pl.col(own["k"]).is_not_null() & (pl.col(own["k"]) > 0)
     return rows.with_columns(pl.when(counts).then(t).alias(own["t"])), keys, own
 
 
-def _weighted(rows: pl.LazyFrame, keys: list[str], own: dict[str, str]) -> pl.LazyFrame:
-    """The rows with ``_w``: ``1 / G(time)`` for a counted event, 1 otherwise."""
+def _weighted(
+    rows: pl.LazyFrame, keys: list[str], own: dict[str, str], *, weighted: bool, before: bool
+) -> pl.LazyFrame:
+    """The rows with ``_w``: ``1 / G(time)`` (``G(time-)``) for a counted event, else 1."""
+    case = own["k"] if weighted else None
 
     def weights(df: pl.DataFrame) -> pl.DataFrame:
-        order = sorted_rows(df, keys, time=own["t"], event=own["e"])
-        return df.with_columns(pl.Series(own["w"], case_weights(order, df.height)))
+        order = sorted_rows(df, keys, time=own["t"], event=own["e"], weight=case)
+        ipcw = case_weights(order, df.height, before=before)
+        return df.with_columns(pl.Series(own["w"], ipcw))
 
     schema = rows.collect_schema()
     schema[own["w"]] = pl.Float64()
@@ -189,52 +227,68 @@ def _weighted(rows: pl.LazyFrame, keys: list[str], own: dict[str, str]) -> pl.La
 
 
 def _expanded(
-    weighted: pl.LazyFrame, score: str, horizons: list[float], own: dict[str, str]
+    weighted: pl.LazyFrame,
+    score: str,
+    horizons: list[float],
+    own: dict[str, str],
+    *,
+    case_weight: bool,
 ) -> pl.LazyFrame:
     """
     One row per counted row and horizon where it is a case or a control (for curves).
 
-    A row that does not count stays once per horizon with a null score, so that its group
-    keeps its start row, as the curve of a group without counted rows does.
+    A case weighs its case weight times ``1 / G``, a control its case weight. A row that
+    does not count stays once per horizon with a null score, so that its group keeps its
+    start row, as the curve of a group without counted rows does.
     """
     grid = pl.LazyFrame({own["h"]: horizons}, schema={own["h"]: pl.Float64})
     t, e, h = pl.col(own["t"]), pl.col(own["e"]), pl.col(own["h"])
+    k = pl.col(own["k"]) if case_weight else pl.lit(1.0)
     case, control = e & (t <= h), t > h
+    ipcw = pl.col(own["w"]) if not case_weight else pl.col(own["w"]) * k
     return (
         weighted.join(grid, how="cross")
         .filter(case | control | t.is_null())
         .with_columns(
             case.fill_null(value=False).alias(own["y"]),
-            pl.when(case).then(pl.col(own["w"])).otherwise(1.0),
+            pl.when(case).then(ipcw).otherwise(k).alias(own["w"]),
             pl.when(t.is_not_null()).then(pl.col(score)).alias(score),
         )
     )
 
 
 def _auc_table(
-    rows: pl.LazyFrame, score: str, keys: list[str], horizons: list[float], own: dict[str, str]
+    rows: pl.LazyFrame,
+    score: str,
+    keys: list[str],
+    horizons: list[float],
+    own: dict[str, str],
+    *,
+    weighted: bool,
+    before: bool,
 ) -> pl.LazyFrame:
     """
-    ``*keys, _j, auc, n_cases, n_controls, _S`` from two sorts (``survival._dynamic``).
+    ``*keys, _h, auc, n_cases, n_controls, mean_auc`` from two sorts (``survival._dynamic``).
 
-    ``_S`` is the group's Kaplan–Meier survival at the horizon (for ``mean_auc``).
+    One row per group and horizon, sorted by the keys (nulls last) and the horizon. The
+    counts are UInt32 row counts, or Float64 sums of the case weights when `weighted`.
+    ``mean_auc`` (:func:`time_auc`) is summed over the horizons in their order.
     """
     schema = rows.collect_schema()
+    size = pl.Float64() if weighted else pl.UInt32()
     columns: dict[str, pl.DataType] = {k: schema[k] for k in keys}
     columns.update(
-        _j=pl.Int64(),
-        auc=pl.Float64(),
-        n_cases=pl.UInt32(),
-        n_controls=pl.UInt32(),
-        _S=pl.Float64(),
+        {own["h"]: pl.Float64(), "auc": pl.Float64(), "n_cases": size, "n_controls": size},
+        mean_auc=pl.Float64(),
     )
     out_schema = pl.Schema(columns)
     n_horizons = len(horizons)
     grid = np.asarray(horizons, dtype=np.float64)
+    case = own["k"] if weighted else None
 
     def table(df: pl.DataFrame) -> pl.DataFrame:
-        order = sorted_rows(df, keys, time=own["t"], event=own["e"], score=score)
-        found = dynamic_table(order, df.height, grid)
+        order = sorted_rows(df, keys, time=own["t"], event=own["e"], score=score, weight=case)
+        found = dynamic_table(order, df.height, grid, before=before)
         counts, has_nan, n_groups = found.counts, found.has_nan, order.keys.height
         with np.errstate(divide="ignore", invalid="ignore"):
             auc = counts.u / (counts.case_weight * counts.controls)
@@ -244,18 +298,35 @@ def _auc_table(
         repeated = order.keys.select(pl.all().repeat_by(n_horizons).explode())
         long = pl.DataFrame(
             {
-                "_j": np.tile(np.arange(n_horizons), n_groups),
+                own["h"]: np.tile(grid, n_groups),
                 "auc": auc.ravel(),
                 "n_cases": counts.cases.ravel(),
                 "n_controls": counts.controls.ravel(),
-                "_S": found.survival.ravel(),
+                "mean_auc": np.repeat(_mean_auc(auc, found.survival), n_horizons),
             }
         ).fill_nan(None)
         out = pl.concat([repeated, long], how="horizontal")
         return out.cast(out_schema).select(out_schema.names())
 
-    needed = [*keys, score, own["t"], own["e"]]
+    needed = [*keys, score, own["t"], own["e"], *([] if case is None else [case])]
     return opaque(rows.select(needed), table, schema=out_schema)
+
+
+def _mean_auc(auc: np.ndarray, survival: np.ndarray) -> np.ndarray:
+    """
+    Per group: AUC(t_k) weighted by the drop of ``S`` over ``(t_{k-1}, t_k]``, over ``1 - S(t_K)``.
+
+    NaN (null) where an AUC is undefined or ``S`` never drops (scikit-survival's weights).
+    """
+    total, before = np.zeros(len(auc)), np.ones(len(auc))
+    for j in range(auc.shape[1]):  # left to right, as a sum over the horizons
+        total += auc[:, j] * (before - survival[:, j])
+        before = survival[:, j]
+    last = before
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = total / (1 - last)
+    defined = ~np.isnan(auc).any(axis=1) & (last < 1)
+    return np.where(defined, mean, np.nan)
 
 
 @same_kind
@@ -269,8 +340,10 @@ def time_auc(
     event: str,
     horizons: float | Sequence[float],
     by: By = None,
+    weight: str | None = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
+    censoring_at: Literal["time", "before"] = "time",
     ci: Literal["bootstrap"] | None = None,
     n_boot: int = 2000,
     seed: int | None = 0,
@@ -297,10 +370,21 @@ def time_auc(
         One or more horizons ``t`` in the time column's units.
     by
         Column name(s) to group by: each group has its own censoring curve.
+    weight
+        Case weights (non-negative numbers; frequencies, e.g. a sampling design's): a case
+        counts with its weight times its IPCW weight, a control with its weight, and the
+        Kaplan–Meier curves of the censoring and of the events are weighted. An integer
+        weight k is the row repeated k times; a null or zero weight drops the row. With
+        weights `n_cases` and `n_controls` are Float64 weight sums.
     direction
         ``"higher"`` or ``"lower"``: which end of the score means risk.
     nan_policy
         NaN scores: ``"propagate"`` (the group's AUCs are null), ``"omit"`` or ``"raise"``.
+    censoring_at
+        Where a case reads the censoring curve: ``"time"``, ``G(T)`` at its own time,
+        censorings at that time included (scikit-survival's ``cumulative_dynamic_auc``), or
+        ``"before"``, ``G(T-)`` just before it (riskRegression's ``Score``). They differ only
+        where a censoring shares its time with a case.
     ci
         ``"bootstrap"`` adds ``auc_lower, auc_upper``: percentile intervals from `n_boot`
         resamples of each group's rows (drawn with replacement, each resample with its own
@@ -319,8 +403,9 @@ def time_auc(
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame).
         ``*by, horizon, auc, n_cases, n_controls, mean_auc``: one row per group and
-        horizon (ascending); `n_cases`, `n_controls` count rows; `mean_auc` repeats on each
-        row of its group. With ``ci="bootstrap"``, ``auc_lower, auc_upper`` after ``auc``.
+        horizon (ascending); `n_cases`, `n_controls` count rows (sum the weights, with
+        `weight`); `mean_auc` repeats on each row of its group. With ``ci="bootstrap"``,
+        ``auc_lower, auc_upper`` after ``auc``.
 
     Examples
     --------
@@ -331,20 +416,36 @@ def time_auc(
     ... )
     >>> df.roc.time_auc("risk", time="t", event="e", horizons=[2, 4])["auc"].to_list()
     [1.0, 1.0]
+
+    A weight of 2 is the row twice:
+
+    >>> df = pl.DataFrame(
+    ...     {"risk": [0.9, 0.3, 0.4, 0.2], "t": [1, 3, 5, 9], "e": [1, 1, 0, 1], "w": [2, 1, 1, 1]}
+    ... )
+    >>> twice = pl.concat([df, df.head(1)])
+    >>> df.roc.time_auc("risk", time="t", event="e", horizons=4, weight="w")["auc"].item()
+    0.8333333333333334
+    >>> twice.roc.time_auc("risk", time="t", event="e", horizons=4)["auc"].item()
+    0.8333333333333334
     """
     points = _horizons(horizons)
     names = validate.as_names(by)
+    before = _before(censoring_at)
     wanted = validate.ci(ci, ("bootstrap",))
     if wanted:
         validate.level(level)
         n_boot = validate.n_boot(n_boot)
         validate.seed(seed)
-    out = _table(lf, score, time=time, event=event, horizons=points, names=names)
+    out = _table(
+        lf, score, time=time, event=event, horizons=points, names=names, weight=weight,
+        before=before,
+    )  # fmt: skip
     if not wanted:
         return out
     bounds = _bootstrap(
-        lf, score, time=time, event=event, horizons=points, names=names,
-        n_boot=n_boot, seed=seed, level=level, bar=ticks(progress, "time_auc bootstrap"),
+        lf, score, time=time, event=event, horizons=points, names=names, weight=weight,
+        before=before, n_boot=n_boot, seed=seed, level=level,
+        bar=ticks(progress, "time_auc bootstrap"),
     )  # fmt: skip
     on = [*names, "horizon"]
     joined = out.join(bounds, on=on, how="left", nulls_equal=True, maintain_order="left")
@@ -359,23 +460,15 @@ def _table(
     event: str,
     horizons: list[float],
     names: list[str],
+    weight: str | None,
+    before: bool,
 ) -> pl.LazyFrame:
     """``*names, horizon, auc, n_cases, n_controls, mean_auc`` (:func:`time_auc` without ci)."""
-    points = horizons
-    rows, keys, own = _rows(lf, score, time=time, event=event, names=names)
-    per = [*keys, own["h"]]
-    grid = pl.LazyFrame({own["h"]: points, "_j": range(len(points))})
-    grid = grid.with_columns(pl.col(own["h"]).cast(pl.Float64), pl.col("_j").cast(pl.Int64))
-    out = _auc_table(rows, score, keys, points, own).join(grid, on="_j").drop("_j")
-    drop = (pl.col("_S").shift(1, fill_value=1.0) - pl.col("_S")).over(keys, order_by=own["h"])
-    last = pl.col("_S").sort_by(own["h"]).last().over(keys)
-    mean = (pl.col("auc") * drop).sum().over(keys) / (1 - last)
-    defined = pl.col("auc").is_not_null().all().over(keys) & (last < 1)
-    out = out.with_columns(_drop=drop).with_columns(mean_auc=pl.when(defined).then(mean))
-    horizon = _horizon_column(pl.col(own["h"]), points, lf.collect_schema()[time])
-    return out.sort(per, nulls_last=True).select(
-        *names, horizon.alias("horizon"), *_TIME_AUC_COLUMNS[1:]
-    )
+    rows, keys, own = _rows(lf, score, time=time, event=event, names=names, weight=weight)
+    weighted = weight is not None
+    out = _auc_table(rows, score, keys, horizons, own, weighted=weighted, before=before)
+    horizon = _horizon_column(pl.col(own["h"]), horizons, lf.collect_schema()[time])
+    return out.select(*names, horizon.alias("horizon"), *_TIME_AUC_COLUMNS[1:])
 
 
 #: Rows of resampled data per chunk of :func:`_bootstrap` (replicates stacked as a group).
@@ -390,6 +483,8 @@ def _bootstrap(
     event: str,
     horizons: list[float],
     names: list[str],
+    weight: str | None,
+    before: bool,
     n_boot: int,
     seed: int | None,
     level: float,
@@ -398,19 +493,25 @@ def _bootstrap(
     """
     ``*names, horizon, auc_lower, auc_upper``: percentile bootstrap intervals of AUC(t).
 
-    Each group's counted rows (score, time and event known), put in a canonical order (by
-    score, time, event), are drawn `n_boot` times with replacement from the group's stream
-    (:func:`polars_roc._core.resampling.group_rng`: `seed` and the group's key). Each
+    Each group's counted rows (score, time and event known, a positive case weight), put in
+    a canonical order (by score, time, event, weight), are drawn `n_boot` times with
+    replacement from the group's stream (:func:`polars_roc._core.resampling.group_rng`:
+    `seed` and the group's key); a row keeps its case weight. Each
     replicate is a group of :func:`_table` (its own censoring curve), a chunk of
     replicates at a time. A replicate with an undefined AUC(t) (no case or no control drawn)
     makes that interval null; so does a group without counted rows.
     """
-    rows = lf.select(*names, score, time, event).filter(
-        pl.all_horizontal(pl.col(score, time, event).is_not_null())
-    )
-    taken = [*names, score, time, event]
+    roles = [score, time, event, *([] if weight is None else [weight])]
+    counted = pl.all_horizontal(pl.col(roles).is_not_null())
+    if weight is not None:
+        counted &= pl.col(weight) > 0
+    rows = lf.select(*names, *roles).filter(counted)
+    taken = [*names, *roles]
     rep, index = fresh("_rep", taken), fresh("_i", taken)
-    schema = _table(rows, score, time=time, event=event, horizons=horizons, names=names)
+    schema = _table(
+        rows, score, time=time, event=event, horizons=horizons, names=names, weight=weight,
+        before=before,
+    )  # fmt: skip
     columns = schema.collect_schema()
     out_schema = pl.Schema(
         {
@@ -422,7 +523,7 @@ def _bootstrap(
     alpha = 1 - level
 
     def bounds(df: pl.DataFrame) -> pl.DataFrame:
-        df = df.sort(score, time, event, maintain_order=True).with_row_index(index)
+        df = df.sort(roles, maintain_order=True).with_row_index(index)
         members = (
             df.group_by(names, maintain_order=True).agg(index)
             if names
@@ -447,7 +548,7 @@ def _bootstrap(
             )
             aucs = _table(
                 stacked.lazy(), score, time=time, event=event, horizons=horizons,
-                names=[*names, rep],
+                names=[*names, rep], weight=weight, before=before,
             )  # fmt: skip
             parts.append(aucs.select(*names, "horizon", "auc").collect(engine="in-memory"))
         auc = pl.col("auc")
@@ -475,16 +576,19 @@ def time_curve(
     event: str,
     horizons: float | Sequence[float],
     by: By = None,
+    weight: str | None = None,
     direction: Direction = "higher",
     nan_policy: NanPolicy = "propagate",
+    censoring_at: Literal["time", "before"] = "time",
 ) -> pl.LazyFrame:
     """
     The ROC(t) curves whose areas :func:`time_auc` gives: IPCW-weighted cases per horizon.
 
     Parameters
     ----------
-    lf, score, time, event, horizons, by, direction, nan_policy
-        As in :func:`time_auc`.
+    lf, score, time, event, horizons, by, weight, direction, nan_policy, censoring_at
+        As in :func:`time_auc`; `tp`, `fn` are the cases' weights times their IPCW weights,
+        `fp`, `tn` the controls' weights.
 
     Returns
     -------
@@ -507,8 +611,10 @@ def time_curve(
     """
     points = _horizons(horizons)
     names = validate.as_names(by)
-    rows, keys, own = _rows(lf, score, time=time, event=event, names=names)
-    expanded = _expanded(_weighted(rows, keys, own), score, points, own)
+    rows, keys, own = _rows(lf, score, time=time, event=event, names=names, weight=weight)
+    weighted = weight is not None
+    ipcw = _weighted(rows, keys, own, weighted=weighted, before=_before(censoring_at))
+    expanded = _expanded(ipcw, score, points, own, case_weight=weighted)
     # A case whose censoring curve fell to 0 has no weight (1 / G is inf): its group's
     # horizon counts it with weight 0 and is marked, so its case counts come out null.
     w, unweighted = pl.col(own["w"]), pl.col(own["u"])

@@ -324,8 +324,14 @@ def best_threshold(
     * any column of the :func:`thresholds` table (``"tpr"``, ``"f1"``, ``"mcc"``,
       ``"balanced_accuracy"``, ...): maximize it (to minimize a rate, maximize its
       complement: ``"tnr"`` for ``fpr``);
-    * ``"youden"``: maximize J = tpr - fpr;
+    * ``"youden"``: maximize J = tpr - fpr; weighted, ``tpr + r·tnr``;
     * ``"closest_topleft"``: minimize the distance to (0, 1), ``(1 - tpr)² + fpr²``;
+      weighted, ``(1 - tpr)² + r·fpr²``. Either is weighted as pROC's ``best.weights =
+      c(cost, prevalence)`` when `cost_fp`, `cost_fn` or `prevalence` is given:
+      ``r = cost_fp·(1 - prevalence) / (cost_fn·prevalence)`` (pROC's ``cost`` is
+      ``cost_fn / cost_fp``; `prevalence` defaults to 0.5, pROC's, so that costs alone
+      give ``r = cost_fp / cost_fn``). The table's `youden` and `closest_topleft` columns
+      stay unweighted;
     * ``"cost"``: minimize the expected cost ``cost_fn * P * (1 - tpr) + cost_fp * N * fpr``
       (= ``cost_fn * fn + cost_fp * fp``), with P, N the class counts (or weight sums) of the
       group, or ``prevalence`` and ``1 - prevalence`` when `prevalence` is given (the
@@ -365,7 +371,8 @@ def best_threshold(
     cost_fp, cost_fn, gain_tp, gain_tn, capacity, fold
         Costs (``"cost"``: > 0, default 1) and amounts (``"value"``): see :mod:`~.decisions`.
     prevalence
-        Share of positives to assume, in (0, 1) (``"cost"`` only); default: the data's.
+        Share of positives to assume, in (0, 1): ``"cost"`` (default: the data's) and the
+        weighted ``"youden"`` / ``"closest_topleft"`` (default 0.5, as pROC).
     fpr, tpr
         ``(lo, hi)``: search only the ROC points with FPR (TPR) in ``[lo, hi]``, e.g. the
         best cutpoint within a partial-AUC region.
@@ -427,6 +434,13 @@ def best_threshold(
     >>> df.roc.best_threshold(fpr=(0.2, 0.5))["threshold"].item()
     0.6
     >>> df.roc.best_threshold(method="cost", cost_fn=5.0)["threshold"].item()
+    0.6
+
+    Weighted as pROC's ``coords(best.method="closest.topleft", best.weights=c(5, 0.5))``:
+    a false negative costs five false positives, so the lower threshold is closest:
+
+    >>> topleft = df.roc.best_threshold(method="closest_topleft", cost_fn=5.0, prevalence=0.5)
+    >>> topleft["threshold"].item()
     0.6
     >>> sim = pr.datasets.simulate(300, seed=2).filter(pl.col("model") == "logit")
     >>> out = sim.roc.best_threshold(ci="bootstrap", n_boot=500, seed=1)
@@ -515,6 +529,7 @@ def best_threshold(
     table = _measured(points, names, thresholds)
     weighted = weight is not None
     costs: dict[str, Any] = {"cost_fp": cost_fp, "cost_fn": cost_fn, "prevalence": prevalence}
+    costs["ratio"] = objectives.weights_ratio(method, cost_fp, cost_fn, prevalence)
     if valued:
         objective = pl.col("value")
     elif method in named:

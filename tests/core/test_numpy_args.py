@@ -117,6 +117,16 @@ CASES: dict[str, tuple[Callable[..., Any], dict[str, Any], dict[str, Any]]] = {
         {"case": "case", "level": 0.75},
         {"case": "case", "level": f32(0.75)},
     ),
+    "compare plan sizes": (
+        PAIRED.roc.compare,
+        {"case": "case", "plan": "power", "n_pos": 30, "n_neg": 40.5},
+        {"case": "case", "plan": "power", "n_pos": i64(30), "n_neg": f32(40.5)},
+    ),
+    "compare plan power": (
+        PAIRED.roc.compare,
+        {"case": "case", "plan": "alpha", "power": 0.75, "n_pos": 30},
+        {"case": "case", "plan": "alpha", "power": f32(0.75), "n_pos": i32(30)},
+    ),
     "average_curve points level": (
         ROWS.roc.average_curve,
         {"points": 5, "level": 0.5},

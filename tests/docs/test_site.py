@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -27,7 +29,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env={"NO_MKDOCS_2_WARNING": "1", **__import__("os").environ},
+        env={"NO_MKDOCS_2_WARNING": "1", **os.environ},
         check=False,
     )
     assert run.returncode == 0, run.stderr[-4000:]
@@ -81,3 +83,24 @@ def test_semantics_page_has_headings_and_code_powers(site: Path) -> None:
     assert len(re.findall(r"<h2 id=", page)) >= 10
     assert "<code>2**53</code>" in page
     assert "<strong>53" not in page  # 2**53 read as bold markup
+
+
+def test_combined_parameter_entries_keep_each_names_type_and_default() -> None:
+    """``score, label, by`` documents three parameters, each with its own default."""
+    griffe = pytest.importorskip("griffe", reason="the docs extra is not installed")
+    spec = importlib.util.spec_from_file_location("sphinx_roles", ROOT / "docs" / "sphinx_roles.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    extensions = griffe.load_extensions(module.SphinxRoles())
+    package = griffe.load("polars_roc", docstring_parser="numpy", extensions=extensions)
+    function = package["areas"].members["partial_auc"]
+    sections = function.docstring.parse("numpy")
+    (parameters,) = [s.value for s in sections if s.kind.value == "parameters"]
+    defaults = {p.name: p.default for p in parameters}
+    assert defaults["score"] == "'score'"
+    assert defaults["label"] == "'label'"
+    assert defaults["by"] == "None"
+    assert defaults["n_boot"] == "2000"
+    assert [p.name for p in parameters].count("label") == 1

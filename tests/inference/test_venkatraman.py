@@ -185,7 +185,7 @@ def test_undefined_pairs_are_null() -> None:
     [
         ({"alternative": "greater"}, "two-sided only"),
         ({"fpr": (0.0, 0.2)}, "takes no fpr="),
-        ({"power": 0.9}, "power= needs method='delong'|takes no power="),
+        ({"power": 0.9}, "planning a study needs method='delong'|takes no power="),
         ({"n_perm": 0}, "n_perm must be at least 1"),
     ],
 )

@@ -12,31 +12,9 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
+from tests.survival.conftest import censored, sksurv_auc
 
-sksurv_metrics = pytest.importorskip("sksurv.metrics")
-sksurv_util = pytest.importorskip("sksurv.util")
 sksurv_datasets = pytest.importorskip("sksurv.datasets")
-
-
-def sksurv_auc(df: pl.DataFrame, horizons: list[float]) -> tuple[np.ndarray, float]:
-    y = sksurv_util.Surv.from_arrays(
-        df["e"].cast(bool).to_numpy(), df["t"].cast(pl.Float64).to_numpy()
-    )
-    return sksurv_metrics.cumulative_dynamic_auc(y, y, df["s"].to_numpy(), horizons)
-
-
-def censored(seed: int, n: int = 300, ties: bool = False) -> pl.DataFrame:
-    rng = np.random.default_rng(seed)
-    risk = rng.normal(size=n)
-    event_time = rng.exponential(1 / np.exp(0.8 * risk))
-    censor_time = rng.exponential(1.5, n)
-    t = np.minimum(event_time, censor_time)
-    if ties:
-        t = np.ceil(t * 10) / 10
-    s = risk + rng.normal(scale=0.7, size=n)
-    return pl.DataFrame(
-        {"s": np.round(s, 1) if ties else s, "t": t, "e": event_time <= censor_time}
-    )
 
 
 @pytest.mark.parametrize(("seed", "ties"), [(0, False), (1, True), (2, True), (3, False)])

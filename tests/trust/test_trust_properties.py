@@ -260,9 +260,23 @@ FREQUENCY_INFERENCE: dict[str, set[str]] = {
     "slices": {"slice", "m", "n_pos", "n_neg", "auc", "auc_rest", "gap"},
 }
 
+#: Methods that take `weight` only to refuse it, with the reason (documented): a ValueError
+#: naming the argument, checked below instead of the constant-weight invariance.
+REFUSES_WEIGHT: dict[str, dict[str, Any]] = {
+    "compare": {"model": "m"},  # DeLong's, the bootstrap and Venkatraman's tests: no weights
+}
+
 WEIGHTED = sorted(
-    n for n, f in FRAME_METHODS.items() if "weight" in inspect.signature(f).parameters
+    n
+    for n, f in FRAME_METHODS.items()
+    if "weight" in inspect.signature(f).parameters and n not in REFUSES_WEIGHT
 )
+
+
+@pytest.mark.parametrize("name", sorted(REFUSES_WEIGHT))
+def test_weight_refusals_name_the_argument(name: str) -> None:
+    with pytest.raises(ValueError, match=r"weight='w'.*\n\nHint: "):
+        getattr(_weighted_frame(1.0).roc, name)(weight="w", **REFUSES_WEIGHT[name])
 
 
 def _same_up_to_counts(scaled: pl.DataFrame, ones: pl.DataFrame, c: float, what: str) -> None:
@@ -430,7 +444,7 @@ def test_scores_past_2_53_change_nothing_but_thresholds(name: str, *, weighted: 
     if name in NOT_SHIFTABLE:
         pytest.skip(NOT_SHIFTABLE[name])
     parameters = inspect.signature(FRAME_METHODS[name]).parameters
-    if weighted and "weight" not in parameters:
+    if weighted and ("weight" not in parameters or name in REFUSES_WEIGHT):
         pytest.skip("no weight")
     kwargs = dict(EXTRA.get(name, {}), **({"weight": "w"} if weighted else {}))
     if name == "compare":
