@@ -174,6 +174,10 @@ def _number(column: str) -> pl.Expr:
     return pl.col(column).round(2).cast(pl.String).str.replace(r"\.0$", "")
 
 
+#: The columns :func:`counted` adds to the over-time frame.
+ADDED = ("n_neg", "change", "reason")
+
+
 def counted(frame: pl.DataFrame, min_count: float) -> pl.DataFrame:
     """
     The windows with ``n_neg``, ``change`` and ``reason``; a small window never alerts.
@@ -228,9 +232,12 @@ def figures(data: OverTimeData) -> dict[str, Callable[[], Any]]:
     facet = names[0] if names else None
     color = names[1] if len(names) > 1 else None
     columns = 2 if facet else None
+    # the section's own columns are no groups of the chart (its `alert` already honours
+    # min_count: a small window gets no ring)
+    windows = data.frame.drop(ADDED, strict=False)
     builders: dict[str, Callable[[], Any]] = {
         KEY: lambda: charts.over_time_chart(
-            data.frame, color=color, facet=facet, columns=columns, width=380
+            windows, color=color, facet=facet, columns=columns, width=380
         )
     }
     if data.stability is not None:

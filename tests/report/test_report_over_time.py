@@ -176,3 +176,21 @@ def test_cli_min_count_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "--min-count applies to the over-time alerts" in capsys.readouterr().err
     assert main([*argv, "--min-count", "-3", "-o", str(out)]) == 2
     assert "--min-count must be a finite number >= 0, got -3" in capsys.readouterr().err
+
+
+def test_the_chart_draws_one_line_per_group(tmp_path: Path) -> None:
+    """The section's own columns (n_neg, change, reason) do not split the chart's lines."""
+    frame = scores(tmp_path / "scores.parquet")
+    data = pr.report.compute_over_time(
+        frame.lazy(), "p", "y", time="at", every="1mo",
+        reference=(dt.datetime(2024, 1, 1), dt.datetime(2024, 4, 30)), by=["region"],
+    )  # fmt: skip
+    assert {"n_neg", "change", "reason"} <= set(data.frame.columns)
+    spec = pr.report._monitoring.figures(data)["over-time"]().to_dict()
+    want = pr.charts.over_time_chart(
+        data.frame.drop("n_neg", "change", "reason"), facet="region", columns=2, width=380
+    ).to_dict()
+    assert spec == want
+    text = repr(spec["spec"]["layer"])
+    for column in ("n_neg", "change", "reason"):
+        assert f"'field': '{column}'" not in text
