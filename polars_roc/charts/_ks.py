@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -29,6 +29,52 @@ if TYPE_CHECKING:
     import altair as alt
 
 HINT = "pass the frame df.roc.curve(...) returns (columns *by, threshold, ..., tpr, fpr)"
+
+
+#: The share of the axis a two-line label needs above or below the rule, and beside it.
+_ROOM_Y, _ROOM_X = 0.12, 0.2
+
+
+def _placed(lo: Any, hi: Any, *, lower: bool, on_axis: pl.Series) -> list[pl.Expr]:
+    """
+    Where each KS label goes so that it crosses neither curve: ``_place``, ``_y``.
+
+    ``_place`` is the label's vertical place and its text alignment, e.g. ``"below-right"``.
+
+    Both curves fall as the threshold rises (rise under `lower`), so beyond each end of
+    the rule one corner is empty: below the rule's lower end on the side where the curves
+    are higher (left when they fall), above its upper end on the other side. The label
+    takes the corner with more room that fits; else (or off the axis) it sits beside the
+    middle of the rule, on the side with more room.
+    """
+    span = (hi - lo) if lo is not None and hi is not None and hi > lo else 1.0
+    where = (pl.col("threshold") - (lo if lo is not None else 0.0)) / span
+    bottom = pl.min_horizontal("tpr", "fpr")
+    top = pl.max_horizontal("tpr", "fpr")
+    # the empty corners' sides; a label on the left of the rule is aligned to its right
+    below_side, above_side = ("right", "left") if lower else ("left", "right")
+    fits = {"left": where >= _ROOM_X, "right": where <= 1 - _ROOM_X}
+    align = {"left": "right", "right": "left"}
+    below = (bottom >= _ROOM_Y) & fits[below_side]
+    above = ((1 - top) >= _ROOM_Y) & fits[above_side]
+    prefer_below = bottom >= (1 - top)
+    beside = pl.when(where > 0.5).then(pl.lit("middle-right")).otherwise(pl.lit("middle-left"))
+    on = pl.lit(on_axis)
+    place = (
+        pl.when(on & below & (prefer_below | ~above))
+        .then(pl.lit(f"below-{align[below_side]}"))
+        .when(on & above)
+        .then(pl.lit(f"above-{align[above_side]}"))
+        .otherwise(beside)
+    )
+    y = (
+        pl.when(place.str.starts_with("below"))
+        .then(bottom)
+        .when(place.str.starts_with("above"))
+        .then(top)
+        .otherwise((pl.col("tpr") + pl.col("fpr")) / 2)
+    )
+    return [place.alias("_place"), y.alias("_y")]
 
 
 def ks_chart(
@@ -116,16 +162,14 @@ def ks_chart(
         f"KS {value:.3f}\nat {threshold_text(cut)}"
         for value, cut in zip(best["ks"].to_list(), best["threshold"].to_list(), strict=True)
     ]
-    # The label goes on the side of the rule with more room (the panels share the x scale).
     lo, hi = finite["threshold"].min(), finite["threshold"].max()
-    middle = (lo + hi) / 2 if lo is not None and hi is not None else 0.0  # type: ignore[operator]
     marked = best.select(
         *by,
         pl.col("threshold").clip(pl.lit(lo), pl.lit(hi)),
         "tpr",
         "fpr",
         _text=pl.Series(texts, dtype=pl.String),
-    ).with_columns(_right=pl.col("threshold") > middle, _middle=(pl.col("tpr") + pl.col("fpr")) / 2)
+    ).with_columns(_placed(lo, hi, lower=lower, on_axis=best["threshold"].is_finite()))
     if long.height > max_points:  # thin evenly for drawing, keeping each line's ends
         step = long.height // max_points + 1
         position = pl.int_range(pl.len())
@@ -159,17 +203,20 @@ def ks_chart(
             **apart,
         ),
     ]
-    sides = set(marked["_right"].to_list())  # (a layer with no rows makes Vega warn)
-    for align, dx, test in (("left", 5, "!datum._right"), ("right", -5, "datum._right")):
-        if (align == "right") not in sides:
-            continue
-        side = marks.transform_filter(test).mark_text(
-            align=align, dx=dx, fontSize=11, lineBreak="\n", baseline="middle"
+    for place in sorted(set(marked["_place"].to_list())):  # (an empty layer makes Vega warn)
+        vertical, horizontal = place.split("-")
+        side = marks.transform_filter(alt_.datum._place == place).mark_text(
+            align=horizontal,
+            dx=5 if horizontal == "left" else -5,
+            dy={"below": 4, "above": -4, "middle": 0}[vertical],
+            baseline={"below": "top", "above": "bottom", "middle": "middle"}[vertical],
+            fontSize=11,
+            lineBreak="\n",
         )
         layers.append(
             side.encode(
                 x,
-                quantitative(alt_, "Y", "_middle").scale(domain=[0, 1]),
+                quantitative(alt_, "Y", "_y").scale(domain=[0, 1]),
                 text=alt_.Text(field="_text", type="nominal"),
                 **apart,
             )

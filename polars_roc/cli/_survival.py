@@ -25,7 +25,7 @@ import polars as pl
 
 from polars_roc.cli._files import UsageError
 
-__all__ = ["ROLES", "check_flags", "flags", "horizons", "roles", "summary"]
+__all__ = ["ROLES", "check_flags", "flags", "horizons", "roles", "summary", "without_label"]
 
 #: The keywords of ``report.compute`` that the survival flags set.
 ROLES = ("time_to_event", "event", "horizons")
@@ -94,6 +94,43 @@ def check_flags(args: argparse.Namespace) -> None:
     if time is not None and (args.class_scores or args.engine != "polars"):
         msg = "--time-to-event works with --score and --engine polars (it reads the rows' times)"
         raise UsageError(msg)
+
+
+#: The flags that compare classes, so need --label.
+NEED_LABEL = (
+    ("--class-scores", "class_scores"),
+    ("--segment", "segment"),
+    ("--slices", "slices"),
+    ("--case", "case"),
+    ("--pos-label", "pos_label"),
+    ("--time", "time"),
+    ("--gain-tp", "gain_tp"),
+    ("--decision-curve", "decision_curve"),
+    ("--checks", "checks"),
+    ("--champion", "champion"),
+)
+
+
+def without_label(args: argparse.Namespace) -> None:
+    """
+    No --label: a survival report (AUC(t) alone), which needs --time-to-event and --event.
+
+    The plain AUC would take the event flag for a label and ignore censoring, so without
+    --label the report shows AUC(t) only; a flag that compares classes is an error.
+    """
+    if args.time_to_event is None:
+        msg = (
+            "--label is required (the class column), unless --time-to-event COL and --event "
+            "COL ask for a survival report of AUC(t)"
+        )
+        raise UsageError(msg)
+    for flag, name in NEED_LABEL:
+        if getattr(args, name, None):
+            msg = (
+                f"{flag} needs --label: a survival report (--time-to-event without --label) "
+                "shows AUC(t) only"
+            )
+            raise UsageError(msg)
 
 
 def summary(data: Any) -> None:

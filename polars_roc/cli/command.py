@@ -40,6 +40,7 @@ from polars_roc.cli import _survival as cli_survival  # survival horizons
 from polars_roc.cli._files import UsageError
 from polars_roc.datasets import simulate
 from polars_roc.engines import sources as engine_sources
+from polars_roc.report.options import MIN_COUNT
 
 __all__ = ["PROG", "main"]
 
@@ -198,7 +199,11 @@ def _parser() -> argparse.ArgumentParser:
         "each named for its class or given as CLASS=COLUMN; the report shows each class "
         "against the rest",
     )
-    rep.add_argument("--label", required=True, help="class column")
+    rep.add_argument(
+        "--label",
+        help="class column (not needed with --time-to-event and --event: a survival report "
+        "of AUC(t))",
+    )
     rep.add_argument(
         "--by", type=arguments.names, default=[], help="group columns, comma-separated"
     )
@@ -239,6 +244,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="START..END",
         help="reference period of --time (ends included), e.g. 2024-01-01..2024-03-31: its "
         "windows set the band (mean ± 3 sd) that later windows alert outside",
+    )
+    rep.add_argument(
+        "--min-count",
+        type=float,
+        metavar="N",
+        help="a window alerts only with at least N positives and N negatives (weight sums "
+        f"when weighted); smaller windows are drawn, never alerted (default: {MIN_COUNT})",
     )
     cli_survival.flags(rep)  # survival horizons
     release_gates.report_flags(rep)
@@ -337,27 +349,34 @@ def _report(args: argparse.Namespace) -> int:
         raise ValueError(msg + "\n\nHint: drop --time, or use --score with --engine polars.")
     if args.reference is not None and args.time is None:
         raise ValueError("--reference needs --time\n\nHint: --time scored_at --every 1mo.")
+    if args.min_count is not None and args.reference is None:
+        msg = "--min-count applies to the over-time alerts: it needs --time and --reference"
+        raise UsageError(msg + "\n\nHint: --time scored_at --reference 2024-01-01..2024-03-31.")
     cli_survival.check_flags(args)  # survival horizons
+    if args.label is None:  # a survival report, or a missing flag
+        cli_survival.without_label(args)
     if args.class_scores:
         return _class_report(args)
     _once(("--score", args.score), ("--label", args.label), ("--weight", args.weight),
           *(("--by", name) for name in args.by))  # fmt: skip
     lf = files.scan(args.path)
     files.refuse_overwrite(args.path, args.output)
-    used = [args.score, args.label, *args.by, *([args.weight] if args.weight else [])]
-    used += [c for c in (args.time, args.time_to_event, args.event) if c]
+    used = [args.score, *args.by, *([args.weight] if args.weight else [])]
+    used += [c for c in (args.label, args.time, args.time_to_event, args.event) if c]
     used += [args.case] if args.case else []
     schema = files.readable(args.path, lf, used)
     _plain_by(schema, args.by)
     for column, role in ((args.score, "score"), (args.weight, "weight")):
         if column is not None and schema.get(column) == pl.String:
             files.text_in_numbers(args.path, lf, column, role)
-    label_dtype = validate.column(schema, args.label, "label")
-    pos_label = arguments.pos_label(args.pos_label, label_dtype, args.label)
-    roles = {"score": args.score, "label": args.label, "by": args.by, "weight": args.weight}
-    validate.roles(schema, **roles, pos_label=pos_label)  # the schema only: no data read
-    if pos_label is None:  # before any engine: the hint names --pos-label, not pos_label=
-        arguments.check_labels(lf, args.label, label_dtype)
+    pos_label = None
+    if args.label is not None:  # else a survival report: compute() checks its roles
+        label_dtype = validate.column(schema, args.label, "label")
+        pos_label = arguments.pos_label(args.pos_label, label_dtype, args.label)
+        roles = {"score": args.score, "label": args.label, "by": args.by, "weight": args.weight}
+        validate.roles(schema, **roles, pos_label=pos_label)  # the schema only: no data read
+        if pos_label is None:  # before any engine: the hint names --pos-label, not pos_label=
+            arguments.check_labels(lf, args.label, label_dtype)
     if args.engine != "polars":  # the engine reads and tallies; the report reads the tally
         lf = engine_sources.tally_file(
             args.path,
@@ -584,8 +603,9 @@ def _options(args: argparse.Namespace) -> report.ReportOptions:
         **({} if not valued else {"gain_tp": args.gain_tp, "capacity": args.capacity}),
         **({} if args.gain_tn is None else {"gain_tn": args.gain_tn}),
         "decision_curve": args.decision_curve,
+        "min_count": getattr(args, "min_count", None),
     }
-    unset = ("cost_fp", "cost_fn", "n_boot")  # not given: the options' defaults
+    unset = ("cost_fp", "cost_fn", "n_boot", "min_count")  # not given: the options' defaults
     try:  # the values are checked once, by ReportOptions; its message names the flags
         return report.ReportOptions(
             **{k: v for k, v in given_values.items() if not (k in unset and v is None)}
@@ -617,6 +637,7 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
             level=options.level,
             direction=options.direction,
             nan_policy=options.nan_policy,
+            min_count=options.min_count,
             **{
                 k: v
                 for k, v in roles.items()
@@ -635,8 +656,12 @@ def _write(lf: pl.LazyFrame, args: argparse.Namespace, **roles: Any) -> int:
 
 
 def _summary(data: report.ReportData) -> None:
-    """The AUC table and the curve sizes, on stdout."""
+    """The AUC table and the curve sizes, on stdout (a survival report: its notes)."""
     by = data.roles["by"]
+    if data.roles["label"] is None:  # the AUC(t) table follows (cli_survival.summary)
+        for note in data.notes:
+            print(f"note: {note}")
+        return
     with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_hide_dataframe_shape=True, tbl_width_chars=200):
         print("AUC by group")
         print(data.auc)

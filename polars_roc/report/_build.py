@@ -8,7 +8,8 @@ both.
 
 How the page gets Vega: with ``vl-convert-python`` installed, the page embeds Vega, Vega-Lite
 and vega-embed inline (``vl_convert.javascript_bundle()``, about 0.9 MB, the bundle Altair's
-``inline=True`` uses), so it opens offline and stays the same for years. Without it, the page
+``inline=True`` uses), so it opens offline and stays the same for years; the bundle is cached
+in the user cache directory between runs (:mod:`polars_roc.report._vega`). Without it, the page
 loads them from the jsDelivr CDN (the versions Altair targets) and says so at the top.
 ``js="inline"`` makes a missing ``vl-convert-python`` an error; ``js="cdn"`` always links.
 
@@ -37,7 +38,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_roc import areas, charts, curves
+from polars_roc import areas, curves
 from polars_roc import thresholds as cutpoints
 from polars_roc._core import validate
 from polars_roc._core.columns import THRESHOLDS
@@ -56,8 +57,10 @@ from polars_roc.report import _page as report_page
 from polars_roc.report import _segments as report_segments
 from polars_roc.report import _slices as report_slices
 from polars_roc.report import _survival as report_survival  # survival horizons
+from polars_roc.report import _survival_report as report_survival_report
+from polars_roc.report import _vega as report_vega
 from polars_roc.report._data import CI_NAMES, Progress, ReportData
-from polars_roc.report._figures import COLUMNS, merge_groups, panel_roles, panel_size
+from polars_roc.report._figures import merge_groups
 from polars_roc.report._page import HEADINGS
 from polars_roc.report.options import ReportCI, ReportOptions
 from polars_roc.thresholds import operating
@@ -85,7 +88,7 @@ def _quiet(message: str) -> None:
 def compute(
     lf: pl.LazyFrame | pl.DataFrame,
     score: str = "score",
-    label: str = "label",
+    label: str | None = "label",
     *,
     by: By = None,
     weight: str | None = None,
@@ -115,7 +118,10 @@ def compute(
     lf
         Scored rows, e.g. ``pl.scan_parquet(path)`` (or a DataFrame).
     score, label, by, weight, pos_label
-        Column roles, as in :func:`polars_roc.areas.auc`.
+        Column roles, as in :func:`polars_roc.areas.auc`. `by` also takes Polars
+        expressions, named by their output name, e.g.
+        ``by=(pl.col("age") // 10 * 10).alias("age_band")``: the same report as
+        ``with_columns`` of them, then ``by=<their names>``.
     options
         The report's settings (:class:`~polars_roc.report.ReportOptions`; default: its
         defaults): interval method and level, partial-AUC range, cutpoint method and costs,
@@ -131,7 +137,10 @@ def compute(
         The time to the event or to censoring (numeric, >= 0), the event column (Boolean or
         0/1) and the horizons (default: the quartiles of the observed event times): adds
         the "Survival horizons" section, AUC(t) per group and horizon
-        (:func:`polars_roc.survival.time_auc`) with its cases, controls and censored rows.
+        (:func:`polars_roc.survival.time_auc`) with its cases, controls and censored rows,
+        first on the page. With ``label=None`` the report is a survival report: AUC(t)
+        alone, no plain AUC treating the event flag as a label (which would ignore
+        censoring); the sections that need a label are refused.
     slices
         Feature columns: adds the "Weakest slices" section, every slice of one or two of
         them against the rest of its group (:func:`polars_roc.slices.slices`).
@@ -166,9 +175,21 @@ def compute(
     """
     chosen = ReportOptions.of(options, **settings)
     lf = lf.lazy()  # a DataFrame too: each step below is one lazy query
+    lf, by = validate.by_expressions(lf, by)  # expressions: added as columns, named
     say = progress or _quiet
     bars = progress.on if isinstance(progress, Stages) else None  # progress
     names = validate.as_names(by)
+    if label is None:  # a survival report: AUC(t) from time and event, no class label
+        asked = {"segment": segment, "case": case, "slices": slices, "classes": classes,
+                 "gain_tp": chosen.gain_tp is not None, "pos_label": pos_label is not None,
+                 "decision_curve": chosen.decision_curve}  # fmt: skip
+        report_survival_report.check(time_to_event, event, asked)
+        assert time_to_event is not None  # checked
+        assert event is not None
+        return report_survival_report.compute(
+            lf, score, time_to_event=time_to_event, event=event, horizons=horizons,
+            names=names, weight=weight, options=chosen, say=say,
+        )  # fmt: skip
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     if segment is not None:  # segments: the column's checks before any data is read
@@ -289,7 +310,9 @@ def compute(
     ).collect()
 
     begin("score distributions")
-    chart = _score_chart(lf, score, label, names, weight, pos_label, notes, n_segments)
+    chart = report_figures.score_spec(
+        lf, score, label, names, weight, pos_label, notes, n_segments, HEADINGS["scores"]
+    )
     if chart is None:
         say(f"warning: {notes[-1]}")
 
@@ -407,56 +430,6 @@ def _auc_table(
     return areas.auc(lf, score, label, **common).collect()
 
 
-def _score_chart(
-    lf: pl.LazyFrame,
-    score: str,
-    label: str,
-    names: list[str],
-    weight: str | None,
-    pos_label: Any,
-    notes: list[str],
-    n_segments: int = 1,
-) -> dict[str, Any] | None:
-    """
-    Per-class score histograms in one panel per group, drawn from every scored row.
-
-    Two group columns make a grid (a row per model, a column per segment) up to
-    ``COLUMNS + 1`` segments; past that the panels wrap, one per (model, segment) pair.
-    """
-    rows = merge_groups(lf, names)
-    facet, row, column = panel_roles(names)
-    across = COLUMNS
-    if row is not None and column is not None and n_segments > COLUMNS + 1:
-        pair = f"{row} · {column}"
-        both = pl.concat_str(
-            [pl.col(row).cast(pl.String), pl.col(column).cast(pl.String)], separator=" · "
-        )
-        rows = rows.with_columns(both.fill_null("null").alias(pair)).drop(row, column)
-        facet, row, column, across = pair, None, None, COLUMNS + 1
-    try:
-        chart = charts.score_chart(
-            rows,
-            score,
-            label,
-            weight=weight,
-            pos_label=pos_label,
-            kind="histogram",
-            bins=40,
-            width=panel_size("scores", n_segments if column else across, 320) if names else 640,
-            height=140 if names else 240,
-            facet=facet,
-            row=row,
-            column=column,
-            columns=across if facet is not None else None,
-        )
-        spec: dict[str, Any] = chart.to_dict()
-    except Exception as error:  # a chart must not cost the reader the report's tables
-        reason = validate.one_line(error)
-        notes.append(f"The {HEADINGS['scores']} chart could not be drawn: {reason}")
-        return None
-    return spec
-
-
 # ---------------------------------------------------------------------------------------------
 # Rendering
 
@@ -523,7 +496,7 @@ def render(
     say = progress or _quiet
     if js != "cdn":
         say("embedding Vega, Vega-Lite and vega-embed in the page")
-    scripts, js_note = report_page.javascript(js)
+    scripts, js_note = report_vega.javascript(js)
     if js_note:
         say(f"note: {js_note}")
     notes = list(data.notes)
@@ -556,7 +529,7 @@ def render(
 def to_html(
     lf: pl.LazyFrame | pl.DataFrame,
     score: str = "score",
-    label: str = "label",
+    label: str | None = "label",
     *,
     by: By = None,
     weight: str | None = None,
@@ -640,6 +613,29 @@ def _over_time_figures(
 def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]:
     """Every chart's spec; a chart that fails to build is left out with a note."""
     names = data.roles["by"]
+    builders = (
+        report_survival.builders(data.survival, names)  # a survival report: AUC(t) only
+        if data.roles["label"] is None
+        else _builders(data, names)
+    )
+    figures = []
+    for key in HEADINGS:  # in page order
+        if key == "scores" and data.score_chart is not None:
+            figures.append(_Figure("scores", data.score_chart))
+        if key not in builders:
+            continue
+        try:
+            spec = report_figures.class_colors(builders[key]().to_dict(), data.roles)
+            figures.append(_Figure(key, spec))
+        except Exception as error:  # one failed chart must not cost the reader the rest
+            note = f"The {HEADINGS[key]} chart could not be drawn: {validate.one_line(error)}"
+            notes.append(note)
+            say(f"warning: {note}")
+    return figures
+
+
+def _builders(data: ReportData, names: list[str]) -> dict[str, Any]:
+    """How each chart of a report with a label is drawn: figure key to its builder."""
     auc, curve, pauc, best, table = (
         merge_groups(frame, names)
         for frame in (
@@ -669,17 +665,4 @@ def _figures(data: ReportData, notes: list[str], say: Progress) -> list[_Figure]
     builders.update(
         report_decisions.builders(data.decisions, names[:2], data.roles.get("capacity"), merge)
     )
-    figures = []
-    for key in HEADINGS:  # in page order
-        if key == "scores" and data.score_chart is not None:
-            figures.append(_Figure("scores", data.score_chart))
-        if key not in builders:
-            continue
-        try:
-            spec = report_figures.class_colors(builders[key]().to_dict(), data.roles)
-            figures.append(_Figure(key, spec))
-        except Exception as error:  # one failed chart must not cost the reader the rest
-            note = f"The {HEADINGS[key]} chart could not be drawn: {validate.one_line(error)}"
-            notes.append(note)
-            say(f"warning: {note}")
-    return figures
+    return builders

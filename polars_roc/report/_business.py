@@ -39,6 +39,7 @@ from polars_roc import charts, gains
 from polars_roc._core.swallowed import swallowed_bins
 from polars_roc.charts.style import color_domain, rate_text, threshold_text
 from polars_roc.report._figures import COLUMNS, panel_size
+from polars_roc.report._text import key_cell
 
 #: Most segments the business panels show (charts and gains tables).
 MAX_SEGMENTS = 6
@@ -169,7 +170,7 @@ def fit_table(fit: pl.DataFrame, names: Sequence[str], level: str) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
     rows = []
     for row in fit.iter_rows(named=True):
-        cells = [f"<td>{html.escape(str(row[name]))}</td>" for name in names]
+        cells = [key_cell(row[name]) for name in names]
         for column in _FIT_COLUMNS:
             value, low, high = (row[column], row[f"{column}_lower"], row[f"{column}_upper"])
             if value is None:
@@ -313,7 +314,7 @@ def gains_tables(table: pl.DataFrame, names: Sequence[str], *, lower: bool = Fal
         has_bins = "bin" in rows.columns
         empty = swallowed(rows, names).to_list() if has_bins else [None] * rows.height
         for row, ties in zip(rows.iter_rows(named=True), empty, strict=True):
-            first = f"<td>{html.escape(str(row[color]))}</td>" if color else ""
+            first = key_cell(row[color]) if color else ""
             cells = [_cell(row[c], c) for c in columns]
             if ties is not None and "bin" in columns:  # the bin that swallowed empty ones
                 note = html.escape(f"{row['bin']} (with {ties}: tied scores)")

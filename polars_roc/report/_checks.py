@@ -22,6 +22,7 @@ import html
 import polars as pl
 
 from polars_roc._core.columns import CHECKS
+from polars_roc.report._text import key_cell, key_text
 
 __all__ = ["HEADING", "KEY", "headline", "section"]
 
@@ -30,7 +31,7 @@ HEADING = "Release gates"
 
 
 def _group(row: dict[str, object], names: list[str]) -> str:
-    return ", ".join(f"{name} {row[name]}" for name in names)
+    return ", ".join(f"{name} {key_text(row[name])}" for name in names)
 
 
 def headline(table: pl.DataFrame) -> str:
@@ -55,7 +56,9 @@ def section(table: pl.DataFrame) -> tuple[str, str, str]:
     for row in table.iter_rows(named=True):
         cells = []
         for column, value in row.items():
-            if value is None:
+            if column not in CHECKS:  # a group key, as the data holds it
+                cells.append(key_cell(value))
+            elif value is None:
                 cells.append('<td class="null" title="undefined">—</td>')
             elif column == "passed":
                 cells.append(f"<td>{'pass' if value else '<strong>FAIL</strong>'}</td>")

@@ -19,12 +19,22 @@ import polars as pl
 from polars_roc import charts
 from polars_roc.charts.style import threshold_text
 from polars_roc.decisions import decision_curve, value_curve
+from polars_roc.report._text import key_cell
 from polars_roc.thresholds import best_threshold
 
 HEADINGS = {"value": "Value of each threshold", "decision": "Decision curve"}
 
 #: The columns of the value-optimal table shown on the page.
 _BEST = ("threshold", "depth", "tp", "fp", "value", "value_per_case")
+#: Their headers.
+_LABELS = {
+    "threshold": "threshold",
+    "depth": "share flagged",
+    "tp": "true positives",
+    "fp": "false positives",
+    "value": "value",
+    "value_per_case": "value per case",
+}
 
 
 def compute(
@@ -75,11 +85,14 @@ def builders(
 
 
 def _table(frame: pl.DataFrame) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in frame.columns)
+    head = "".join(f"<th>{html.escape(_LABELS.get(c, c))}</th>" for c in frame.columns)
     rows = []
     for row in frame.iter_rows(named=True):
         cells = []
         for column, value in row.items():
+            if column not in _LABELS:  # a group key, as the data holds it
+                cells.append(key_cell(value))
+                continue
             if column == "threshold" and isinstance(value, float):
                 text = threshold_text(value)  # 4 significant digits, as everywhere
             else:

@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 import polars as pl
 
 from polars_roc import charts
+from polars_roc._core import validate
 from polars_roc.charts.style import MULTICLASS_PALETTE
 
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
@@ -262,3 +263,54 @@ def builders(
             fpr_scale=scale,
         ),
     }
+
+
+def score_spec(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    names: list[str],
+    weight: str | None,
+    pos_label: Any,
+    notes: list[str],
+    n_segments: int,
+    heading: str,
+) -> dict[str, Any] | None:
+    """
+    Per-class score histograms in one panel per group, drawn from every scored row.
+
+    Two group columns make a grid (a row per model, a column per segment) up to
+    ``COLUMNS + 1`` segments; past that the panels wrap, one per (model, segment) pair.
+    """
+    rows = merge_groups(lf, names)
+    facet, row, column = panel_roles(names)
+    across = COLUMNS
+    if row is not None and column is not None and n_segments > COLUMNS + 1:
+        pair = f"{row} · {column}"
+        both = pl.concat_str(
+            [pl.col(row).cast(pl.String), pl.col(column).cast(pl.String)], separator=" · "
+        )
+        rows = rows.with_columns(both.fill_null("null").alias(pair)).drop(row, column)
+        facet, row, column, across = pair, None, None, COLUMNS + 1
+    try:
+        chart = charts.score_chart(
+            rows,
+            score,
+            label,
+            weight=weight,
+            pos_label=pos_label,
+            kind="histogram",
+            bins=40,
+            width=panel_size("scores", n_segments if column else across, 320) if names else 640,
+            height=140 if names else 240,
+            facet=facet,
+            row=row,
+            column=column,
+            columns=across if facet is not None else None,
+        )
+        spec: dict[str, Any] = chart.to_dict()
+    except Exception as error:  # a chart must not cost the reader the report's tables
+        reason = validate.one_line(error)
+        notes.append(f"The {heading} chart could not be drawn: {reason}")
+        return None
+    return spec

@@ -1,10 +1,8 @@
 """
 The HTML of the report page: tables, captions, sections, the page template and its scripts.
 
-How the page gets Vega: with ``vl-convert-python`` installed, the page embeds Vega, Vega-Lite
-and vega-embed inline (``vl_convert.javascript_bundle()``, about 0.9 MB, the bundle Altair's
-``inline=True`` uses), so it opens offline and stays the same for years. Without it, the page
-loads them from the jsDelivr CDN (the versions Altair targets) and says so at the top.
+How the page gets Vega (inline, cached between runs, or from a CDN):
+:mod:`polars_roc.report._vega`.
 
 Numbers print as the charts print them (:mod:`polars_roc.charts.style`): thresholds to 4
 significant digits, rates to 3 decimals.
@@ -22,8 +20,8 @@ import datetime
 import html
 import json
 import math
-import re
-from importlib import import_module
+from collections.abc import Callable, Collection
+from functools import partial
 from typing import Any
 
 import polars as pl
@@ -38,47 +36,8 @@ from polars_roc.report import _slices as report_slices
 from polars_roc.report import _survival as report_survival  # survival horizons
 from polars_roc.report._data import CI_NAMES, ReportData
 from polars_roc.report._figures import ZOOM_ABOVE, fpr_zoom, merge_groups
-from polars_roc.report.options import JsMode, ReportOptions
-
-CDN = "https://cdn.jsdelivr.net/npm"
-
-
-def javascript(js: JsMode) -> tuple[str, str | None]:
-    """Script elements that define `vegaEmbed`, and a note for the reader when not inline."""
-    import altair as alt
-
-    if js in ("auto", "inline"):
-        try:
-            vl_convert = import_module("vl_convert")
-        except ImportError:
-            if js == "inline":
-                msg = (
-                    "an offline (inline) report needs the vl-convert-python package"
-                    "\n\nHint: pip install vl-convert-python, or use js='cdn'."
-                )
-                raise ImportError(msg) from None
-        else:
-            minor = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
-            known = vl_convert.get_vegalite_versions()
-            version = "v" + minor.replace(".", "_") if minor in known else None
-            bundle = vl_convert.javascript_bundle(vl_version=version)
-            bundle = re.sub(r"</(script)", r"<\\/\1", bundle, flags=re.IGNORECASE)
-            return f"<script>\n{bundle}\n</script>", None
-    vega_lite = alt.SCHEMA_VERSION.lstrip("v")
-    tags = "\n".join(
-        f'<script src="{CDN}/{name}@{version}"></script>'
-        for name, version in (
-            ("vega", alt.VEGA_VERSION),
-            ("vega-lite", vega_lite),
-            ("vega-embed", alt.VEGAEMBED_VERSION),
-        )
-    )
-    note = (
-        f"The charts load Vega {alt.VEGA_VERSION}, Vega-Lite {vega_lite} and vega-embed "
-        f"{alt.VEGAEMBED_VERSION} from {CDN}, so they need a network connection; with "
-        "vl-convert-python installed the report embeds them and works offline."
-    )
-    return tags, note
+from polars_roc.report._text import key_cell
+from polars_roc.report.options import ReportOptions
 
 
 def spec_script(key: str, spec: dict[str, Any]) -> str:
@@ -132,6 +91,17 @@ def meta(data: ReportData, source: str | None) -> str:
         ("cutpoint", _cutpoint(roles)),
         ("generated", datetime.date.today().isoformat()),
     ]
+    if roles["label"] is None:  # a survival report: no class label, no cutpoint
+        survived = data.survival
+        items = [
+            *items[:3],
+            ("label", "none: a survival report (AUC(t) from time to event and event)"),
+            ("time to event", survived.time),
+            ("event", survived.event),
+            *items[5:7],
+            ("intervals", _intervals(roles) if roles["ci"] == "bootstrap" else "none"),
+            items[-1],
+        ]
     classes = roles.get("classes")
     if classes:  # multiclass: cases, not stacked rows; the score columns
         items = _class_meta(data.n_rows, roles, classes) + items[7:]
@@ -235,10 +205,23 @@ _COLUMN_NAMES = {
     "ratio": "ratio",
     "p_value": "p",
     "p_adjusted": "adjusted p",
+    # the weakest slices
+    "slice": "slice",
+    "auc_rest": "AUC of the rest",
+    "gap": "gap (AUC − rest)",
+    "gap_lower": "gap lower",
+    "gap_upper": "gap upper",
+    "closest_topleft": "distance to top-left",
 }
 
 #: Groups whose detectable AUC is above this (or undefined) are greyed in the AUC table.
 DETECT_ABOVE = 0.9
+
+#: The AUC table's line on its "detectable AUC" column.
+DETECTABLE = (
+    "Detectable AUC: the smallest AUC that a group with these positives and negatives "
+    "would tell from chance (0.5) with 80% power at the 5% level (pROC power.roc.test)."
+)
 
 #: Columns of the best-cutpoint table shown on the page (of the threshold table's).
 _CUTPOINT_COLUMNS = (*CURVE, "ppv", "npv", "accuracy", "f1", "youden")
@@ -248,10 +231,10 @@ _RATES = ("tpr", "fpr", "ppv", "npv")
 
 #: Every section's heading, in page order.
 HEADINGS = {
+    **report_survival.HEADINGS,  # survival horizons: first, the report's lead
     "auc": "AUC by group",
     "segments": "Segments",  # segments
     **report_slices.HEADINGS,
-    **report_survival.HEADINGS,  # survival horizons
     "comparison": "Model comparison",
     "roc": "ROC curves",
     "pauc": "Partial AUC",
@@ -344,9 +327,13 @@ def _table(
     intervals: tuple[str, ...] = (),
     level: str = "95%",
     dim: pl.Series | None = None,
+    keys: Collection[str] = (),
 ) -> str:
     """
     A frame as an HTML table; nulls show as a dash (undefined).
+
+    The columns of `keys` (group columns) print their values as the data holds them
+    (:func:`~polars_roc.report._text.key_text`), not as numbers.
 
     Each column of `intervals` with ``<column>_lower, <column>_upper`` in `frame` is
     followed by a column ``<header> <level> CI`` printing its bounds (the bound columns
@@ -368,6 +355,9 @@ def _table(
         why = why_blank(row)
         cells = []
         for c in shown:
+            if c in keys:
+                cells.append(key_cell(row[c]))
+                continue
             cells.append(_cell(row[c], c, why if c in _EXPLAINED else None))
             if c in paired:
                 text = interval_text(row[f"{c}_lower"], row[f"{c}_upper"])
@@ -414,7 +404,13 @@ def _caption(text: str) -> str:
 def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
     """(key, heading, HTML) of each section, in page order."""
     roles = data.roles
+    if roles["label"] is None:  # a survival report: AUC(t) alone
+        return [survival_section(data, lambda k: _chart(k, drawn))]
     names: list[str] = roles["by"]
+    keys = {*names, *roles.get("slices", [])}
+    keys |= set() if data.segments is None else {data.segments.segment}
+    keys |= set() if data.comparison is None else {"model_a", "model_b"}
+    table = partial(_table, keys=keys)  # group keys print as the data holds them
     color = names[0] if names else None
     level = _percent(roles["level"])
     kind, (lo, hi) = roles["range"]
@@ -466,9 +462,10 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
             _caption(
                 f"{interval}AUC is null (—) for a group without positives or negatives, or "
                 "holding a NaN score; the cell says which. "
-                "weighted data show weight sums as class counts."
+                "Weighted data show weight sums as class counts. "
+                f"{DETECTABLE}"
             ),
-            _table(data.auc, "auc-table", auc_names, dim=small),
+            table(data.auc, "auc-table", auc_names, dim=small),
             small_note,
             _chart("auc", drawn),
         ),
@@ -487,7 +484,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
                 f"Area under the curve over {kind.upper()} {lo:g} to {hi:g} (shaded), raw "
                 "and McClish-standardized (0.5 = chance, 1 = perfect)."
             ),
-            _table(data.partial_auc, "pauc-table"),
+            table(data.partial_auc, "pauc-table"),
             _chart("pauc", drawn),
         ),
         (
@@ -497,7 +494,7 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
                 f"when score {'≤' if _lower(roles) else '≥'} threshold; the chart shows the "
                 f"measures against the threshold.{wilson}"
             ),
-            _table(
+            table(
                 data.best_threshold.select(*names, *marked, *bounds),
                 "cutpoint-table",
                 intervals=_RATES,
@@ -550,28 +547,29 @@ def sections(data: ReportData, drawn: set[str]) -> list[tuple[str, str, str]]:
     )
     out[at + len(business) : at + len(business)] = decided
     if data.segments is not None:  # segments: after "AUC by group"
-        body_ = report_segments.section(
-            data.segments, names, _table, lambda key: _chart(key, drawn)
-        )
+        body_ = report_segments.section(data.segments, names, table, lambda key: _chart(key, drawn))
         section = f'<section id="segments"><h2>Segments</h2>{body_}</section>'
         out.insert(1, ("segments", HEADINGS["segments"], section))
     if data.slices is not None:  # after "Segments"
         features = roles.get("slices", [])
-        body_ = report_slices.section(data.slices, features, _table, lambda k: _chart(k, drawn))
+        body_ = report_slices.section(data.slices, features, table, lambda k: _chart(k, drawn))
         section = f'<section id="slices"><h2>{HEADINGS["slices"]}</h2>{body_}</section>'
         out.insert(1 + (data.segments is not None), ("slices", HEADINGS["slices"], section))
-    if data.survival is not None:  # survival horizons: after AUC and Segments
-        body_ = report_survival.section(data.survival, names, lambda k: _chart(k, drawn))
-        section = f'<section id="survival"><h2>{HEADINGS["survival"]}</h2>{body_}</section>'
-        at = 1 + (data.segments is not None) + (data.slices is not None)
-        out.insert(at, ("survival", HEADINGS["survival"], section))
-    if data.comparison is not None:  # after AUC, Segments, Slices and Survival
-        body_ = report_comparison.section(data.comparison, _table, level)
+    if data.comparison is not None:  # after AUC, Segments and Slices
+        body_ = report_comparison.section(data.comparison, table, level)
         section = f'<section id="comparison"><h2>{HEADINGS["comparison"]}</h2>{body_}</section>'
         at = 1 + (data.segments is not None) + (data.slices is not None)
-        at += data.survival is not None
         out.insert(at, ("comparison", HEADINGS["comparison"], section))
+    if data.survival is not None:  # survival horizons: the report leads with AUC(t)
+        out.insert(0, survival_section(data, lambda k: _chart(k, drawn)))
     return out
+
+
+def survival_section(data: ReportData, chart: Callable[[str], str]) -> tuple[str, str, str]:
+    """(key, heading, HTML) of the "Survival horizons" section."""
+    body = report_survival.section(data.survival, data.roles["by"], chart)
+    section = f'<section id="survival"><h2>{HEADINGS["survival"]}</h2>{body}</section>'
+    return "survival", HEADINGS["survival"], section
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc import areas, charts, segments
+from polars_roc.report._text import key_text
 from polars_roc.segments.disparity import disparity
 
 #: The heatmap is drawn up to this many segments.
@@ -81,11 +82,35 @@ def compute(
     rolled = segments.rollup(lf, score, label, **kwargs, level=level).collect()
     n_segments = lf.select(pl.col(segment).n_unique()).collect().item()
     tested, pooled = capped(lf, segment, n_segments)
-    gaps = disparity(tested, score, label, **kwargs, level=level).collect()
+    gaps = one_comparison(disparity(tested, score, label, **kwargs, level=level).collect(), names)
     cross = None
     if n_segments <= MAX_HEATMAP:
         cross = segments.cross_auc(lf, score, label, **kwargs).collect()
     return SegmentData(segment, auc, rolled, gaps, cross, pooled)
+
+
+def one_comparison(gaps: pl.DataFrame, names: list[str]) -> pl.DataFrame:
+    """
+    Holm over the distinct comparisons: a group of two tested segments holds one.
+
+    With two segments, "a against the rest" and "b against the rest" are the same test
+    (a against b: the same difference with its sign turned, the same p-value), asking what
+    the roll-up's Cochran test asks; adjusting over both rows would count it twice. Such a
+    group's ``p_adjusted`` is its ``p_value`` (one test); groups of three or more segments
+    keep Holm over their segments.
+
+    Examples
+    --------
+    >>> gaps = pl.DataFrame({"model": ["a", "a", "b", "b", "b"],
+    ...     "p_value": [0.04, 0.04, 0.01, 0.02, 0.03],
+    ...     "p_adjusted": [0.08, 0.08, 0.03, 0.04, 0.04]})
+    >>> one_comparison(gaps, ["model"])["p_adjusted"].to_list()
+    [0.04, 0.04, 0.03, 0.04, 0.04]
+    """
+    tested = pl.col("p_value").is_not_null().sum()
+    two = (tested.over(names) if names else tested) == 2
+    adjusted = pl.when(two).then(pl.col("p_value")).otherwise(pl.col("p_adjusted"))
+    return gaps.with_columns(adjusted.alias("p_adjusted"))
 
 
 def in_words(row: dict[str, Any]) -> str:
@@ -122,7 +147,8 @@ def in_words(row: dict[str, Any]) -> str:
         return text + "."
     i2 = row.get("i2") or 0.0
     verdict = "differ more than chance" if p < 0.05 else "are consistent"
-    return f"{text}; the {k} segment AUCs {verdict} (Cochran p = {p:.2g}, I² = {i2:.0%})."
+    same = " — the question of the disparity table's one test" if k == 2 else ""
+    return f"{text}; the {k} segment AUCs {verdict} (Cochran p = {p:.2g}, I² = {i2:.0%}{same})."
 
 
 def builders(data: SegmentData | None, names: list[str]) -> dict[str, Callable[[], Any]]:
@@ -140,6 +166,13 @@ def builders(data: SegmentData | None, names: list[str]) -> dict[str, Callable[[
     return {"segments": chart}
 
 
+def _tested(gaps: pl.DataFrame, names: list[str]) -> set[int]:
+    """The numbers of tested segments (non-null p-values) of the groups."""
+    tested = pl.col("p_value").is_not_null().sum().alias("k")
+    counts = gaps.group_by(names).agg(tested) if names else gaps.select(tested)
+    return set(counts["k"].to_list())
+
+
 def section(
     data: SegmentData,
     names: list[str],
@@ -149,7 +182,7 @@ def section(
     """The section's HTML body: the roll-up in words and as a table, the charts, disparity."""
     sentences = []
     for row in data.rollup.iter_rows(named=True):
-        who = " · ".join(str(row[n]) for n in names)
+        who = " · ".join(key_text(row[n]) for n in names)
         lead = f"{who}: " if who else ""
         sentences.append(f"<li>{html.escape(lead + in_words(row))}</li>")
     rollup = data.rollup.select(*names, *segments.ROLLUP_COLUMNS)
@@ -167,6 +200,20 @@ def section(
         if data.pooled
         else ""
     )
+    counts = _tested(data.disparity, names)
+    adjusted = (
+        "Holm-adjusted over the segments of each group "
+        f"({' and '.join(sorted(f'{k} tests' for k in counts if k > 2))}); "
+        if any(k > 2 for k in counts)
+        else ""
+    )
+    two = (
+        " A group of two segments holds one comparison (one segment against the other: its "
+        "two rows are the same test, asking what the roll-up's Cochran p asks), so its p is "
+        "not adjusted."
+        if 2 in counts
+        else ""
+    )
     return (
         f'<p class="caption">Segments of column {html.escape(data.segment)}: pooled against '
         "within-segment AUC, the inverse-variance (IVW) mean of the segment AUCs with "
@@ -174,6 +221,6 @@ def section(
         + table(rollup, "rollup-table")
         + chart("segments")
         + '<p class="caption">Each segment against the rest of its group (unpaired DeLong '
-        f"test of the AUC), Holm-adjusted over the segments; significant rows first.{pooled}</p>"
+        f"test of the AUC), {adjusted}significant rows first.{two}{pooled}</p>"
         + table(ordered, "disparity-table")
     )

@@ -40,6 +40,7 @@ from polars_roc._core import validate
 from polars_roc._core.names import fresh
 from polars_roc.charts.style import rate_text
 from polars_roc.report._figures import COLUMNS, merge_groups
+from polars_roc.report._text import key_cell
 
 #: The section's heading (its key is ``"survival"``).
 HEADINGS = {"survival": "Survival horizons"}
@@ -344,7 +345,7 @@ def horizon_table(data: SurvivalData, names: list[str]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
     rows = []
     for row in data.table.iter_rows(named=True):
-        cells = [f"<td>{html.escape(str(row[n]))}</td>" for n in names]
+        cells = [key_cell(row[n]) for n in names]
         cells += [_cell(row["horizon"]), _cell(row["auc"], reason=why(row, data.flag), rate=True)]
         if ci:
             lower, upper = row["auc_lower"], row["auc_upper"]
@@ -422,7 +423,7 @@ def mean_table(data: SurvivalData, names: list[str]) -> str:
     rows = []
     for row in means.iter_rows(named=True):
         reason = "an AUC(t) is null" if row["gap"] else "no event by the last horizon"
-        cells = [f"<td>{html.escape(str(row[n]))}</td>" for n in names]
+        cells = [key_cell(row[n]) for n in names]
         cells.append(_cell(row["mean_auc"], reason=reason, rate=True))
         rows.append("<tr>" + "".join(cells) + "</tr>")
     body = "".join(rows)

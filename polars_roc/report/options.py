@@ -25,9 +25,11 @@ Hint: level=0.95.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import numpy as np
 import polars as pl
 
 from polars_roc._core import checks, validate
@@ -36,12 +38,45 @@ from polars_roc._core.direction import Direction, flips
 from polars_roc._core.value import check_amounts, check_capacity
 from polars_roc.typing import CI, CutpointMethod, FprScale
 
-__all__ = ["CutpointMethod", "FprScale", "JsMode", "ReportCI", "ReportOptions"]
+__all__ = [
+    "MIN_COUNT",
+    "CutpointMethod",
+    "FprScale",
+    "JsMode",
+    "ReportCI",
+    "ReportOptions",
+    "check_min_count",
+]
+
+#: The over-time alerts' default minimum count of positives and of negatives per window.
+MIN_COUNT = 10
 
 #: Interval methods of the report's AUC table.
 ReportCI = CI
 #: How the page gets Vega: embedded, linked from a CDN, or embedded when possible.
 JsMode = Literal["auto", "inline", "cdn"]
+
+
+def check_min_count(value: Any) -> float:
+    """
+    The over-time alerts' minimum count: a finite number >= 0, else a one-line error.
+
+    Examples
+    --------
+    >>> check_min_count(5)
+    5
+    >>> check_min_count(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: min_count must be a finite number >= 0, got -1
+    <BLANKLINE>
+    Hint: min_count=10.
+    """
+    number = isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
+    if not number or not 0 <= value < float("inf"):
+        msg = f"min_count must be a finite number >= 0, got {value!r}\n\nHint: min_count=10."
+        raise ValueError(msg)
+    return int(value) if isinstance(value, numbers.Integral) else float(value)
 
 
 @dataclass(frozen=True)
@@ -93,6 +128,10 @@ class ReportOptions:
         `cost_fn` are the value's costs (>= 0); `capacity` a share of rows or a row count.
     decision_curve
         Add a decision-curve panel (net benefit), for probabilities.
+    min_count
+        The "Over time" section (:func:`polars_roc.report.compute_over_time`): a window
+        alerts only with at least this many positives and this many negatives (weight sums
+        when weighted); a smaller window is drawn, never alerted, and the page says why.
 
     Examples
     --------
@@ -123,6 +162,8 @@ class ReportOptions:
     gain_tn: str | float = 0.0
     capacity: float | None = None
     decision_curve: bool = False
+    # over time
+    min_count: float = MIN_COUNT
 
     def __post_init__(self) -> None:
         validate.level(self.level)
@@ -160,6 +201,7 @@ class ReportOptions:
             msg = f"title must be a string, got {self.title!r}\n\nHint: title='ROC report'."
             raise ValueError(msg)
         validate.choice(self.js, ("auto", "inline", "cdn"), "js")
+        object.__setattr__(self, "min_count", check_min_count(self.min_count))
 
     @property
     def partial_range(self) -> tuple[Literal["fpr", "tpr"], tuple[float, float]]:

@@ -365,7 +365,9 @@ def best_threshold(
     lf, score, label, by, weight, pos_label
         Scored rows and column roles, as in :func:`thresholds`.
     method
-        ``"youden"``, ``"closest_topleft"`` or ``"cost"``.
+        ``"youden"``, ``"closest_topleft"``, ``"cost"``, ``"value"``, or the name of any
+        :func:`thresholds` column to maximize (``"tpr"``, ``"f1"``, ``"mcc"``, ...): see
+        above.
     cost_fp, cost_fn, gain_tp, gain_tn, capacity, fold
         Costs (``"cost"``: > 0, default 1) and amounts (``"value"``): see :mod:`~.decisions`.
     prevalence

@@ -217,7 +217,9 @@ def tpr_at_fpr(
         tpr_upper``): one row per group and target, targets in the order given. `tpr` is
         null for a group without positives or negatives, or with a NaN score. ``op_*`` is
         the attainable operating point: the threshold with the largest TPR whose FPR is at
-        most the target (the vertex at or left of the target).
+        most the target (the vertex at or left of the target). Why two thresholds:
+        ``threshold`` belongs to the interpolated point, so it is null between two vertices
+        (no single threshold reaches it); ``op_threshold`` is the one to deploy.
 
     Examples
     --------
@@ -312,7 +314,9 @@ def fpr_at_tpr(
         ``*by, fpr, tpr, threshold, op_threshold, op_fpr, op_tpr`` (+ ``fpr_se, fpr_lower,
         fpr_upper``): one row per group and target, in the order given. ``op_*`` is the
         attainable operating point: the threshold with the smallest FPR whose TPR is at
-        least the target.
+        least the target. Why two thresholds: ``threshold`` belongs to the interpolated
+        point, so it is null between two vertices (no single threshold reaches it);
+        ``op_threshold`` is the one to deploy.
 
     Examples
     --------

@@ -75,10 +75,10 @@ def test_time_reads_a_csvs_iso_date_column(
     rows = _rows()
     june = rows.filter(pl.col("day").dt.month() == 6)["score"].to_numpy()
     reference = rows.filter(pl.col("day") <= dt.date(2024, 2, 29))["score"].to_numpy()
-    assert latest["window_start"].startswith("2024-06-01")
-    assert int(latest["n"].replace(",", "")) == len(june)
-    assert int(latest["n_ref"].replace(",", "")) == len(reference)
-    assert float(latest["ks"]) == pytest.approx(ks_2samp(june, reference).statistic, abs=5e-4)
+    assert latest["window"].startswith("2024-06-01")
+    assert int(latest["rows"].replace(",", "")) == len(june)
+    assert int(latest["reference rows"].replace(",", "")) == len(reference)
+    assert float(latest["KS"]) == pytest.approx(ks_2samp(june, reference).statistic, abs=5e-4)
 
 
 def test_time_on_text_that_is_no_date_names_the_flag(

@@ -82,7 +82,9 @@ def test_the_section_shows_time_auc_and_the_censored_rows(customers: pl.DataFram
         assert row["n_cases"] == np.sum(churned & (days <= t))
         assert row["n_cases"] + row["n_controls"] + row["n_censored"] == rows.height
     page = pr.report.render(data, js="cdn")
-    assert page.index('id="auc"') < page.index('id="survival"') < page.index('id="roc"')
+    assert (
+        page.index('id="survival"') < page.index('id="auc"') < page.index('id="roc"')
+    )  # AUC(t) leads
     assert '<a href="#survival">Survival horizons</a>' in page
     assert 'id="chart-survival"' in page
     assert 'id="spec-survival"' in page

@@ -86,6 +86,7 @@ CASES: dict[str, Callable[[Callable[[Any], Any]], Any]] = {
             by=[],
             k=v(2.5),
             level=v(0.75),
+            min_count=v(5),
         ).frame
     ),
 }
