@@ -70,7 +70,8 @@ def as_names(by: By) -> list[str]:
     if len(names) != len(items):
         msg = (
             f"`by` must be a column name, an expression or a list of them, got {by!r}"
-            f'\n\nHint: by="segment" or by=[pl.col("age").qcut(4), "segment"].'
+            f'\n\nHint: by="segment" or '
+            f'by=[pl.col("age").bin_quantiles(4, labels=False), "segment"].'
         )
         raise TypeError(msg)
     twice = sorted({name for name in names if names.count(name) > 1})

@@ -211,6 +211,23 @@ def bootstrap_test(
     `label` classes), so ``se(diff) = sqrt(se² + se_r²)``; ``diff`` gets the normal
     interval at `level` and the two-sided normal p-value. The kernel of :func:`disparity`
     and of :func:`polars_roc.slices.slices` with ``metrics=``.
+
+    Parameters
+    ----------
+    spread
+        The rows of both sides, tagged by `tag` (the segment) and `side`.
+    metrics
+        ``{name: scalar expression}``.
+    label
+        The class column (the bootstrap's strata).
+    names
+        The `by` columns.
+    tag, side
+        The columns naming each row's segment and its side.
+    n_boot, seed, level
+        Bootstrap replicates, random seed and the interval's level.
+    progress
+        A progress bar while the bootstrap runs (as :func:`polars_roc.inference.bootstrap`).
     """
     boot = bootstrap(
         spread,

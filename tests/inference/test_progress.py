@@ -52,6 +52,9 @@ CALLS: dict[str, Callable[..., pl.DataFrame]] = {
         time="week", every="1i", ci="bootstrap", n_boot=60, **kw
     ),
     "disparity": lambda **kw: TWO.roc.disparity(segment="model", metrics=AUC, n_boot=60, **kw),
+    "slices": lambda **kw: DF.roc.slices(
+        features=["segment"], by="model", depth=1, metrics=AUC, n_boot=60, **kw
+    ),
     "decision_curve": lambda **kw: DF.roc.decision_curve(
         thresholds=[0.2, 0.5], by="model", ci="bootstrap", n_boot=60, **kw
     ),
