@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
@@ -225,6 +226,60 @@ def public_by(function: F) -> F:
     return function
 
 
+#: Attribute of a function whose output columns yield their names to the user's key columns.
+SUFFIXED = "__roc_suffixed_outputs__"
+
+
+def suffixes_clashes(function: F) -> F:
+    """
+    Mark a frame function whose output columns give way to the user's key columns.
+
+    Where a `by` (or other key) column has the name of one of the function's own output
+    columns, the user's column keeps its name and ours takes a trailing underscore
+    (``segment_``; more underscores while the name is taken), with a ``UserWarning`` naming
+    both, instead of the ValueError of :func:`private_by`.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import polars as pl
+    >>> @private_by
+    ... @suffixes_clashes
+    ... def count(lf: pl.LazyFrame, *, by: list[str]) -> pl.LazyFrame:
+    ...     return lf.group_by(by).agg(n=pl.len())
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     columns = count(pl.LazyFrame({"n": ["a", "a"]}), by=["n"]).collect().columns
+    >>> columns, str(caught[0].message)
+    (['n', 'n_'], "output column 'n' of count() is named 'n_': the `by` column 'n' keeps its name")
+    """
+    setattr(function, SUFFIXED, True)
+    return function
+
+
+def _suffixed(
+    shown: list[str], public: list[tuple[str, str | None]], keys: dict[str, str], name: str
+) -> list[str]:
+    """`shown` with each output column named like a key column suffixed by underscores."""
+    users = {column for column, origin in public if origin is not None}
+    out = list(shown)
+    for i, (column, origin) in enumerate(public):
+        if origin is not None or column not in users:
+            continue
+        renamed = f"{column}_"
+        while renamed in out:
+            renamed += "_"
+        out[i] = renamed
+        role = next(keys[o] for c, o in public if c == column and o is not None)
+        warnings.warn(
+            f"output column {column!r} of {name}() is named {renamed!r}: the `{role}` column "
+            f"{column!r} keeps its name",
+            UserWarning,
+            stacklevel=5,
+        )
+    return out
+
+
 def private_by(function: F) -> F:
     """
     Run a frame function with its key columns under reserved names.
@@ -304,6 +359,8 @@ def private_by(function: F) -> F:
         columns = result.collect_schema().names()
         public = [_public(column, back) for column in columns]
         shown = [name for name, _ in public]
+        if getattr(function, SUFFIXED, False):
+            shown = _suffixed(shown, public, keys, function.__name__)
         for name, origin in public:
             if origin is not None and shown.count(name) > 1:
                 role = keys[origin]
