@@ -170,6 +170,10 @@ def pairs(lf: pl.LazyFrame) -> dict[str, tuple[Callable[[], Any], Callable[[], A
             run(lf.group_by("g").agg(pr.auc("score", "label"))),
             run(lf.group_by("g").agg(masked_auc())),
         ),
+        "over_time(ci=delong) / auc(by=[month, g], ci=delong)": (
+            run(lf.roc.over_time(time="ts", every="1mo", ci="delong", **by)),
+            run(month.roc.auc(by=["w", "g"], ci="delong")),
+        ),
         "score_stability / auc(by=[month, g])": (
             run(lf.roc.score_stability(time="ts", every="1mo", reference=reference, **by)),
             auc_wg,
