@@ -170,8 +170,8 @@ def pairs(lf: pl.LazyFrame) -> dict[str, tuple[Callable[[], Any], Callable[[], A
             run(lf.group_by("g").agg(pr.auc("score", "label"))),
             run(lf.group_by("g").agg(masked_auc())),
         ),
-        "over_time(ci=delong) / auc(by=[month, g], ci=delong)": (
-            run(lf.roc.over_time(time="ts", every="1mo", ci="delong", **by)),
+        "over_time(ci=delong, reference=) / auc(ci=delong)": (
+            run(lf.roc.over_time(time="ts", every="1mo", ci="delong", reference=reference, **by)),
             run(month.roc.auc(by=["w", "g"], ci="delong")),
         ),
         "score_stability / auc(by=[month, g])": (
