@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-__all__ = ["counts_on_grid"]
+__all__ = ["counts_on_grid", "snapped"]
 
 _COUNTS = ("tp", "fp", "tn", "fn")
 
@@ -86,3 +86,26 @@ def counts_on_grid(
     left = grid.with_columns(_key=gi * bins + position + 1)
     joined = left.join_asof(right, on="_key", strategy="forward", check_sortedness=False)
     return joined.select(*names, "threshold", *_COUNTS)
+
+
+def snapped(score: str, thresholds: Sequence[float]) -> pl.Expr:
+    """
+    Each score as the highest threshold at or below it, or 0 below them all (Float64).
+
+    ``score >= t`` holds for the snapped score exactly when it holds for the score, at
+    every threshold ``t`` of the list (each strictly between 0 and 1), so the counts at the
+    thresholds are unchanged while each group's curve has at most one point per threshold
+    and one below them: fewer distinct scores to sort. NaN and null stay as they are.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"s": [0.05, -2.0, 0.3, 0.72, 1.0, float("inf"), None]})
+    >>> df.select(snapped("s", [0.1, 0.3, 0.7]))["s"].to_list()
+    [0.0, 0.0, 0.3, 0.7, 0.7, 0.7, None]
+    """
+    wanted = pl.Series("threshold", thresholds, dtype=pl.Float64)
+    s = pl.col(score).cast(pl.Float64)
+    below = pl.lit(wanted).search_sorted(s, side="right").cast(pl.Int64)
+    highest = pl.lit(wanted).gather((below - 1).clip(lower_bound=0))
+    return pl.when(s.is_null() | s.is_nan()).then(s).when(below == 0).then(0.0).otherwise(highest)

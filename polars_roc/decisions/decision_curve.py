@@ -29,7 +29,7 @@ from polars_roc._core.frames import same_kind
 from polars_roc._core.resampling import FloatArray, Statistic, boot_table
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
-from polars_roc.decisions._grid import counts_on_grid
+from polars_roc.decisions._grid import counts_on_grid, snapped
 from polars_roc.decisions.expression import check_probability_thresholds
 
 __all__ = ["DECISION_COLUMNS", "decision_curve", "net_benefit_statistic"]
@@ -166,7 +166,12 @@ def decision_curve(
         validate.level(level)
         validate.n_boot(n_boot)
         validate.seed(seed)
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    # Each score down to the highest threshold at or below it: every count at the thresholds
+    # is unchanged, and the curve has at most one point per threshold and group.
+    schema = lf.collect_schema()
+    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
+    rounded = lf.with_columns(snapped(score, wanted).alias(score))
+    points = curve(rounded, score, label, by=names, weight=weight, pos_label=pos_label)
     counts = counts_on_grid(points, names, wanted)
     tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))
     n_pos, n_neg = tp + fn, fp + tn

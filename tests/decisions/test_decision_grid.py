@@ -80,3 +80,50 @@ def test_real_infinite_score_beats_the_start_row() -> None:
     got = counts_on_grid(curve(df.lazy()), [], [0.6, 0.99]).collect()
     assert got["tp"].to_list() == [1, 1]
     assert got["fn"].to_list() == [0, 0]
+
+
+def net_benefit_brute(df: pl.DataFrame, wanted: list[float], weight: bool) -> list[float | None]:
+    """Net benefit per group (sorted, nulls last) and threshold, counted row by row."""
+    out: list[float | None] = []
+    for key in df.select("a").unique().sort("a", nulls_last=True)["a"].to_list():
+        part = df.filter(pl.col("a") == key).drop_nulls(["score", "label"])
+        s, y = part["score"].to_numpy(), part["label"].to_numpy()
+        w = part["w"].to_numpy() if weight else np.ones(len(s))
+        for t in wanted:
+            if np.isnan(s).any():
+                out.append(None)
+                continue
+            at, n = s >= t, w.sum()
+            out.append(w[at & y].sum() / n - w[at & ~y].sum() / n * (t / (1 - t)))
+    return out
+
+
+@pytest.mark.parametrize("weight", [False, True])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_snapped_scores_leave_the_decision_curve_unchanged(weight: bool, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = 400
+    score = rng.choice([-1.0, 0.0, 0.05, 0.1, 0.3, 0.5, 0.9, 0.99, 1.0, 2.0, np.inf], n)
+    score = np.where(rng.random(n) < 0.5, rng.random(n).round(3), score)
+    df = pl.DataFrame(
+        {
+            "a": rng.integers(0, 6, n),
+            "score": score,
+            "label": rng.random(n) < 0.4,
+            "w": rng.integers(1, 4, n).astype(np.float64),
+        }
+    ).with_columns(
+        # A NaN group (null result), null scores and labels skipped.
+        score=pl.when((pl.col("a") == 5) & (pl.int_range(pl.len()) % 7 == 0))
+        .then(float("nan"))
+        .when(pl.int_range(pl.len()) % 11 == 0)
+        .then(None)
+        .otherwise("score"),
+        label=pl.when(pl.int_range(pl.len()) % 13 == 0).then(None).otherwise("label"),
+    )
+    wanted = [0.05, 0.1, 0.25, 0.3, 0.5, 0.9, 0.99]
+    got = df.roc.decision_curve(by="a", thresholds=wanted, weight="w" if weight else None)
+    expected = net_benefit_brute(df, wanted, weight)
+    assert got["net_benefit"].is_null().to_list() == [v is None for v in expected]
+    defined = [(g, e) for g, e in zip(got["net_benefit"], expected, strict=True) if e is not None]
+    np.testing.assert_allclose([g for g, _ in defined], [e for _, e in defined], rtol=0, atol=1e-15)
