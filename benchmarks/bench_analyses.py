@@ -2,12 +2,21 @@
 
 Usage::
 
-    python benchmarks/bench_analyses.py [GROUPS] [ROWS_PER_GROUP] [REPEATS]
+    python benchmarks/bench_analyses.py [GROUPS] [ROWS_PER_GROUP] [REPEATS] [ONLY]
 
-Defaults: 2,000 groups of 10 rows, 3 repeats. The shapes of the Benchmarks page are
-(a) ``100000 2``, (b) ``2000 10`` and (c) ``100 100000`` (10M rows). Each analysis and its
-core call run in turn (round-robin, :func:`timing.race`), so a shift in machine load hits
-both alike; the script prints both medians and their ratio. Not a test: timings are noisy.
+Defaults: 2,000 groups of 10 rows, 3 repeats; ONLY (optional) runs the lines whose name
+contains one of its comma-separated words (e.g. ``decision,fold``). The shapes of the
+Benchmarks page are (a) ``100000 2``, (b) ``2000 10`` and (c) ``100 100000`` (10M rows).
+Each analysis and its core call run in turn (round-robin, :func:`timing.race`), so a shift
+in machine load hits both alike; the script prints both medians and their ratio. Not a
+test: timings are noisy.
+
+Where an analysis must do more than its core call, a ``floor`` line times the same work
+hand-built in plain Polars (no checks, no coding): the decision curve's counts of each group
+at or above each of 99 thresholds; the 5 fold version's optimum searches (the stacked
+training folds and the in-sample search) and held-out tables; for ``pr.auc`` in
+``group_by().agg()`` a bare ``rank("average")`` AUC and the same with our null masking and
+NaN test in plain Polars.
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ import numpy as np
 import polars as pl
 from timing import race
 
-import polars_roc  # noqa: F401  (registers the .roc namespaces)
+import polars_roc as pr
 
 
 def scored(groups: int, per_group: int, seed: int = 0) -> pl.LazyFrame:
@@ -48,6 +57,63 @@ def scored(groups: int, per_group: int, seed: int = 0) -> pl.LazyFrame:
     )
 
 
+PROBABILITIES = pl.Series("threshold", [i / 100 for i in range(1, 100)])
+
+
+def decision_floor(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """Net benefit at 99 thresholds per group, hand-built: bins, counts, a grid, suffix sums."""
+    label = pl.col("label")
+    binned = lf.select(
+        "g",
+        pos=label.cast(pl.Int64),
+        neg=(~label).cast(pl.Int64),
+        b=pl.lit(PROBABILITIES).search_sorted(pl.col("score"), side="right").cast(pl.Int64),
+    )
+    counts = binned.group_by("g", "b").agg(pl.col("pos", "neg").sum())
+    bins = pl.LazyFrame({"b": range(len(PROBABILITIES) + 1)}, schema={"b": pl.Int64})
+    grid = lf.select("g").unique().sort("g").join(bins, how="cross", maintain_order="left_right")
+    dense = grid.join(counts, on=["g", "b"], how="left", maintain_order="left").fill_null(0)
+    above = dense.with_columns(
+        tp=pl.col("pos").cum_sum(reverse=True).over("g") - pl.col("pos"),
+        fp=pl.col("neg").cum_sum(reverse=True).over("g") - pl.col("neg"),
+        n=pl.col("pos").sum().over("g") + pl.col("neg").sum().over("g"),
+    ).filter(pl.col("b") < len(PROBABILITIES))
+    t = pl.lit(PROBABILITIES).gather(pl.col("b"))
+    return above.select(
+        "g", threshold=t, net_benefit=(pl.col("tp") - pl.col("fp") * t / (1 - t)) / pl.col("n")
+    )
+
+
+def fold_floor(lf: pl.LazyFrame) -> tuple[pl.DataFrame, ...]:
+    """What 5 folds must do: the stacked training folds' searches, in-sample, held-out tables."""
+    pairs = lf.select("g", pl.col("k").alias("h")).unique()
+    train = lf.join(pairs, on="g").filter(pl.col("k") != pl.col("h"))
+    return (
+        train.roc.best_threshold(by=["g", "h"]).collect(),
+        lf.roc.best_threshold(by="g").collect(),
+        lf.roc.thresholds(by=["g", "k"]).collect(),
+    )
+
+
+def bare_auc() -> pl.Expr:
+    """A bare ``rank("average")`` AUC (as bench_core.py): no coding, checks or nulls."""
+    label = pl.col("label")
+    n_pos, n_neg = (c.sum().cast(pl.Float64) for c in (label, ~label))
+    u = pl.col("score").rank("average").filter(label).sum() - n_pos * (n_pos + 1) / 2
+    return (u / (n_pos * n_neg)).alias("auc")
+
+
+def masked_auc() -> pl.Expr:
+    """The bare AUC with ``pr.auc``'s null masking and NaN test, in plain Polars."""
+    s = pl.col("score")
+    code = pl.col("label").cast(pl.UInt8, strict=False) == 1
+    score, positive = pl.when(code.is_not_null()).then(s), pl.when(s.is_not_null()).then(code)
+    n_pos, n_neg = (c.sum().cast(pl.Float64) for c in (positive, ~positive))
+    u = score.rank("average").filter(positive).sum() - n_pos * (n_pos + 1) / 2
+    nan = (s.is_nan() & code.is_not_null()).any()
+    return pl.when((n_pos > 0) & (n_neg > 0) & ~nan).then(u / (n_pos * n_neg)).alias("auc")
+
+
 def pairs(lf: pl.LazyFrame) -> dict[str, tuple[Callable[[], Any], Callable[[], Any]]]:
     """Each analysis beside its nearest core call (the name says which)."""
     t19 = [i / 20 for i in range(1, 20)]
@@ -68,7 +134,15 @@ def pairs(lf: pl.LazyFrame) -> dict[str, tuple[Callable[[], Any], Callable[[], A
             run(lf.roc.best_threshold(**by, fold="k")),
             run(lf.roc.best_threshold(**by)),
         ),
+        "best_threshold(fold=) / floor (5 folds)": (
+            run(lf.roc.best_threshold(**by, fold="k")),
+            lambda: fold_floor(lf),
+        ),
         "decision_curve / auc": (run(lf.roc.decision_curve(**by)), auc_g),
+        "decision_curve / floor (hand-built)": (
+            run(lf.roc.decision_curve(**by)),
+            run(decision_floor(lf)),
+        ),
         "time_auc / auc": (
             run(lf.roc.time_auc(time="time", event="event", horizons=[2.0, 5.0], **by)),
             auc_g,
@@ -88,6 +162,18 @@ def pairs(lf: pl.LazyFrame) -> dict[str, tuple[Callable[[], Any], Callable[[], A
             run(lf.roc.over_time(time="ts", every="1mo", ci="delong", **by)),
             auc_wg,
         ),
+        "agg(pr.auc) / bare rank expression": (
+            run(lf.group_by("g").agg(pr.auc("score", "label"))),
+            run(lf.group_by("g").agg(bare_auc())),
+        ),
+        "agg(pr.auc) / rank + masking (floor)": (
+            run(lf.group_by("g").agg(pr.auc("score", "label"))),
+            run(lf.group_by("g").agg(masked_auc())),
+        ),
+        "over_time(ci=delong, reference=) / auc(ci=delong)": (
+            run(lf.roc.over_time(time="ts", every="1mo", ci="delong", reference=reference, **by)),
+            run(month.roc.auc(by=["w", "g"], ci="delong")),
+        ),
         "score_stability / auc(by=[month, g])": (
             run(lf.roc.score_stability(time="ts", every="1mo", reference=reference, **by)),
             auc_wg,
@@ -95,17 +181,20 @@ def pairs(lf: pl.LazyFrame) -> dict[str, tuple[Callable[[], Any], Callable[[], A
     }
 
 
-def main(groups: int = 2_000, per_group: int = 10, repeats: int = 3) -> None:
+def main(groups: int = 2_000, per_group: int = 10, repeats: int = 3, only: str = "") -> None:
     lf = scored(groups, per_group).collect().lazy()  # built once, outside the timings
     print(f"polars {pl.__version__}, {pl.thread_pool_size()} threads; {groups:,} groups x ", end="")
     print(f"{per_group:,} rows ({groups * per_group:,} rows), median of {repeats}")
-    print(f"  {'analysis / core call':<44} {'analysis':>9} {'core':>9} {'ratio':>7}")
+    print(f"  {'analysis / core call':<46} {'analysis':>9} {'core':>9} {'ratio':>7}")
+    words = [word for word in only.split(",") if word]
     for name, (analysis, core) in pairs(lf).items():
+        if words and not any(word in name for word in words):
+            continue
         seconds = race({"analysis": analysis, "core": core}, repeats)
         ratio = seconds["analysis"] / seconds["core"]
-        print(f"  {name:<44} {seconds['analysis']:8.3f}s {seconds['core']:8.3f}s {ratio:6.1f}x")
+        print(f"  {name:<46} {seconds['analysis']:8.3f}s {seconds['core']:8.3f}s {ratio:6.1f}x")
         sys.stdout.flush()
 
 
 if __name__ == "__main__":
-    main(*(int(arg) for arg in sys.argv[1:4]))
+    main(*(int(arg) for arg in sys.argv[1:4]), *sys.argv[4:5])

@@ -52,6 +52,23 @@ def ratios(name: str, lf: pl.LazyFrame, method: str, repeats: int, target: float
     print(f"  {method:<24} {ours:8.3f} s   ratio {ours / base:5.2f}x{goal}")
 
 
+def rollup_floor(lf: pl.LazyFrame, repeats: int) -> None:
+    """The roll-up against what it must compute: the pooled AUC and each segment's DeLong AUC."""
+
+    def floor() -> None:
+        lf.roc.auc(by="model").collect()
+        lf.roc.auc(by=["model", "segment"], ci="delong").collect()
+
+    tasks = {
+        "floor": floor,
+        "rollup": lambda: lf.roc.rollup(segment="segment", by="model").collect(),
+    }
+    times = race(tasks, repeats)
+    print("  floor: auc(by=model) + auc(by=[model, segment], ci='delong')")
+    print(f"    {times['floor']:8.3f} s; rollup {times['rollup']:8.3f} s", end="")
+    print(f"   ratio {times['rollup'] / times['floor']:5.2f}x")
+
+
 def bench_disparity_bootstrap(rows: int, segments: int, n_boot: int, loop_boot: int) -> None:
     from sklearn.metrics import roc_auc_score
 
@@ -91,6 +108,7 @@ def main() -> None:
     print(f"polars {pl.__version__}; {args.rows:,} rows, 3 models")
     many = scored(args.rows, args.segments, seed=0).collect().lazy()
     ratios(f"rollup: {args.segments:,} segments", many, "rollup", args.repeats, 2.0)
+    rollup_floor(many, args.repeats)
     ratios(f"bias_auc: {args.segments:,} segments", many, "bias_auc", args.repeats, None)
     few = scored(args.rows, args.cross_segments, seed=1).collect().lazy()
     ratios(f"cross_auc: {args.cross_segments} segments", few, "cross_auc", args.repeats, 5.0)

@@ -9,7 +9,8 @@ and false positive rates are weighed by the population's prevalence instead of t
 sample's, as ``dcurves.dca(prevalence=)`` does.
 
 The counts at each threshold are read off the ROC curve of the counts core
-(:func:`polars_roc.curves.curve`); the optional band is the package's stratified bootstrap
+(:func:`polars_roc.curves.curve`), on a grid built in output order
+(:mod:`polars_roc.decisions._grid`); the optional band is the package's stratified bootstrap
 (:mod:`polars_roc._core.resampling`).
 """
 
@@ -26,9 +27,9 @@ from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import DECISION_CURVE
 from polars_roc._core.frames import same_kind
 from polars_roc._core.resampling import FloatArray, Statistic, boot_table
-from polars_roc._core.schemes import at_thresholds
 from polars_roc._core.validate import By
 from polars_roc.curves import curve
+from polars_roc.decisions._grid import counts_on_grid, snapped
 from polars_roc.decisions.expression import check_probability_thresholds
 
 __all__ = ["DECISION_COLUMNS", "decision_curve", "net_benefit_statistic"]
@@ -165,8 +166,13 @@ def decision_curve(
         validate.level(level)
         validate.n_boot(n_boot)
         validate.seed(seed)
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
-    counts = at_thresholds(points, names, wanted, ends=False)
+    # Each score down to the highest threshold at or below it: every count at the thresholds
+    # is unchanged, and the curve has at most one point per threshold and group.
+    schema = lf.collect_schema()
+    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
+    rounded = lf.with_columns(snapped(score, wanted).alias(score))
+    points = curve(rounded, score, label, by=names, weight=weight, pos_label=pos_label)
+    counts = counts_on_grid(points, names, wanted)
     tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))
     n_pos, n_neg = tp + fn, fp + tn
     n = n_pos + n_neg
@@ -189,8 +195,7 @@ def decision_curve(
             interventions_avoided=(pl.col("net_benefit") - pl.col("treat_all")) / odds,
         )
         .select(*names, *DECISION_COLUMNS)
-        .sort([*names, "threshold"], nulls_last=True)
-    )
+    )  # groups sorted, thresholds ascending: the grid's order
     if not interval:
         return out
     boot = boot_table(

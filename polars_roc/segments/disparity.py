@@ -26,7 +26,7 @@ from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import difference_test, normal_cdf, normal_quantile
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups
-from polars_roc._core.names import fresh
+from polars_roc._core.names import fresh, suffixes_clashes
 from polars_roc._core.validate import By
 from polars_roc.inference.metric_bootstrap import bootstrap
 from polars_roc.inference.multiple_testing import check_adjust, with_adjusted
@@ -270,6 +270,7 @@ def _adjusted(lf: pl.LazyFrame, families: list[str], adjust: Adjust | None) -> p
 
 @segmented.checked
 @same_kind
+@suffixes_clashes
 @directed
 def disparity(
     lf: pl.LazyFrame,
@@ -348,6 +349,8 @@ def disparity(
         The kind of frame given (``df.roc`` gives a DataFrame). ``*by, segment, metric,
         value, reference_estimate, diff, diff_lower, diff_upper, ratio, p_value, p_adjusted``,
         sorted by group, segment (nulls last) and metric in the order given.
+        A `by` column named like one of these keeps its name; ours takes a trailing
+        underscore (e.g. ``segment_``), with a ``UserWarning`` naming both.
 
     Examples
     --------

@@ -41,6 +41,7 @@ from polars_roc._core.groups import (
     join_groups,
     summarize,
 )
+from polars_roc._core.names import suffixes_clashes
 from polars_roc._core.validate import By
 from polars_roc.segments import _segment as segmented
 
@@ -250,6 +251,7 @@ def _chi2_p_value(q: pl.Expr, dof: pl.Expr) -> pl.Expr:
 
 @segmented.checked
 @same_kind
+@suffixes_clashes
 @directed
 def rollup(
     lf: pl.LazyFrame,
@@ -306,6 +308,8 @@ def rollup(
         The kind of frame given (``df.roc`` gives a DataFrame). ``*by, pooled_auc,
         within_auc, between, mean_auc, ivw_auc, ivw_lower, ivw_upper, q, q_p_value, i2,
         n_segments, ivw_se, n_pos, n_neg``, one row per group, sorted by group.
+        A `by` column named like one of these keeps its name; ours takes a trailing
+        underscore (e.g. ``n_pos_``), with a ``UserWarning`` naming both.
 
     Examples
     --------
