@@ -82,35 +82,11 @@ def compute(
     rolled = segments.rollup(lf, score, label, **kwargs, level=level).collect()
     n_segments = lf.select(pl.col(segment).n_unique()).collect().item()
     tested, pooled = capped(lf, segment, n_segments)
-    gaps = one_comparison(disparity(tested, score, label, **kwargs, level=level).collect(), names)
+    gaps = disparity(tested, score, label, **kwargs, level=level).collect()
     cross = None
     if n_segments <= MAX_HEATMAP:
         cross = segments.cross_auc(lf, score, label, **kwargs).collect()
     return SegmentData(segment, auc, rolled, gaps, cross, pooled)
-
-
-def one_comparison(gaps: pl.DataFrame, names: list[str]) -> pl.DataFrame:
-    """
-    Holm over the distinct comparisons: a group of two tested segments holds one.
-
-    With two segments, "a against the rest" and "b against the rest" are the same test
-    (a against b: the same difference with its sign turned, the same p-value), asking what
-    the roll-up's Cochran test asks; adjusting over both rows would count it twice. Such a
-    group's ``p_adjusted`` is its ``p_value`` (one test); groups of three or more segments
-    keep Holm over their segments.
-
-    Examples
-    --------
-    >>> gaps = pl.DataFrame({"model": ["a", "a", "b", "b", "b"],
-    ...     "p_value": [0.04, 0.04, 0.01, 0.02, 0.03],
-    ...     "p_adjusted": [0.08, 0.08, 0.03, 0.04, 0.04]})
-    >>> one_comparison(gaps, ["model"])["p_adjusted"].to_list()
-    [0.04, 0.04, 0.03, 0.04, 0.04]
-    """
-    tested = pl.col("p_value").is_not_null().sum()
-    two = (tested.over(names) if names else tested) == 2
-    adjusted = pl.when(two).then(pl.col("p_value")).otherwise(pl.col("p_adjusted"))
-    return gaps.with_columns(adjusted.alias("p_adjusted"))
 
 
 def in_words(row: dict[str, Any]) -> str:

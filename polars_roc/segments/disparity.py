@@ -22,7 +22,7 @@ import polars as pl
 
 from polars_roc._core import delong, validate
 from polars_roc._core.checks import NanPolicy
-from polars_roc._core.direction import Direction, directed
+from polars_roc._core.direction import Direction, flips, scored
 from polars_roc._core.distributions import difference_test, normal_cdf, normal_quantile
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups
@@ -261,17 +261,30 @@ def bootstrap_test(
     )
 
 
-def _adjusted(lf: pl.LazyFrame, families: list[str], adjust: Adjust | None) -> pl.LazyFrame:
-    """``p_adjusted`` within each family (group and metric); the p-value when `adjust` is None."""
+def _adjusted(
+    lf: pl.LazyFrame, families: list[str], adjust: Adjust | None, *, rest: bool
+) -> pl.LazyFrame:
+    """
+    ``p_adjusted`` within each family (group and metric); the p-value when `adjust` is None.
+
+    Against the rest, a family of two tested segments holds one comparison: "a against
+    the rest" is "a against b", the same difference with its sign turned and the same
+    p-value as "b against the rest". Adjusting over both rows would count that test twice,
+    so such a family's ``p_adjusted`` is its ``p_value``.
+    """
     if adjust is None:
         return lf.with_columns(p_adjusted=pl.col("p_value"))
-    return with_adjusted(lf, adjust, by=families)
+    adjusted = with_adjusted(lf, adjust, by=families)
+    if not rest:
+        return adjusted
+    tested = pl.col("p_value").is_not_null().sum().over(families)
+    one = pl.when(tested == 2).then(pl.col("p_value")).otherwise(pl.col("p_adjusted"))
+    return adjusted.with_columns(one.alias("p_adjusted"))
 
 
 @segmented.checked
 @same_kind
 @suffixes_clashes
-@directed
 def disparity(
     lf: pl.LazyFrame,
     score: str = "score",
@@ -298,7 +311,8 @@ def disparity(
     on the reference rows (``"rest"``: the group's other rows; ``"overall"``: all of them),
     ``diff = estimate - reference_estimate`` with its interval, ``ratio = estimate /
     reference_estimate``, the two-sided ``p_value`` of ``diff = 0`` and ``p_adjusted`` (Holm,
-    Bonferroni or Benjamini-Hochberg over the segments of each group and metric).
+    Bonferroni or Benjamini-Hochberg over the segments of each group and metric; against
+    the rest, two segments are one comparison, so their ``p_adjusted`` is their p-value).
 
     * ``metrics=None``: the AUC (honouring `weight` and `pos_label`), with the unpaired
       DeLong test (pROC's ``roc.test(paired=FALSE)``): ``D = diff / sqrt(V_a + V_b)``
@@ -309,7 +323,7 @@ def disparity(
       of :func:`polars_roc.inference.bootstrap` (strata: the label's classes; `n_boot`,
       `seed`); the two sides are resampled apart, so ``se(diff) = sqrt(se_a² + se_b²)``
       and the interval and p-value are normal ones. The expressions carry their own weight
-      and positive class.
+      and positive class, and read the score as given (`direction` is the AUC's).
 
     With ``reference="overall"`` the segment's rows are on both sides; both tests treat
     the sides as independent, which overstates the variance of the gap (a conservative
@@ -347,7 +361,7 @@ def disparity(
     -------
     pl.LazyFrame | pl.DataFrame
         The kind of frame given (``df.roc`` gives a DataFrame). ``*by, segment, metric,
-        value, reference_estimate, diff, diff_lower, diff_upper, ratio, p_value, p_adjusted``,
+        estimate, reference_estimate, diff, diff_lower, diff_upper, ratio, p_value, p_adjusted``,
         sorted by group, segment (nulls last) and metric in the order given.
         A `by` column named like one of these keeps its name; ours takes a trailing
         underscore (e.g. ``segment_``), with a ``UserWarning`` naming both.
@@ -378,6 +392,7 @@ def disparity(
         raise ValueError(msg)
     validate.level(level)
     check_adjust(adjust)
+    flips(direction)
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     keyed, key = segmented.keyed(lf, segment)
@@ -385,8 +400,9 @@ def disparity(
     tag, side = fresh("__roc_tag", taken), fresh("__roc_side", taken)
     spread = sides(keyed, key, names, reference, tag, side)
     if exprs is None:
+        # The AUC reads the score in its direction; the metrics read the rows as given.
         tested = delong_test(
-            spread,
+            scored(spread, score, direction),
             score,
             label,
             names=names,
@@ -422,4 +438,5 @@ def disparity(
         .with_columns(ratio=ratio, _order=metric_order)
         .sort([*names, "segment", "_order"], nulls_last=True, maintain_order=True)
     )
-    return _adjusted(out, [*names, "metric"], adjust).select(*names, *COLUMNS)
+    rest = reference == "rest"
+    return _adjusted(out, [*names, "metric"], adjust, rest=rest).select(*names, *COLUMNS)
