@@ -19,6 +19,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
+from tests.conftest import ROOT
 from tests.report.test_report import tables
 from tests.report.test_report_survival import HORIZONS, TIME_AUC, churn
 
@@ -109,8 +110,7 @@ def test_what_needs_a_label_is_refused(
 
 def run(*argv: str) -> subprocess.CompletedProcess[str]:
     """The command in a subprocess, the worktree first on the path."""
-    root = str(Path(__file__).resolve().parents[2])
-    env = {**os.environ, "PYTHONPATH": root}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
         [sys.executable, "-m", "polars_roc", *argv],
         capture_output=True, text=True, env=env, check=False, timeout=300,
