@@ -61,18 +61,6 @@ def _class_columns(
     raise SchemaError(msg)
 
 
-def _check_weight(schema: pl.Schema, weight: str | None) -> None:
-    if weight is None:
-        return
-    dtype = validate.column(schema, weight, "weight")
-    if not dtype.is_numeric() or dtype == pl.Boolean:
-        msg = (
-            f"weight column {weight!r} has dtype {dtype}, expected non-negative numbers"
-            f"\n\nHint: pass weight=<numeric column> or weight=None."
-        )
-        raise SchemaError(msg)
-
-
 @renamed(truth="label", pred="prediction")
 @same_kind
 def confusion_matrix(
@@ -131,7 +119,7 @@ def confusion_matrix(
     names = validate.as_names(by)
     schema = lf.collect_schema()
     dtype = _class_columns(schema, label, prediction, names)
-    _check_weight(schema, weight)
+    validate.weight_column(schema, weight)
     w = None if weight is None else labels.weight(weight)
     keep = pl.col(label).is_not_null() & pl.col(prediction).is_not_null()
     if w is not None:

@@ -221,14 +221,33 @@ def roles(
         raise ValueError(msg)
     if pos_label is not None:
         pos_label_fits(label, label_dtype, pos_label)
-    if weight is not None:
-        weight_dtype = column(schema, weight, "weight")
-        if not weight_dtype.is_numeric() or weight_dtype == pl.Boolean:
-            msg = (
-                f"weight column {weight!r} has dtype {weight_dtype}, expected non-negative "
-                f"numbers\n\nHint: pass weight=<numeric column> or weight=None."
-            )
-            raise SchemaError(msg)
+    weight_column(schema, weight)
+
+
+def weight_column(schema: pl.Schema, weight: str | None) -> None:
+    """
+    Check a weight column: present and numeric (its values are checked when rows are read).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> weight_column(pl.Schema({"w": pl.Float64}), "w")
+    >>> weight_column(pl.Schema({"w": pl.String}), "w")
+    Traceback (most recent call last):
+    ...
+    polars.exceptions.SchemaError: weight column 'w' has dtype String, expected non-negative numbers
+    <BLANKLINE>
+    Hint: pass weight=<numeric column> or weight=None.
+    """
+    if weight is None:
+        return
+    dtype = column(schema, weight, "weight")
+    if not dtype.is_numeric() or dtype == pl.Boolean:
+        msg = (
+            f"weight column {weight!r} has dtype {dtype}, expected non-negative numbers"
+            f"\n\nHint: pass weight=<numeric column> or weight=None."
+        )
+        raise SchemaError(msg)
 
 
 def pos_label_fits(label: str, dtype: pl.DataType, pos_label: Any) -> None:

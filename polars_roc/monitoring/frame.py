@@ -74,19 +74,6 @@ def _time_dtype(schema: pl.Schema, time: str, by: Sequence[str]) -> pl.DataType:
     return dtype
 
 
-def _weight_type(schema: pl.Schema, weight: str | None) -> None:
-    """A weight column: present and numeric (a `by` weight is refused by same_kind)."""
-    if weight is None:
-        return
-    dtype = validate.column(schema, weight, "weight")
-    if not dtype.is_numeric() or dtype == pl.Boolean:
-        msg = (
-            f"weight column {weight!r} has dtype {dtype}, expected non-negative numbers"
-            f"\n\nHint: pass weight=<numeric column> or weight=None."
-        )
-        raise SchemaError(msg)
-
-
 def _integer_every(value: Any, name: str) -> int:
     """An integer time's window length: ``"10i"`` (Polars' notation) or 10."""
     text = str(value)
@@ -525,7 +512,7 @@ def score_stability(
     schema = lf.collect_schema()
     validate.score_type(score, validate.column(schema, score, "score"))
     dtype = _time_dtype(schema, time, names)
-    _weight_type(schema, weight)
+    validate.weight_column(schema, weight)
     qs = cut_points(bins)
     s, w = pl.col("_s"), pl.col("_w")
     weighted = weight is not None
@@ -680,7 +667,7 @@ def estimated_auc(
     names = validate.as_names(by)
     schema = lf.collect_schema()
     validate.score_type(score, validate.column(schema, score, "score"))
-    _weight_type(schema, weight)
+    validate.weight_column(schema, weight)
     if weight is None:
         n = pl.col(score).count()
     else:

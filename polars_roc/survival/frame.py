@@ -159,13 +159,7 @@ def _checked_time(time: str, dtype: pl.DataType) -> pl.Expr:
 
 def _checked_weight(weight: str, schema: pl.Schema) -> pl.Expr:
     """The case weights as Float64, checked (finite, non-negative) when the rows are read."""
-    dtype = validate.column(schema, weight, "weight")
-    if not dtype.is_numeric() or dtype == pl.Boolean:
-        msg = (
-            f"weight column {weight!r} has dtype {dtype}, expected non-negative numbers"
-            "\n\nHint: pass weight=<numeric column> or weight=None."
-        )
-        raise pl.exceptions.SchemaError(msg)
+    validate.weight_column(schema, weight)
     return labels.weight(weight)
 
 

@@ -658,14 +658,7 @@ def point(
             validate.pos_label_fits(column, dtype, pos_label)
     for name in names:
         validate.column(schema, name, "by")
-    if weight is not None:
-        dtype = validate.column(schema, weight, "weight")
-        if not dtype.is_numeric() or dtype == pl.Boolean:
-            msg = (
-                f"weight column {weight!r} has dtype {dtype}, expected non-negative numbers"
-                f"\n\nHint: pass weight=<numeric column> or weight=None."
-            )
-            raise pl.exceptions.SchemaError(msg)
+    validate.weight_column(schema, weight)
     y = labels.positive(label, pos_label)
     yhat = labels.positive(prediction, pos_label, role="prediction")
     w = None if weight is None else labels.weight(weight)
