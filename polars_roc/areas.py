@@ -9,13 +9,13 @@ import polars as pl
 from polars_roc._core import binormal, delong, resampling, sorted_auc, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import AUC, PARTIAL_AUC
+from polars_roc._core.counts import roc_points
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, summarize
 from polars_roc._core.kernels import auc_of, class_totals, rows
 from polars_roc._core.validate import By
 from polars_roc._core.vertices import mcclish, partial_area
-from polars_roc.curves import curve
 
 __all__ = ["auc", "partial_auc", "partial_auc_of_curve"]
 
@@ -276,7 +276,7 @@ def partial_auc(
             seed=seed,
             progress=progress,
         )
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     return partial_auc_of_curve(points, fpr=fpr, tpr=tpr, by=names)
 
 
@@ -379,7 +379,7 @@ def _partial_auc_bootstrap(
     progress: bool | None = None,
 ) -> pl.LazyFrame:
     """``*names, pauc, pauc_std, n_pos, n_neg, pauc_se, pauc_lower, pauc_upper``."""
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     point = partial_auc_of_curve(points, fpr=fpr, tpr=tpr, by=names)
     statistic = resampling.partial_auc_statistic(
         fpr=None if fpr is None else validate.unit_range(fpr, "fpr"),

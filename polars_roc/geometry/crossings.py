@@ -16,10 +16,10 @@ from polars_roc._core import convex, validate
 from polars_roc._core.aliases import renamed
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.compat import opaque
+from polars_roc._core.counts import roc_points
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.validate import By
-from polars_roc.curves import curve
 
 __all__ = ["crossings", "curve_dominance"]
 
@@ -141,7 +141,7 @@ def _scored_curves(
             f"and `by`\n\nHint: model='model'."
         )
         raise ValueError(msg)
-    curves = curve(lf, score, label, by=[*by, model], weight=weight, pos_label=pos_label)
+    curves = roc_points(lf, score, label, by=[*by, model], weight=weight, pos_label=pos_label)
     return curves.select(*by, _name=model, fpr="fpr", tpr="tpr")
 
 
