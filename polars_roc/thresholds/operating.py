@@ -371,15 +371,12 @@ def _operating_interval(
     names = validate.as_names(by)
     wanted = validate.rates(targets, along)
     reading = "tpr" if along == "fpr" else "fpr"
+    point = _operating_points(
+        lf, wanted, along, score, label, by=names, weight=weight, pos_label=pos_label
+    )
     if along == "fpr":
-        point = tpr_at_fpr(
-            lf, score, label, fpr=wanted, by=names, weight=weight, pos_label=pos_label
-        )
         statistic = resampling.tpr_at_fpr_statistic(wanted)
     else:
-        point = fpr_at_tpr(
-            lf, score, label, tpr=wanted, by=names, weight=weight, pos_label=pos_label
-        )
         statistic = resampling.fpr_at_tpr_statistic(wanted)
     boot = resampling.boot_table(
         lf,
