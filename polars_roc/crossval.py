@@ -29,6 +29,7 @@ from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import student_t_quantile
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group, summarize
+from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
 from polars_roc.thresholds import operating
 
@@ -313,7 +314,10 @@ def average_curve(
             f"method must be 'vertical' or 'threshold', got {method!r}\n\nHint: method='vertical'."
         )
         raise ValueError(msg)
-    keys = [*names, fold]
+    # The fold runs under a name of our own: a fold column may bear one of our columns' names.
+    inner = fresh("__roc_fold", schema.names())
+    lf = lf.rename({fold: inner})
+    keys = [*names, inner]
     # Groups with a NaN score among the rows that count: a plain group-by, no sort.
     rows = kernels.coded(lf, score, label, names=names, weight=weight, pos_label=pos_label)
     tainted = checks.is_nan(pl.col("_s")).any().alias("_nan")
