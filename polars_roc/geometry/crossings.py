@@ -208,6 +208,22 @@ def crossings(
     └─────┴─────┴──────────┴────────┴────────┘
     """
     names = validate.as_names(by)
+    return _crossings(
+        lf, score, label, names=names, model=model, weight=weight, pos_label=pos_label
+    )
+
+
+def _crossings(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    names: list[str],
+    model: str,
+    weight: str | None,
+    pos_label: Any,
+) -> pl.LazyFrame:
+    """The kernel of :func:`crossings`, on rows its decorators prepared."""
     curves = _scored_curves(
         lf, score, label, by=names, model=model, weight=weight, pos_label=pos_label
     )
@@ -272,7 +288,9 @@ def curve_dominance(
     └─────┴─────┴───────────┘
     """
     names = validate.as_names(by)
-    table = crossings(lf, score, label, model=model, by=names, weight=weight, pos_label=pos_label)
+    table = _crossings(
+        lf, score, label, names=names, model=model, weight=weight, pos_label=pos_label
+    )
     flipped = table.rename({"a": "b", "b": "a"})
     both = pl.concat([table, flipped.select(table.collect_schema().names())])
     higher = pl.col("higher")
