@@ -9,13 +9,13 @@ import polars as pl
 from polars_roc._core import binormal, delong, resampling, sorted_auc, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import AUC, PARTIAL_AUC
+from polars_roc._core.counts import roc_points
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, summarize
 from polars_roc._core.kernels import auc_of, class_totals, rows
 from polars_roc._core.validate import By
 from polars_roc._core.vertices import mcclish, partial_area
-from polars_roc.curves import curve
 
 __all__ = ["auc", "partial_auc", "partial_auc_of_curve"]
 
@@ -276,8 +276,8 @@ def partial_auc(
             seed=seed,
             progress=progress,
         )
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
-    return partial_auc_of_curve(points, fpr=fpr, tpr=tpr, by=names)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    return _partial_auc_of_points(points, fpr=fpr, tpr=tpr, names=names)
 
 
 @same_kind
@@ -319,10 +319,20 @@ def partial_auc_of_curve(
     >>> pr.areas.partial_auc_of_curve(points, fpr=(0.0, 0.5)).collect()["pauc"].item()
     0.3333333333333333
     """
+    return _partial_auc_of_points(points, fpr=fpr, tpr=tpr, names=validate.as_names(by))
+
+
+def _partial_auc_of_points(
+    points: pl.LazyFrame,
+    *,
+    fpr: tuple[float, float] | None,
+    tpr: tuple[float, float] | None,
+    names: list[str],
+) -> pl.LazyFrame:
+    """The kernel of :func:`partial_auc_of_curve` (`points` prepared, `names` private)."""
     if (fpr is None) == (tpr is None):
         msg = "give exactly one range: fpr=(lo, hi) or tpr=(lo, hi)\n\nHint: fpr=(0.0, 0.2)."
         raise ValueError(msg)
-    names = validate.as_names(by)
     along: Literal["fpr", "tpr"] = "fpr" if fpr is not None else "tpr"
     lo, hi = validate.unit_range(fpr if fpr is not None else tpr, along)
     # The kernels of the expression `pr.partial_auc` too: per group, in curve order.
@@ -379,8 +389,8 @@ def _partial_auc_bootstrap(
     progress: bool | None = None,
 ) -> pl.LazyFrame:
     """``*names, pauc, pauc_std, n_pos, n_neg, pauc_se, pauc_lower, pauc_upper``."""
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
-    point = partial_auc_of_curve(points, fpr=fpr, tpr=tpr, by=names)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    point = _partial_auc_of_points(points, fpr=fpr, tpr=tpr, names=names)
     statistic = resampling.partial_auc_statistic(
         fpr=None if fpr is None else validate.unit_range(fpr, "fpr"),
         tpr=None if tpr is None else validate.unit_range(tpr, "tpr"),

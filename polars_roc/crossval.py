@@ -20,14 +20,16 @@ import numpy as np
 import polars as pl
 from polars._typing import IntoExprColumn
 
-from polars_roc import areas, curves
+from polars_roc import areas
 from polars_roc._core import checks, kernels, labels, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import AVERAGE_CURVE, THRESHOLD_AVERAGE
+from polars_roc._core.counts import counted, roc_points
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import student_t_quantile
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, per_group, summarize
+from polars_roc._core.names import fresh
 from polars_roc._core.validate import By
 from polars_roc.thresholds import operating
 
@@ -312,7 +314,10 @@ def average_curve(
             f"method must be 'vertical' or 'threshold', got {method!r}\n\nHint: method='vertical'."
         )
         raise ValueError(msg)
-    keys = [*names, fold]
+    # The fold runs under a name of our own: a fold column may bear one of our columns' names.
+    inner = fresh("__roc_fold", schema.names())
+    lf = lf.rename({fold: inner})
+    keys = [*names, inner]
     # Groups with a NaN score among the rows that count: a plain group-by, no sort.
     rows = kernels.coded(lf, score, label, names=names, weight=weight, pos_label=pos_label)
     tainted = checks.is_nan(pl.col("_s")).any().alias("_nan")
@@ -328,7 +333,7 @@ def average_curve(
             "fpr",
             *(pl.col(f"_{c}").alias(c) for c in AVERAGE_CURVE[1:]),
         )
-    pooled = curves.counts(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    pooled = counted(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     pooled = pooled.with_columns(
         _r=per_group(pl.int_range(pl.len(), dtype=pl.Int64), names),
         _n=per_group(pl.len().cast(pl.Int64), names),
@@ -344,7 +349,7 @@ def average_curve(
     cut = pooled.join(chosen, on=[*names, "_r"], how="inner", nulls_equal=True).select(
         *names, pl.col("threshold").alias("_t")
     )
-    folds_curve = curves.curve(lf, score, label, by=keys, weight=weight, pos_label=pos_label)
+    folds_curve = roc_points(lf, score, label, by=keys, weight=weight, pos_label=pos_label)
     # A fold without positives or negatives (or with a NaN score) has no curve: it is left
     # out of both averages, not averaged in one coordinate only.
     defined = (pl.col("tpr").is_not_null() & pl.col("fpr").is_not_null()).all()

@@ -12,7 +12,7 @@ import polars as pl
 
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
-from polars_roc._core.counts import accumulate, coded, tally, with_totals
+from polars_roc._core.counts import counted, roc_points
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group
@@ -83,26 +83,7 @@ def counts(
     └───────────┴─────┴─────┘
     """
     names = validate.as_names(by)
-    schema = lf.collect_schema()
-    validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
-    # Grouped rows that do not count are masked, not dropped: every group has a curve, if
-    # only its start row (rates null, like a group without positives or negatives).
-    rows = coded(
-        lf,
-        score,
-        label,
-        names=names,
-        weight=weight,
-        pos_label=pos_label,
-        label_dtype=schema[label],
-        masked=bool(names),
-    )
-    # The sort fixes the order of every running sum; the tally keeps it (and Polars' sorted
-    # group-by is faster than hashing all-distinct scores), so accumulate need not re-sort.
-    # Integer counts defer the collapse of ties to accumulate: no group-by at all.
-    integer = weight is None
-    table = tally(rows, names, ordered=True, deferred=integer)
-    return accumulate(table, names, in_order=True, tied=integer)
+    return counted(lf, score, label, by=names, weight=weight, pos_label=pos_label)
 
 
 @same_kind
@@ -185,18 +166,7 @@ def curve(
     [inf, 0.8, 0.1]
     """
     names = validate.as_names(by)
-    table = counts(lf, score, label, by=names, weight=weight, pos_label=pos_label)
-    positives, negatives = pl.col("_positives"), pl.col("_negatives")
-    out = (
-        with_totals(table, names)
-        .with_columns(
-            tn=negatives - pl.col("fp"),
-            fn=positives - pl.col("tp"),
-            tpr=pl.when(positives > 0).then(pl.col("tp") / positives),
-            fpr=pl.when(negatives > 0).then(pl.col("fp") / negatives),
-        )
-        .drop("_positives", "_negatives")
-    )
+    out = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     if thresholds is not None:
         out = at_thresholds(out, names, thresholds, ends=True)
     if drop_intermediate:

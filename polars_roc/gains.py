@@ -34,6 +34,7 @@ from polars_roc._core.columns import (
     PRECISION_AT_DEPTH,
     RECALL_AT_DEPTH,
 )
+from polars_roc._core.counts import roc_points
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import per_group, summarize
@@ -41,7 +42,6 @@ from polars_roc._core.names import fresh
 from polars_roc._core.objectives import largest_gap
 from polars_roc._core.validate import By
 from polars_roc._core.vertices import at_depth_of, depth_cut
-from polars_roc.curves import curve
 
 __all__ = [
     "gain_curve",
@@ -159,7 +159,7 @@ def gain_curve(
     """
     names = validate.as_names(by)
     validate.no_clash(names, GAIN_CURVE)
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     defined = pl.col("tn").is_not_null()  # null totals: a NaN score in the group
     rates = _rates(defined)
     depth, gain = pl.col("depth"), pl.col("gain")
@@ -259,7 +259,7 @@ def gains_table(
     names = validate.as_names(by)
     validate.no_clash(names, GAINS_TABLE)
     lf, unit = _in_units(lf, weight, [score, label, *names])
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))
     total = tp + fp + tn + fn
     # (bins * c) / total is exact for counts (and integer weights) below 2**53, so a row
@@ -379,7 +379,7 @@ def ks(
     names = validate.as_names(by)
     validate.no_clash(names, KS)
     lf = _in_units(lf, weight, [score, label, *names])[0]  # ties of tpr - fpr stay exact
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     return largest_gap(points, names)
 
 
@@ -589,7 +589,7 @@ def _at_depth(
     cut = validate.depth(depth)
     names = validate.as_names(by)
     validate.no_clash(names, columns)
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp = pl.col("tp"), pl.col("fp")
     tp_d, fp_d, total, fits = depth_cut(tp, fp, cut)
     defined = pl.col("tn").is_not_null().all()  # null totals: a NaN score in the group

@@ -35,6 +35,7 @@ from polars_roc._core.columns import (
     PRECISION_AT_RECALL,
     RECALL_AT_PRECISION,
 )
+from polars_roc._core.counts import roc_points
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import is_end, per_group, summarize
@@ -45,7 +46,6 @@ from polars_roc._core.vertices import (
     precision_at_recall_of,
     recall_at_precision_of,
 )
-from polars_roc.curves import curve
 
 __all__ = [
     "average_precision",
@@ -135,7 +135,7 @@ def pr_curve(
     └───────────┴───────────┴────────┘
     """
     names = validate.as_names(by)
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp, fn = pl.col("tp"), pl.col("fp"), pl.col("fn")
     # The start row (nothing at or above +inf) is the only one with tp + fp == 0: real rows
     # hold at least one row of positive weight.
@@ -217,7 +217,7 @@ def det_curve(
     └───────────┴─────┴─────┘
     """
     names = validate.as_names(by)
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     if drop_intermediate:
         points = points.filter(_keep_tp_changes(names))
     tp, fp, fn = pl.col("tp"), pl.col("fp"), pl.col("fn")
@@ -295,7 +295,7 @@ def average_precision(
     └───────────────────┴───────┴───────┘
     """
     names = validate.as_names(by)
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp, tpr = pl.col("tp"), pl.col("fp"), pl.col("tpr")
     defined = tpr.is_not_null().all()
     summary = [
@@ -358,7 +358,7 @@ def pr_auc(
         raise ValueError(msg)
     # Read straight off the ROC curve (the counts core, thresholds descending, the +inf
     # start row first), not off pr_curve, which re-sorts the rows ascending.
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp, tpr = pl.col("tp"), pl.col("fp"), pl.col("tpr")
     # The kernel of the expression `pr.pr_auc` too: from the start row (recall 0, precision
     # 1) down the thresholds, each step adds (R_i - R_{i-1}) times the mean of the precisions.
@@ -426,7 +426,7 @@ def precision_at_recall(
     (target,) = validate.rates(recall, "recall")
     names = validate.as_names(by)
     validate.no_clash(names, PRECISION_AT_RECALL)
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp, tpr = pl.col("tp"), pl.col("fp"), pl.col("tpr")
     best = precision_at_recall_of(tp, fp, tpr, pl.col("threshold"), target)
     return _summary(points, names, best, PRECISION_AT_RECALL)
@@ -492,7 +492,7 @@ def recall_at_precision(
     (target,) = validate.rates(precision, "precision")
     names = validate.as_names(by)
     validate.no_clash(names, RECALL_AT_PRECISION)
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     tp, fp, tpr = pl.col("tp"), pl.col("fp"), pl.col("tpr")
     best = recall_at_precision_of(tp, fp, tpr, pl.col("threshold"), target)
     return _summary(points, names, best, RECALL_AT_PRECISION)

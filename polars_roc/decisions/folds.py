@@ -20,10 +20,10 @@ from typing import Any
 import polars as pl
 
 from polars_roc._core import validate
+from polars_roc._core.counts import roc_points
 from polars_roc._core.groups import join_groups
 from polars_roc._core.names import fresh
 from polars_roc._core.value import value_points
-from polars_roc.curves import curve
 
 __all__ = ["cutpoints", "out_of_fold"]
 
@@ -165,7 +165,7 @@ def cutpoints(
                 value_points(rows, score, label, keys, weight, pos_label, amounts), keys, None
             )
         return measured(
-            curve(rows, score, label, by=keys, weight=weight, pos_label=pos_label), keys, None
+            roc_points(rows, score, label, by=keys, weight=weight, pos_label=pos_label), keys, None
         )
 
     columns = [c for c in table(lf, names).collect_schema().names() if c not in names]

@@ -8,7 +8,7 @@ import polars as pl
 
 from polars_roc._core import convex
 from polars_roc._core.convex import Frame
-from polars_roc.curves import curve
+from polars_roc._core.counts import roc_points
 
 
 def scored_vertices(
@@ -40,7 +40,7 @@ def scored_vertices(
         )
         raise ValueError(msg)
     keys = [*by] if model is None else [*by, model]
-    curves = curve(lf, score, label, by=keys, weight=weight, pos_label=pos_label)
+    curves = roc_points(lf, score, label, by=keys, weight=weight, pos_label=pos_label)
     standard = curves.select(
         *keys,
         _name=pl.lit(None) if model is None else pl.col(model),

@@ -16,10 +16,10 @@ from polars_roc._core import convex, validate
 from polars_roc._core.aliases import renamed
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.compat import opaque
+from polars_roc._core.counts import roc_points
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.validate import By
-from polars_roc.curves import curve
 
 __all__ = ["crossings", "curve_dominance"]
 
@@ -141,7 +141,7 @@ def _scored_curves(
             f"and `by`\n\nHint: model='model'."
         )
         raise ValueError(msg)
-    curves = curve(lf, score, label, by=[*by, model], weight=weight, pos_label=pos_label)
+    curves = roc_points(lf, score, label, by=[*by, model], weight=weight, pos_label=pos_label)
     return curves.select(*by, _name=model, fpr="fpr", tpr="tpr")
 
 
@@ -208,6 +208,22 @@ def crossings(
     └─────┴─────┴──────────┴────────┴────────┘
     """
     names = validate.as_names(by)
+    return _crossings(
+        lf, score, label, names=names, model=model, weight=weight, pos_label=pos_label
+    )
+
+
+def _crossings(
+    lf: pl.LazyFrame,
+    score: str,
+    label: str,
+    *,
+    names: list[str],
+    model: str,
+    weight: str | None,
+    pos_label: Any,
+) -> pl.LazyFrame:
+    """The kernel of :func:`crossings`, on rows its decorators prepared."""
     curves = _scored_curves(
         lf, score, label, by=names, model=model, weight=weight, pos_label=pos_label
     )
@@ -272,7 +288,9 @@ def curve_dominance(
     └─────┴─────┴───────────┘
     """
     names = validate.as_names(by)
-    table = crossings(lf, score, label, model=model, by=names, weight=weight, pos_label=pos_label)
+    table = _crossings(
+        lf, score, label, names=names, model=model, weight=weight, pos_label=pos_label
+    )
     flipped = table.rename({"a": "b", "b": "a"})
     both = pl.concat([table, flipped.select(table.collect_schema().names())])
     higher = pl.col("higher")

@@ -22,10 +22,9 @@ from typing import Any, Literal, cast
 
 import polars as pl
 
-from polars_roc import curves
 from polars_roc._core import binormal, labels, validate
 from polars_roc._core.columns import COMPARE_PLAN
-from polars_roc._core.counts import with_totals
+from polars_roc._core.counts import counted, with_totals
 from polars_roc._core.distributions import normal_quantile
 
 __all__ = ["PLANS", "Plan", "binormal_pairs", "check", "partial_plan", "planned"]
@@ -124,12 +123,13 @@ def binormal_pairs(
     """
     Pairs with each curve's binormal ``_A_a, _B_a, _A_b, _B_b`` and the score correlations.
 
-    The curves' points are the counts core's (:func:`polars_roc.curves.counts`), one fit per
+    The curves' points are the counts core's (:func:`polars_roc._core.counts.counted`), one fit per
     group and model (:func:`polars_roc._core.binormal.fit`); ``_ra`` / ``_rn`` are Pearson's
     correlations of the two models' scores over the matched positives / negatives
     (`ordered`: the matched cases, columns ``_s_a, _s_b, _y_a``).
     """
-    table = with_totals(curves.counts(rows, score, label, by=keys, pos_label=pos_label), keys)
+    table = counted(rows, score, label, by=keys, weight=None, pos_label=pos_label)
+    table = with_totals(table, keys)
     tp, fp = pl.col("tp"), pl.col("fp")
     fit = binormal.fit(tp, fp, pl.col("_positives"), pl.col("_negatives"))
     fits = table.group_by(keys).agg(fit).rename({keys[-1]: "_model"})

@@ -8,10 +8,10 @@ from typing import Any
 import polars as pl
 from polars._typing import PolarsDataType
 
-from polars_roc import curves
 from polars_roc._core import checks, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import CURVE
+from polars_roc._core.counts import roc_points
 from polars_roc._core.direction import Direction, flips, restored
 from polars_roc._core.frames import same_kind
 from polars_roc._core.validate import By
@@ -205,7 +205,9 @@ def multiclass_curve(
         lf, classes, columns, label, names=names, weight=weight, direction=direction, n=n
     )
     w = None if weight is None else n.weight
-    per_class_curves = curves.curve(long, n.score, n.positive, by=[*names, n.cls], weight=w)
+    per_class_curves = roc_points(
+        long, n.score, n.positive, by=[*names, n.cls], weight=w, pos_label=None
+    )
     text = classes.cast(pl.String)
     named = per_class_curves.select(
         *names,
@@ -214,7 +216,7 @@ def multiclass_curve(
         pl.all().exclude([*names, n.cls]),
     )  # fmt: skip
     pooled = present_classes(long, names, n)  # as the micro AUC: absent classes skipped
-    micro = curves.curve(pooled, n.score, n.positive, by=names, weight=w).select(
+    micro = roc_points(pooled, n.score, n.positive, by=names, weight=w, pos_label=None).select(
         *names, pl.lit("micro").alias("class"), pl.all().exclude(names)
     )
     counts = pl.Int64 if weight is None else pl.Float64

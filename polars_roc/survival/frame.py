@@ -61,10 +61,10 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc import curves
 from polars_roc._core import labels, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.compat import opaque
+from polars_roc._core.counts import roc_points
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import in_memory, same_kind
 from polars_roc._core.names import fresh
@@ -617,7 +617,9 @@ def time_curve(
         w.is_infinite().any().over(per).alias(own["u"]),
         pl.when(w.is_infinite()).then(0.0).otherwise(w).alias(own["w"]),
     )
-    curve = curves.curve(expanded, score, own["y"], by=[*per, own["u"]], weight=own["w"])
+    curve = roc_points(
+        expanded, score, own["y"], by=[*per, own["u"]], weight=own["w"], pos_label=None
+    )
     curve = curve.with_columns(pl.when(~unweighted).then(pl.col(c)) for c in ("tp", "fn", "tpr"))
     horizon = _horizon_column(pl.col(own["h"]), points, lf.collect_schema()[time])
     columns = ["threshold", "tp", "fp", "tn", "fn", "tpr", "fpr"]

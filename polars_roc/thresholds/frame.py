@@ -28,13 +28,13 @@ import polars.selectors as cs
 from polars_roc._core import labels, objectives, schemes, validate, value
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import BEST_THRESHOLD, THRESHOLDS
+from polars_roc._core.counts import roc_points
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.proportions import PROPORTION_METHODS, ProportionMethod, rate_intervals
 from polars_roc._core.replicates import best_statistic, with_best_intervals, with_rate_intervals
 from polars_roc._core.schemes import Thresholds, at_thresholds
 from polars_roc._core.validate import By
-from polars_roc.curves import curve
 from polars_roc.decisions import folds
 
 __all__ = ["best_threshold", "measures", "point", "thresholds"]
@@ -275,7 +275,7 @@ def _table(
     """The threshold table (the body of :func:`thresholds`, whose argument shadows it)."""
     names = validate.as_names(by)
     schemes.scheme(scheme)  # fail at call time
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     return _measured(points, names, scheme)
 
 
@@ -523,7 +523,7 @@ def best_threshold(
         roles = {"score": score, "label": label, "weight": weight, "pos_label": pos_label}
         out = folds.cutpoints(lf, best_threshold, _measured, roles, rule, fold, names, kept)
         return out.with_columns(rate_intervals(ci, level)) if closed_form else out  # type: ignore[arg-type]
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     if kept:  # the value columns beside the counts (_core/value.py)
         points = value.value_points(lf, score, label, names, weight, pos_label, kept)
     table = _measured(points, names, thresholds)

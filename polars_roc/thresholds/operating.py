@@ -15,11 +15,11 @@ import polars as pl
 from polars_roc._core import resampling, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import AT_RATE
+from polars_roc._core.counts import roc_points
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import group_ids, per_group
 from polars_roc._core.validate import By
-from polars_roc.curves import curve
 
 __all__ = ["fpr_at_tpr", "tpr_at_fpr"]
 
@@ -69,7 +69,7 @@ def _operating_points(
         )
     names = validate.as_names(by)
     x, y = along, "tpr" if along == "fpr" else "fpr"
-    points = curve(lf, score, label, by=names, weight=weight, pos_label=pos_label)
+    points = roc_points(lf, score, label, by=names, weight=weight, pos_label=pos_label)
     valid = points.filter(pl.col(x).is_not_null() & pl.col(y).is_not_null())
     # tpr_at_fpr: at a vertical part the top (largest tpr, lowest threshold) is exact;
     # fpr_at_tpr: at a horizontal part the left end (smallest fpr, highest threshold).
@@ -371,15 +371,12 @@ def _operating_interval(
     names = validate.as_names(by)
     wanted = validate.rates(targets, along)
     reading = "tpr" if along == "fpr" else "fpr"
+    point = _operating_points(
+        lf, wanted, along, score, label, by=names, weight=weight, pos_label=pos_label
+    )
     if along == "fpr":
-        point = tpr_at_fpr(
-            lf, score, label, fpr=wanted, by=names, weight=weight, pos_label=pos_label
-        )
         statistic = resampling.tpr_at_fpr_statistic(wanted)
     else:
-        point = fpr_at_tpr(
-            lf, score, label, tpr=wanted, by=names, weight=weight, pos_label=pos_label
-        )
         statistic = resampling.fpr_at_tpr_statistic(wanted)
     boot = resampling.boot_table(
         lf,

@@ -261,3 +261,14 @@ def test_a_nan_score_in_one_fold_makes_the_group_null_under_propagate(method: st
     curves = both.roc.average_curve(by="g", method=method, points=3)
     assert curves.filter(pl.col("g") == "nan")["tpr_mean"].null_count() == 3
     assert curves.filter(pl.col("g") == "clean")["tpr_mean"].null_count() == 0
+
+
+@pytest.mark.parametrize("method", ["vertical", "threshold"])
+@pytest.mark.parametrize("name", ["tp", "fp", "threshold", "tpr", "fpr", "_k", "_t", "_r"])
+def test_a_fold_column_named_like_our_columns_is_an_ordinary_fold(method: str, name: str) -> None:
+    frame = folded(200, seed=5).filter(pl.col("model") == "logit")
+    expected = frame.roc.average_curve(by="segment", method=method, points=5)
+    got = frame.rename({"fold": name}).roc.average_curve(
+        by="segment", fold=name, method=method, points=5
+    )
+    assert_frame_equal(got, expected)
