@@ -224,19 +224,13 @@ class _Fit:
         positive, negative = kept & (y > 0), kept & (y <= 0)
         both = (data.total(w * y) > 0) & (data.total(w * (1 - y)) > 0) & ~nan
 
-        def extreme(rows: BoolArray, ufunc: np.ufunc, fill: float) -> FloatArray:
-            out = np.full(n, fill)
-            ufunc.at(out, data.group[rows], x[rows])
-            return out
-
-        pos_lo, pos_hi = (
-            extreme(positive, np.minimum, np.inf),
-            extreme(positive, np.maximum, -np.inf),
-        )
-        neg_lo, neg_hi = (
-            extreme(negative, np.minimum, np.inf),
-            extreme(negative, np.maximum, -np.inf),
-        )
+        # Each counted row's slot: 2·group + 1 for a positive, 2·group for a negative (the
+        # rest in a last, unread slot); the classes' extremes per group, in two passes.
+        slot = np.where(positive, 2 * data.group + 1, np.where(negative, 2 * data.group, 2 * n))
+        lo, hi = np.full(2 * n + 1, np.inf), np.full(2 * n + 1, -np.inf)
+        np.minimum.at(lo, slot, x)
+        np.maximum.at(hi, slot, x)
+        neg_lo, pos_lo, neg_hi, pos_hi = lo[0:-1:2], lo[1::2], hi[0:-1:2], hi[1::2]
         overlap = both & (pos_lo < neg_hi) & (neg_lo < pos_hi)
         spread = np.minimum(pos_lo, neg_lo) < np.maximum(pos_hi, neg_hi)
         return cls(data, both, overlap, spread)
