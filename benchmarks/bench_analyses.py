@@ -92,7 +92,10 @@ def calibration_floor(lf: pl.LazyFrame) -> tuple[np.ndarray, np.ndarray]:
     The same model and stopping rule as ``calibration_fit`` (steps below 1e-10 relative),
     each step one aggregation of the log-likelihood, gradient and information over all
     groups at once (no step halving, no separation check, no intervals, no label coding):
-    the intercept with ``logit(p)`` an offset, then intercept and slope from (0, 1).
+    the intercept with ``logit(p)`` an offset, then intercept and slope from (0, 1). Read it
+    at large groups: in tiny ones the classes are often separated, where the estimate does
+    not exist and this plain Newton runs all its 100 steps (the method stops such a group
+    before its first step).
     """
     eps = float(np.finfo(np.float64).eps)
     p = pl.col("score").cast(pl.Float64).clip(eps, 1 - eps)
@@ -139,8 +142,8 @@ def calibration_floor(lf: pl.LazyFrame) -> tuple[np.ndarray, np.ndarray]:
                 break
         return beta
 
-    intercept = newton(1)
-    return intercept, newton(2)
+    with np.errstate(all="ignore"):  # separated groups: no finite optimum
+        return newton(1), newton(2)
 
 
 def fold_floor(lf: pl.LazyFrame) -> tuple[pl.DataFrame, ...]:
