@@ -8,8 +8,9 @@ same for a model flagging everyone, treat-none is 0. The numbers are those of th
 and false positive rates are weighed by the population's prevalence instead of the
 sample's, as ``dcurves.dca(prevalence=)`` does.
 
-The counts at each threshold are read off the ROC curve of the counts core
-(:func:`polars_roc.curves.curve`), on a grid built in output order
+The counts at each threshold are read off the counts core's curve
+(:mod:`polars_roc._core.counts`) of the scores snapped to the thresholds, tallied per group
+and snapped score before they are sorted, on a grid built in output order
 (:mod:`polars_roc.decisions._grid`); the optional band is the package's stratified bootstrap
 (:mod:`polars_roc._core.resampling`).
 """
@@ -25,10 +26,10 @@ import polars as pl
 from polars_roc._core import validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.columns import DECISION_CURVE
+from polars_roc._core.counts import accumulate, coded, tally, with_totals
 from polars_roc._core.frames import same_kind
 from polars_roc._core.resampling import FloatArray, Statistic, boot_table
 from polars_roc._core.validate import By
-from polars_roc.curves import curve
 from polars_roc.decisions._grid import counts_on_grid, snapped
 from polars_roc.decisions.expression import check_probability_thresholds
 
@@ -171,7 +172,22 @@ def decision_curve(
     schema = lf.collect_schema()
     validate.roles(schema, score=score, label=label, by=names, weight=weight, pos_label=pos_label)
     rounded = lf.with_columns(snapped(score, wanted).alias(score))
-    points = curve(rounded, score, label, by=names, weight=weight, pos_label=pos_label)
+    rows = coded(
+        rounded,
+        score,
+        label,
+        names=names,
+        weight=weight,
+        pos_label=pos_label,
+        label_dtype=schema[label],
+        masked=bool(names),
+    )
+    # Tallied before the sort (a hash group-by over at most one row per threshold and
+    # group): only the tally is sorted for the running sums, not every row.
+    table = with_totals(accumulate(tally(rows, names), names), names)
+    points = table.with_columns(
+        tn=pl.col("_negatives") - pl.col("fp"), fn=pl.col("_positives") - pl.col("tp")
+    )
     counts = counts_on_grid(points, names, wanted)
     tp, fp, tn, fn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "tn", "fn"))
     n_pos, n_neg = tp + fn, fp + tn

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import polars_roc as pr
+from polars_roc.calibration._logistic import _softplus
 
 EPS = float(np.finfo(np.float64).eps)
 
@@ -186,3 +187,20 @@ def test_separation_is_the_only_null_with_its_reason() -> None:
     assert not got["one"]["separated"]
     assert got["one"]["intercept"] is None
     assert got["one"]["n_neg"] == 0
+
+
+def test_softplus_is_logaddexp_to_the_last_bits() -> None:
+    """The log-likelihood's ``log(1 + exp(eta))`` against numpy's ``logaddexp(0, eta)``."""
+    rng = np.random.default_rng(5)
+    eta = np.concatenate(
+        [
+            rng.normal(0, 5, 10_000),
+            rng.uniform(-800, 800, 1_000),  # exp(800) overflows: no inf may leak in
+            [0.0, -0.0, 36.04, -36.04, 1e-300, -1e-300, 710.0, -745.0, np.inf, -np.inf],
+        ]
+    )
+    with np.errstate(all="ignore"):
+        expected = np.logaddexp(0.0, eta)
+        got = _softplus(eta)
+    np.testing.assert_allclose(got, expected, rtol=4 * EPS, atol=0)
+    assert np.isnan(_softplus(np.array([np.nan]))).all()
