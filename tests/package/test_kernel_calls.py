@@ -31,10 +31,6 @@ ALLOWED = {
     "polars_roc/report/_build.py": "composes the public API with the user's arguments",
 }
 
-#: Modules that still call `curve()` and are being changed elsewhere: to move to the kernel.
-PENDING = {"polars_roc/decisions/decision_curve.py"}
-
-
 def calls(source: str) -> list[tuple[int, str]]:
     """(line, call) of every call of a decorated curves function in `source`."""
     tree = ast.parse(source)
@@ -116,7 +112,7 @@ def test_internal_code_calls_the_curve_kernel() -> None:
     found = {
         name: calls(path.read_text(encoding="utf-8"))
         for name, path in _modules().items()
-        if name not in ALLOWED and name not in PENDING
+        if name not in ALLOWED
     }
     offenders = {name: sites for name, sites in found.items() if sites}
     assert not offenders, (
@@ -125,7 +121,7 @@ def test_internal_code_calls_the_curve_kernel() -> None:
     )
 
 
-@pytest.mark.parametrize("name", sorted(ALLOWED.keys() | PENDING))
+@pytest.mark.parametrize("name", sorted(ALLOWED))
 def test_every_exception_is_still_needed(name: str) -> None:
     path = ROOT / name
     assert path.exists(), f"{name} is gone: drop it from the exceptions"
