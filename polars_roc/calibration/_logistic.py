@@ -161,7 +161,7 @@ def _newton(
     ll = loglik(eta, rows)
     for _ in range(_STEPS):
         active = ~done[rows.group]
-        if active.mean() < 0.5:  # leave the converged groups' rows behind
+        if active.size and active.mean() < 0.5:  # leave the converged groups' rows behind
             rows = rows.subset(active)
             eta = eta[active]
         grad, info = information(eta, rows)

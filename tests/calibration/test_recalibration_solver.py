@@ -204,3 +204,14 @@ def test_softplus_is_logaddexp_to_the_last_bits() -> None:
         got = _softplus(eta)
     np.testing.assert_allclose(got, expected, rtol=4 * EPS, atol=0)
     assert np.isnan(_softplus(np.array([np.nan]))).all()
+
+
+def test_no_numpy_warning_when_no_group_has_rows_to_fit() -> None:
+    """A group whose scores are all null leaves nothing to fit: a null, not a RuntimeWarning."""
+    df = pl.DataFrame(
+        {"g": ["a"] * 4, "p": pl.Series([None] * 4, dtype=pl.Float64), "y": [0, 1, 0, 1]}
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        out = df.roc.calibration_fit("p", "y", by="g")
+    assert out["slope"].to_list() == [None]

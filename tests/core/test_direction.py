@@ -96,8 +96,8 @@ def test_direction_reaches_comparisons_and_folds() -> None:
     for name, options in (
         ("compare", {"case": "case", "by": "segment"}),
         ("cv_auc", {"fold": "fold", "by": "model"}),
-        ("crossings", {"across": "model"}),
-        ("curve_dominance", {"across": "model"}),
+        ("crossings", {"model": "model"}),
+        ("curve_dominance", {"model": "model"}),
     ):
         lower = getattr(frame.roc, name)(direction="lower", **options)
         assert_frame_equal(lower, getattr(flipped.roc, name)(**options)), name
