@@ -34,7 +34,6 @@ from polars.exceptions import SchemaError
 from polars_roc._core import labels, validate
 from polars_roc._core.checks import NanPolicy
 from polars_roc._core.direction import Direction, directed
-from polars_roc._core.distributions import ks_2samp_p_value
 from polars_roc._core.frames import same_kind
 from polars_roc._core.groups import join_groups, summarize
 from polars_roc._core.kernels import class_totals, rows
@@ -42,6 +41,7 @@ from polars_roc._core.names import PREFIX, fresh, suffixes_clashes
 from polars_roc._core.validate import By
 from polars_roc.exprs.ranking import auc
 from polars_roc.monitoring._drift import cut_points, psi_of_cdfs, weighted_quantile
+from polars_roc.monitoring._kolmogorov import ks_2samp_p_value
 from polars_roc.monitoring.expression import estimated_auc as estimated_auc_expr
 
 __all__ = [

@@ -9,8 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from polars_roc._core.distributions import ks_2samp_p_value
-from polars_roc._core.kolmogorov import kolmogorov_sf
+from polars_roc.monitoring._kolmogorov import kolmogorov_sf, ks_2samp_p_value
 
 SIZES = st.one_of(
     st.integers(1, 150),  # Durbin / Pomeranz / Smirnov region of scipy's small n

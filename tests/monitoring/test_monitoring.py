@@ -357,7 +357,7 @@ def test_ks_with_ties_against_scipy() -> None:
 
 
 def test_ks_p_value_exact_and_asymptotic_against_scipy() -> None:
-    from polars_roc._core.distributions import ks_2samp_p_value
+    from polars_roc.monitoring._kolmogorov import ks_2samp_p_value
 
     rng = np.random.default_rng(10)
     for m, n in [(3, 4), (10, 10), (50, 80), (300, 700), (2000, 500), (30000, 20000)]:

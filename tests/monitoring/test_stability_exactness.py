@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 from scipy import stats
 
-from polars_roc._core.distributions import ks_2samp_p_value
+from polars_roc.monitoring._kolmogorov import ks_2samp_p_value
 
 
 def test_a_null_group_key_is_a_group() -> None:

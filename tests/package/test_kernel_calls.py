@@ -31,6 +31,7 @@ ALLOWED = {
     "polars_roc/report/_build.py": "composes the public API with the user's arguments",
 }
 
+
 def calls(source: str) -> list[tuple[int, str]]:
     """(line, call) of every call of a decorated curves function in `source`."""
     tree = ast.parse(source)
