@@ -103,20 +103,36 @@ def fit(tp: pl.Expr, fp: pl.Expr, positives: pl.Expr, negatives: pl.Expr) -> lis
     y = probit(1 - fp / negatives)
     inside = x.is_finite() & y.is_finite()
     x, y = x.filter(inside), y.filter(inside)
-    sxx = ((x - x.mean()) ** 2).sum()
-    sxy = ((x - x.mean()) * (y - y.mean())).sum()
+    # Sums in row order (the points come sorted): the same bits on every run and engine.
+    sxx = _total((x - _mean(x)) ** 2)
+    sxy = _total((x - _mean(x)) * (y - _mean(y)))
     defined = (x.len() >= 2) & (sxx > 0)
     slope = pl.when(defined).then(sxy / sxx)
-    return [(y.mean() - slope * x.mean()).alias("_A"), slope.alias("_B")]
+    return [(_mean(y) - slope * _mean(x)).alias("_A"), slope.alias("_B")]
 
 
 def correlation(x: pl.Expr, y: pl.Expr) -> pl.Expr:
-    """Pearson's correlation (an aggregation): null below two values or for a constant."""
-    dx, dy = x - x.mean(), y - y.mean()
-    sxx, syy = (dx**2).sum(), (dy**2).sum()
+    """
+    Pearson's correlation (an aggregation): null below two values or for a constant.
+
+    Sums in row order (running sums read at their ends): an aggregation's ``sum`` may add
+    its partial sums in any order, and the paired plan must give the same bits every run.
+    Give the rows a fixed order first.
+    """
+    dx, dy = x - _mean(x), y - _mean(y)
+    sxx, syy = _total(dx**2), _total(dy**2)
     return pl.when((x.len() >= 2) & (sxx > 0) & (syy > 0)).then(
-        (dx * dy).sum() / (sxx * syy).sqrt()
+        _total(dx * dy) / (sxx * syy).sqrt()
     )
+
+
+def _total(v: pl.Expr) -> pl.Expr:
+    """A sum in row order (a running sum's end): the same bits on every run and engine."""
+    return v.cum_sum().last()
+
+
+def _mean(v: pl.Expr) -> pl.Expr:
+    return _total(v) / v.len()
 
 
 def _lit(value: Number) -> pl.Expr:

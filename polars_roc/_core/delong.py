@@ -64,41 +64,38 @@ def class_sizes(weighted: bool) -> tuple[pl.Expr, pl.Expr]:
     return n_pos.cast(pl.Float64), n_neg.cast(pl.Float64)
 
 
-def ordered_variance(x: pl.Expr) -> pl.Expr:
+def integer_covariance(x: pl.Expr, y: pl.Expr) -> pl.Expr:
     """
-    The sample variance (ddof = 1) with its sums taken in row order: the same bits every run.
+    The sample covariance (ddof = 1) of whole numbers from exact sums: the same bits always.
 
-    Two passes (the mean, then the squared deviations), each a running sum read at its
-    end: an aggregation's ``var`` or ``sum`` may combine partial sums in any order, which
-    moved the last bits of a paired test between runs. Give the rows a fixed order first.
+    ``(m Σxy - Σx Σy) / (m (m - 1))`` with the sums in 128-bit integers (exact while
+    ``m Σxy`` stays below 1.7e38: placements of groups up to about 10^9 rows), then one
+    rounding to Float64: no cancellation, and no dependence on the order in which a
+    group-by, a list evaluation or the streaming engine adds its partial sums. Null below
+    2 values, as ``var``. Twice a placement count is a whole number, so DeLong's variances
+    and covariances (:func:`placement_variance`, the paired test) are exact here.
 
     Examples
     --------
     >>> import polars as pl
-    >>> pl.DataFrame({"x": [1.0, 2.0, 4.0]}).select(ordered_variance(pl.col("x"))).item()
-    2.333333333333333
-    >>> pl.DataFrame({"x": [1.0]}).select(ordered_variance(pl.col("x"))).item() is None
+    >>> frame = pl.DataFrame({"x": [1, 2, 4], "y": [1, 3, 2]})
+    >>> frame.select(integer_covariance(pl.col("x"), pl.col("y"))).item()
+    0.5
+    >>> frame.select(integer_variance(pl.col("x"))).item()  # numpy: 2.3333333333333335
+    2.3333333333333335
+    >>> frame.head(1).select(integer_variance(pl.col("x"))).item() is None
     True
     """
-    mean = x.cum_sum().last() / x.len()
-    squares = ((x - mean) ** 2).cum_sum().last()
-    return pl.when(x.len() >= 2).then(squares / (x.len() - 1))  # null below 2 values, as var
+    wide_x, wide_y = x.cast(pl.Int128), y.cast(pl.Int128)
+    m = wide_x.count().cast(pl.Int128)
+    numerator = m * (wide_x * wide_y).sum() - wide_x.sum() * wide_y.sum()
+    spread = numerator.cast(pl.Float64) / (m * (m - 1)).cast(pl.Float64)
+    return pl.when(m >= 2).then(spread)
 
 
-def ordered_covariance(x: pl.Expr, y: pl.Expr) -> pl.Expr:
-    """
-    The sample covariance (ddof = 1) with its sums taken in row order, as :func:`ordered_variance`.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> frame = pl.DataFrame({"x": [1.0, 2.0, 4.0], "y": [1.0, 3.0, 2.0]})
-    >>> frame.select(ordered_covariance(pl.col("x"), pl.col("y"))).item()
-    0.5
-    """
-    dx = x - x.cum_sum().last() / x.len()
-    dy = y - y.cum_sum().last() / y.len()
-    return pl.when(x.len() >= 2).then((dx * dy).cum_sum().last() / (x.len() - 1))
+def integer_variance(x: pl.Expr) -> pl.Expr:
+    """The sample variance (ddof = 1) of whole numbers: :func:`integer_covariance` of x, x."""
+    return integer_covariance(x, x)
 
 
 def delong_variance(*, weighted: bool) -> pl.Expr:
@@ -128,12 +125,14 @@ def placement_variance(
     """
     # Placements as shares of the other class (V10, 1 - V01): products of weight sums would
     # overflow past about 1e154 and underflow below about 1e-154.
-    d = d / pl.when(y).then(n_neg).otherwise(n_pos)
     if w is None:
-        # Sums in row order (not `var`): a group-by and a list evaluation of `var` may add
-        # in different orders, and the frame and the expression must agree to the bit.
-        s10, s01 = ordered_variance(d.filter(y)), ordered_variance(d.filter(~y))
+        # Unweighted, 2 _d is a whole number: its sums are exact in any order, so the
+        # variance is the same bits in a group-by, a list evaluation and every run.
+        twice = (2 * d).cast(pl.Int64, strict=False)  # a half-integer count: exact
+        s10 = integer_variance(twice.filter(y)) / (4 * n_neg * n_neg)
+        s01 = integer_variance(twice.filter(~y)) / (4 * n_pos * n_pos)
     else:
+        d = d / pl.when(y).then(n_neg).otherwise(n_pos)
 
         def weighted_var(mask: pl.Expr) -> pl.Expr:
             x, wx = d.filter(mask), w.filter(mask)

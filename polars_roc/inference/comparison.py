@@ -43,9 +43,9 @@ from polars_roc._core.compat import opaque
 from polars_roc._core.delong import (
     cluster_variances,
     delong_table,
+    integer_covariance,
+    integer_variance,
     obuchowski,
-    ordered_covariance,
-    ordered_variance,
 )
 from polars_roc._core.direction import Direction, directed
 from polars_roc._core.distributions import difference_test
@@ -509,20 +509,21 @@ def compare(
         (pl.col("_model_a") < pl.col("_model_b")) & (pl.col("_y_a") == pl.col("_y_b"))
     )
     y = pl.col("_y_a")
-    # The paired variance from the per-case differences of placements: the same number as
-    # var_a + var_b - 2 cov, and exactly 0 for identical curves (no cancellation error).
-    gap = pl.col("_d_a") - pl.col("_d_b")
-    # Cases sorted and sums in row order: the same bits on every run and engine.
-    ordered = matched.sort([*pair_keys, "_case"])
-    d_a = pl.col("_d_a").cast(pl.Float64)
+    # The paired variance from the per-case differences of placements (gaps): the same
+    # number as var_a + var_b - 2 cov, and exactly 0 for identical curves. Twice a placement
+    # count is a whole number: exact integer sums, the same bits on every run and engine
+    # (the quarter restores the placements' scale).
+    twice_a, twice_b = ((2 * pl.col(c)).cast(pl.Int64, strict=False) for c in ("_d_a", "_d_b"))
+    twice_gap = twice_a - twice_b
+    ordered = matched.sort([*pair_keys, "_case"])  # cases in order for the clustered sums
     covariances = ordered.group_by(pair_keys, maintain_order=True).agg(
         _matched=pl.len(),
-        _g10=ordered_variance(gap.filter(y)),
-        _g01=ordered_variance(gap.filter(~y)),
-        _c10=ordered_covariance(pl.col("_d_a").filter(y), pl.col("_d_b").filter(y)),
-        _c01=ordered_covariance(pl.col("_d_a").filter(~y), pl.col("_d_b").filter(~y)),
-        _v10=ordered_covariance(d_a.filter(y), gap.filter(y)),
-        _v01=ordered_covariance(d_a.filter(~y), gap.filter(~y)),
+        _g10=integer_variance(twice_gap.filter(y)) / 4,
+        _g01=integer_variance(twice_gap.filter(~y)) / 4,
+        _c10=integer_covariance(twice_a.filter(y), twice_b.filter(y)) / 4,
+        _c01=integer_covariance(twice_a.filter(~y), twice_b.filter(~y)) / 4,
+        _v10=integer_covariance(twice_a.filter(y), twice_gap.filter(y)) / 4,
+        _v01=integer_covariance(twice_a.filter(~y), twice_gap.filter(~y)) / 4,
     )
     pairs = pairs.join(covariances, on=pair_keys, how="left", nulls_equal=True)
     if cluster is not None:

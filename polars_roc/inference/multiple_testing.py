@@ -70,7 +70,11 @@ def adjusted(p: npt.ArrayLike, method: Adjust) -> npt.NDArray[np.float64]:
 
 
 def with_adjusted(
-    lf: pl.LazyFrame, adjust: Adjust | None, *, by: Sequence[str] | None = None
+    lf: pl.LazyFrame,
+    adjust: Adjust | None,
+    *,
+    by: Sequence[str] | None = None,
+    pairs_are_one: bool = False,
 ) -> pl.LazyFrame:
     """
     Add ``p_adjusted``: :func:`adjusted` of ``p_value`` within each `by` group (a family).
@@ -82,11 +86,17 @@ def with_adjusted(
     with the same operations as :func:`adjusted`, so both give the same floats. Null and NaN
     p-values stay null and are not counted. Nothing is added when `adjust` is None.
 
+    With `pairs_are_one`, a family of exactly two tested rows holds one test (two segments
+    each against the other, the rest): both keep their p-value.
+
     Examples
     --------
     >>> df = pl.LazyFrame({"f": [1, 1, 1, 2], "p_value": [0.01, 0.04, 0.03, 0.2]})
     >>> with_adjusted(df, "holm", by=["f"]).collect()["p_adjusted"].round(4).to_list()
     [0.03, 0.06, 0.06, 0.2]
+    >>> two = pl.LazyFrame({"f": [1, 1], "p_value": [0.01, 0.04]})
+    >>> with_adjusted(two, "holm", by=["f"], pairs_are_one=True).collect()["p_adjusted"].to_list()
+    [0.01, 0.04]
     """
     if adjust is None:
         return lf
@@ -94,12 +104,19 @@ def with_adjusted(
     family = list(by or [])
     part: list[Any] = [*family] or [pl.lit(0)]
     p = pl.col("p_value").cast(pl.Float64).fill_nan(None)
+    # Sorted by family, then p-value: each family is a run of rows, and a p-value's rank
+    # its row's distance from its run's start (a row number per family window is slow
+    # with many small families).
+    index = pl.int_range(pl.len())
+    start = index == 0
+    for column in family:
+        start = start | pl.col(column).ne_missing(pl.col(column).shift())
     ranked = (
         lf.with_row_index(row)
         .sort([*family, p, row], nulls_last=True)
         .with_columns(
             p.count().over(part).cast(pl.Float64).alias(m),
-            (pl.int_range(pl.len()).over(part) + 1).cast(pl.Float64).alias(rank),
+            (index - pl.when(start).then(index).forward_fill() + 1).cast(pl.Float64).alias(rank),
         )
     )
     size, position = pl.col(m), pl.col(rank)
@@ -109,4 +126,6 @@ def with_adjusted(
         value = ((size - position + 1) * p).clip(upper_bound=1.0).cum_max().over(part)
     else:
         value = (size * p / position).clip(upper_bound=1.0).cum_min(reverse=True).over(part)
+    if pairs_are_one:
+        value = pl.when(size == 2).then(p).otherwise(value)
     return ranked.with_columns(value.alias("p_adjusted")).sort(row).drop(row, rank, m)

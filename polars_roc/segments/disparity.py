@@ -274,12 +274,7 @@ def _adjusted(
     """
     if adjust is None:
         return lf.with_columns(p_adjusted=pl.col("p_value"))
-    adjusted = with_adjusted(lf, adjust, by=families)
-    if not rest:
-        return adjusted
-    tested = pl.col("p_value").is_not_null().sum().over(families)
-    one = pl.when(tested == 2).then(pl.col("p_value")).otherwise(pl.col("p_adjusted"))
-    return adjusted.with_columns(one.alias("p_adjusted"))
+    return with_adjusted(lf, adjust, by=families, pairs_are_one=rest)
 
 
 @segmented.checked
