@@ -15,7 +15,8 @@ Where an analysis must do more than its core call, a ``floor`` line times the sa
 hand-built in plain Polars (no checks, no coding): the calibration fits' Newton steps
 (per-group sums only); the decision curve's counts of each group
 at or above each of 99 thresholds; the 5 fold version's optimum searches (the stacked
-training folds and the in-sample search) and held-out tables; for ``pr.auc`` in
+training folds and the in-sample search) and held-out tables; the score stability's PSI
+and KS statistic (no p-values); for ``pr.auc`` in
 ``group_by().agg()`` a bare ``rank("average")`` AUC and the same with our null masking and
 NaN test in plain Polars.
 """
@@ -157,6 +158,59 @@ def fold_floor(lf: pl.LazyFrame) -> tuple[pl.DataFrame, ...]:
     )
 
 
+def stability_floor(lf: pl.LazyFrame, reference: pl.Expr) -> pl.LazyFrame:
+    """
+    PSI and the KS statistic per group and month against the reference, hand-built.
+
+    What ``score_stability`` must do, in plain Polars with no checks, NaN handling, weights
+    or p-values: the reference's 9 decile edges per group, each side's share at or below
+    every edge, the PSI sum (a zero share counted as 0.0001); for KS each side's running
+    counts at its distinct scores and one as-of join from the month's scores to the
+    reference's, the gap read at and just below each month score.
+    """
+    s, k = pl.col("score"), 9
+    rows = lf.select("g", w=pl.col("ts").dt.truncate("1mo"), r=reference, score=s)
+    ref = rows.filter(pl.col("r"))
+    deciles = [s.quantile((i + 1) / 10, "linear").alias(f"q{i}") for i in range(k)]
+    edges = ref.group_by("g").agg(deciles)
+
+    def shares(frame: pl.LazyFrame, keys: list[str], side: str) -> pl.LazyFrame:
+        flags = [(s <= pl.col(f"q{i}")).mean().alias(f"{side}{i}") for i in range(k)]
+        return frame.join(edges, on="g").group_by(keys).agg(flags)
+
+    cdf = shares(rows, ["g", "w"], "a").join(shares(ref, ["g"], "e"), on="g")
+
+    def bin_share(side: str, i: int) -> pl.Expr:
+        hi = pl.col(f"{side}{i}") if i < k else pl.lit(1.0)
+        share = hi - pl.col(f"{side}{i - 1}") if i else hi
+        return pl.when(share <= 0).then(0.0001).otherwise(share)
+
+    terms = [
+        (bin_share("a", i) - bin_share("e", i)) * (bin_share("a", i) / bin_share("e", i)).log()
+        for i in range(k + 1)
+    ]
+    psi = cdf.select("g", "w", psi=pl.sum_horizontal(terms))
+
+    def running(frame: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+        counted = frame.group_by(*keys, "score").agg(c=pl.len())
+        cum = pl.col("c").cum_sum().over(keys, order_by="score")
+        total = pl.col("c").sum().over(keys)
+        return counted.with_columns(le=cum / total, lt=(cum - pl.col("c")) / total)
+
+    ref_cdf = running(ref, ["g"]).select("g", "score", r_le="le", r_lt="lt", r_at="score")
+    month_cdf = running(rows, ["g", "w"]).sort("score")
+    joined = month_cdf.join_asof(
+        ref_cdf.sort("score"), on="score", by="g", strategy="backward", check_sortedness=False
+    )
+    r_lt = pl.when(pl.col("r_at") == s).then(pl.col("r_lt")).otherwise(pl.col("r_le"))
+    gap = pl.max_horizontal(
+        (pl.col("le") - pl.col("r_le").fill_null(0.0)).abs(),
+        (pl.col("lt") - r_lt.fill_null(0.0)).abs(),
+    )
+    ks = joined.group_by("g", "w").agg(ks=gap.max())
+    return psi.join(ks, on=["g", "w"])
+
+
 def bare_auc() -> pl.Expr:
     """A bare ``rank("average")`` AUC (as bench_core.py): no coding, checks or nulls."""
     label = pl.col("label")
@@ -243,6 +297,10 @@ def pairs(lf: pl.LazyFrame) -> dict[str, tuple[Callable[[], Any], Callable[[], A
         "score_stability / auc(by=[month, g])": (
             run(lf.roc.score_stability(time="ts", every="1mo", reference=reference, **by)),
             auc_wg,
+        ),
+        "score_stability / floor (PSI + KS hand-built)": (
+            run(lf.roc.score_stability(time="ts", every="1mo", reference=reference, **by)),
+            run(stability_floor(lf, reference)),
         ),
     }
 
