@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,18 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
 POOL = [0.0, 0.25, 0.5, 0.75, 1.0]  # a small pool forces ties
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The report's Vega bundle cache in a temporary folder: the suite leaves ~/.cache alone."""
+    previous = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if previous is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = previous
 
 
 def asah_long() -> pl.DataFrame:

@@ -46,6 +46,9 @@ SUMMARY = (
     ("ivw_auc", "ivw_lower", "ivw_upper", "IVW mean AUC"),
 )
 
+#: The cross-AUC heatmap's least side, in pixels: its axis title ("Negatives' segment").
+TITLE_WIDTH = 130
+
 
 def summary_rows(rollup: pl.DataFrame, names: Sequence[str], panels: Sequence[str]) -> pl.DataFrame:
     """
@@ -254,7 +257,8 @@ def cross_auc_chart(
             color=alt_.condition(dark, alt_.value("white"), alt_.value("black")),
         )
         layers.append(label)
-    size = cell * max(len(order), 1)
+    # At least wide enough for the axis title: with few segments it overran the next panel.
+    size = max(cell * len(order), TITLE_WIDTH)
     chart = alt_.layer(*layers, data=data).properties(width=size, height=size)
     return Panels(facet=facet, columns=columns).apply(alt_, chart)
 

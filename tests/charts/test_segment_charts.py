@@ -66,6 +66,17 @@ def test_cross_auc_chart_centres_on_the_pooled_auc(frame: pl.DataFrame) -> None:
     assert [pooled_by_model[m] for m in want["model"]] == pytest.approx(want["auc"].to_list())
 
 
+def test_few_segments_leave_room_for_the_axis_titles(frame: pl.DataFrame) -> None:
+    # Two segments in panels: each panel used to be 2 x 34 = 68 px wide, and its x-axis
+    # title ("Negatives' segment", about 117 px in Vega's bold 11 px) ran into the next
+    # panel's (seen on the rendered PNG).
+    two = frame.with_columns(half=(pl.col("region").cast(pl.Int64) % 2).cast(pl.String))
+    chart = pr.charts.cross_auc_chart(two.roc.cross_auc(segment="half", by="model"), facet="model")
+    spec = chart.to_dict()["spec"]
+    title = spec["layer"][0]["encoding"]["x"]["title"]
+    assert spec["width"] >= 6.5 * len(title) > 2 * 34
+
+
 def test_disparity_chart_marks_adjusted_significance(frame: pl.DataFrame) -> None:
     d = frame.roc.disparity(segment="region", by="model")
     chart = pr.charts.disparity_chart(d, facet="model", alpha=0.5)
