@@ -255,33 +255,65 @@ def _ks_exact(
     its two predecessors' weighted by the ways in (``x / s`` and ``y / s``), and 1 outside
     the band, so no binomial coefficient is ever formed and small p-values keep their digits.
     The statistic comes rounded to the lattice (``h = d · lcm(m, n)`` an integer), as scipy's
-    ``ks_2samp(method="exact")`` does. Every case runs in one pass over the anti-diagonals
-    (the cases sorted by length, each dropped once its last diagonal is done): the cost is
-    one numpy step per diagonal of the longest case, not one per case.
+    ``ks_2samp(method="exact")`` does.
+
+    Only the points inside the band are stored: on diagonal ``s`` they are the ``x`` with
+    ``|(m' + n') x - m' s| < h`` (``m' = m / gcd``, ``n' = n / gcd``), a strip of about
+    ``2 d m n / (m + n)`` points around the path's centre line, each case's strip kept from
+    its own first point; a predecessor outside the strip has share 1. Every case runs in one
+    pass over the anti-diagonals (the cases sorted by length, each dropped once its last
+    diagonal is done): one numpy step per diagonal of the longest case, on strips rather
+    than on whole diagonals (two samples of 5,000 rows at d = 0.03: 150 points, not 5,000).
     """
+    out = np.ones(len(h))  # a statistic of 0: every path touches the band
+    if (h > 0).any():
+        moved = np.flatnonzero(h > 0)
+        out[moved] = _band_paths(h[moved], m[moved], n[moved])
+    return out
+
+
+def _band_paths(
+    h: npt.NDArray[np.int64], m: npt.NDArray[np.int64], n: npt.NDArray[np.int64]
+) -> FloatArray:
+    """:func:`_ks_exact` of statistics above 0, by the strips of the band."""
     m, n = np.minimum(m, n), np.maximum(m, n)  # the same probability; short side indexes
     order = np.argsort(m + n, kind="stable")
     h, m, n = h[order], m[order], n[order]
     g = np.gcd(m, n)
-    mg, ng = (m // g)[:, None], (n // g)[:, None]
-    band = h[:, None]
+    mg, both = m // g, (m + n) // g
     length = m + n
-    share = np.zeros((len(h), int(m.max()) + 1), dtype=np.float64)  # share[:, x] at (x, s - x)
-    x = np.arange(share.shape[1])[None, :]
+    width = int(min(int((2 * h // both).max()) + 2, int(m.max()) + 1))
+    steps = np.arange(width)[None, :]
+
+    def strip(s: int, rows: slice) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The first and last x of diagonal `s` inside the band and the lattice."""
+        centre = mg[rows] * s
+        lo = np.maximum((centre - h[rows]) // both[rows] + 1, np.maximum(s - n[rows], 0))
+        hi = np.minimum(-((-(centre + h[rows])) // both[rows]) - 1, np.minimum(s, m[rows]))
+        return lo, hi
+
+    # share[:, j] is the share at x = lo + j; 1 past the strip's end (outside the band).
+    share = np.ones((len(h), width + 2), dtype=np.float64)  # a column of 1 on each side
+    share[:, 1] = 0.0  # the origin
+    lo_prev, _ = strip(0, slice(None))
     first = 0
     for s in range(1, int(length.max()) + 1):
         while length[first] < s:  # finished cases leave the batch
             first += 1
         rows = slice(first, None)
+        lo, hi = strip(s, rows)
+        x = lo[:, None] + steps
+        # Both ends of a strip move by 0 or 1 a diagonal: the predecessors (x - 1, x) sit
+        # at the previous strip's places (j - 1, j) or (j, j + 1), 1 outside it.
         cur = share[rows]
-        shifted = np.concatenate([np.zeros((cur.shape[0], 1)), cur[:, :-1]], axis=1)
-        before = (shifted * x + cur * (s - x)) / s
-        outside = np.abs(ng[rows] * x - mg[rows] * (s - x)) >= band[rows]
-        lo = (s - n[rows])[:, None]
-        hi = np.minimum(s, m[rows])[:, None]
-        on = (x >= lo) & (x <= hi)
-        share[rows] = np.where(on, np.where(outside, 1.0, before), cur)
-    value = np.where(h == 0, 1.0, np.clip(share[np.arange(len(h)), m], 0.0, 1.0))
+        moved = (lo > lo_prev[first:])[:, None]
+        from_left = np.where(moved, cur[:, 1:-1], cur[:, :-2])
+        from_right = np.where(moved, cur[:, 2:], cur[:, 1:-1])
+        new = (from_left * x + from_right * (s - x)) / s
+        share[rows, 1:-1] = np.where(x <= hi[:, None], new, 1.0)
+        lo_prev[first:] = lo
+    at = m - lo_prev
+    value: FloatArray = np.clip(share[np.arange(len(h)), at + 1], 0.0, 1.0)
     out = np.empty_like(value)
     out[order] = value
     return out

@@ -372,6 +372,32 @@ def test_ks_p_value_exact_and_asymptotic_against_scipy() -> None:
                 assert got == pytest.approx(want.pvalue, rel=1e-9, abs=1e-300)
 
 
+def test_ks_exact_p_values_in_one_batch_against_scipy() -> None:
+    # Many windows at once (sizes from 1 to 9,000, statistics from 0 to 1): each case's
+    # band strip starts, moves and ends on its own diagonals, the cases leave the batch at
+    # different lengths; every p-value is scipy's exact one for that pair alone.
+    from polars_roc.monitoring._kolmogorov import ks_2samp_p_value
+
+    rng = np.random.default_rng(12)
+    sizes = [(1, 1), (1, 7), (6, 6), (40, 13), (250, 250), (900, 2500), (9000, 8000)]
+    d, n1, n2, want = [], [], [], []
+    for m, n in sizes:
+        for shift in (0.0, 0.05, 0.3, 3.0):
+            a, b = rng.normal(size=m), rng.normal(shift, size=n)
+            result = stats.ks_2samp(a, b, method="exact")
+            d.append(result.statistic)
+            n1.append(m)
+            n2.append(n)
+            want.append(result.pvalue)
+    same = rng.normal(size=300)
+    d.append(stats.ks_2samp(same, same, method="exact").statistic)  # 0: p-value 1
+    n1.append(300)
+    n2.append(300)
+    want.append(1.0)
+    got = ks_2samp_p_value(d, n1, n2)
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-300)
+
+
 def weighted_kernel(p: np.ndarray) -> float:
     """Every row a positive of weight p and a negative of weight 1 - p, pairs by brute force."""
     scores = np.r_[p, p]
