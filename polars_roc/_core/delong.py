@@ -123,8 +123,6 @@ def placement_variance(
     ``pr.auc_se``: an aggregation over one group's rows (null rows skipped), Float64 class
     sizes `n_pos`, `n_neg` (weight sums when weighted).
     """
-    # Placements as shares of the other class (V10, 1 - V01): products of weight sums would
-    # overflow past about 1e154 and underflow below about 1e-154.
     if w is None:
         # Unweighted, 2 _d is a whole number: its sums are exact in any order, so the
         # variance is the same bits in a group-by, a list evaluation and every run.
@@ -132,6 +130,8 @@ def placement_variance(
         s10 = integer_variance(twice.filter(y)) / (4 * n_neg * n_neg)
         s01 = integer_variance(twice.filter(~y)) / (4 * n_pos * n_pos)
     else:
+        # Placements as shares of the other class (V10, 1 - V01): products of weight sums
+        # would overflow past about 1e154 and underflow below about 1e-154.
         d = d / pl.when(y).then(n_neg).otherwise(n_pos)
 
         def weighted_var(mask: pl.Expr) -> pl.Expr:
