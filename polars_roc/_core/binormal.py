@@ -42,7 +42,7 @@ import polars as pl
 
 from polars_roc._core.counts import accumulate, coded, tally, with_totals
 from polars_roc._core.distributions import normal_cdf, normal_quantiles
-from polars_roc._core.groups import summarize
+from polars_roc._core.groups import ordered_sum, summarize
 
 Number = float | int | pl.Expr
 #: The bounds (low, high) of the false positive rate of a partial area.
@@ -104,8 +104,8 @@ def fit(tp: pl.Expr, fp: pl.Expr, positives: pl.Expr, negatives: pl.Expr) -> lis
     inside = x.is_finite() & y.is_finite()
     x, y = x.filter(inside), y.filter(inside)
     # Sums in row order (the points come sorted): the same bits on every run and engine.
-    sxx = _total((x - _mean(x)) ** 2)
-    sxy = _total((x - _mean(x)) * (y - _mean(y)))
+    sxx = ordered_sum((x - _mean(x)) ** 2)
+    sxy = ordered_sum((x - _mean(x)) * (y - _mean(y)))
     defined = (x.len() >= 2) & (sxx > 0)
     slope = pl.when(defined).then(sxy / sxx)
     return [(_mean(y) - slope * _mean(x)).alias("_A"), slope.alias("_B")]
@@ -120,19 +120,14 @@ def correlation(x: pl.Expr, y: pl.Expr) -> pl.Expr:
     Give the rows a fixed order first.
     """
     dx, dy = x - _mean(x), y - _mean(y)
-    sxx, syy = _total(dx**2), _total(dy**2)
+    sxx, syy = ordered_sum(dx**2), ordered_sum(dy**2)
     return pl.when((x.len() >= 2) & (sxx > 0) & (syy > 0)).then(
-        _total(dx * dy) / (sxx * syy).sqrt()
+        ordered_sum(dx * dy) / (sxx * syy).sqrt()
     )
 
 
-def _total(v: pl.Expr) -> pl.Expr:
-    """A sum in row order (a running sum's end): the same bits on every run and engine."""
-    return v.cum_sum().last()
-
-
 def _mean(v: pl.Expr) -> pl.Expr:
-    return _total(v) / v.len()
+    return ordered_sum(v) / v.len()
 
 
 def _lit(value: Number) -> pl.Expr:

@@ -20,7 +20,7 @@ import polars as pl
 from polars_roc._core import kernels
 from polars_roc._core.checks import is_nan
 from polars_roc._core.distributions import normal_quantile
-from polars_roc._core.groups import per_group, summarize
+from polars_roc._core.groups import ordered_sum, per_group, summarize
 from polars_roc._core.kernels import Rows, auc_of, class_totals
 
 
@@ -268,17 +268,13 @@ def obuchowski(a: pl.Expr, b: pl.Expr, m: pl.Expr, n: pl.Expr) -> pl.Expr:
     covariance terms. Sums are taken in row order (the same bits every run): give the
     clusters a fixed order first.
     """
-
-    def total(x: pl.Expr) -> pl.Expr:
-        return x.cum_sum().last()
-
     i_all = pl.len().cast(pl.Float64)
     i10 = (pl.col("_m") > 0).sum().cast(pl.Float64)
     i01 = (pl.col("_n") > 0).sum().cast(pl.Float64)
     big_m, big_n = m.first(), n.first()
-    s10 = i10 / ((i10 - 1) * big_m) * total(a**2)
-    s01 = i01 / ((i01 - 1) * big_n) * total(b**2)
-    s11 = i_all / (i_all - 1) * total(a * b)
+    s10 = i10 / ((i10 - 1) * big_m) * ordered_sum(a**2)
+    s01 = i01 / ((i01 - 1) * big_n) * ordered_sum(b**2)
+    s11 = i_all / (i_all - 1) * ordered_sum(a * b)
     variance = s10 / big_m + s01 / big_n + 2 * s11 / (big_m * big_n)
     return pl.when((i10 >= 2) & (i01 >= 2)).then(variance)
 

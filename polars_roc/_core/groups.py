@@ -29,6 +29,24 @@ def per_group(expr: pl.Expr, names: Sequence[str], order_by: str | None = None) 
     return expr.over(names) if names else expr
 
 
+def ordered_sum(x: pl.Expr) -> pl.Expr:
+    """
+    The sum of `x` taken in row order (a running sum read at its end), as an aggregation.
+
+    An aggregation's ``sum`` may add partial sums (threads, morsels) in any order, which
+    moves the last bits between runs and between ``select`` and ``group_by``; this one gives
+    the same bits everywhere once the rows have a fixed order.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"g": ["a", "a", "b"], "x": [0.1, 0.2, 0.3]})
+    >>> df.group_by("g", maintain_order=True).agg(ordered_sum(pl.col("x")))["x"].to_list()
+    [0.30000000000000004, 0.3]
+    """
+    return x.cum_sum().last()
+
+
 def summarize(lf: pl.LazyFrame, names: Sequence[str], measures: Sequence[pl.Expr]) -> pl.LazyFrame:
     """
     Aggregate per group, sorted by the keys (nulls last); one row when `names` is empty.

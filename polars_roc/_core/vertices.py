@@ -19,6 +19,7 @@ import polars as pl
 
 from polars_roc._core.checks import is_nan
 from polars_roc._core.counts import INF
+from polars_roc._core.groups import ordered_sum
 from polars_roc._core.kernels import Rows
 
 
@@ -115,7 +116,7 @@ def average_precision_of(tp: pl.Expr, fp: pl.Expr, tpr: pl.Expr) -> pl.Expr:
     The kernel of ``df.roc.average_precision`` and ``pr.average_precision``.
     """
     step = pl.when(tp + fp > 0).then((tpr - tpr.shift(1)) * tp / (tp + fp))
-    return step.cum_sum().last()
+    return ordered_sum(step)
 
 
 def pr_area_of(tp: pl.Expr, fp: pl.Expr, tpr: pl.Expr) -> pl.Expr:
@@ -128,7 +129,7 @@ def pr_area_of(tp: pl.Expr, fp: pl.Expr, tpr: pl.Expr) -> pl.Expr:
     """
     p = precision(tp, fp)
     step = (tpr - tpr.shift(1)) * (p + p.shift(1)) / 2
-    return step.cum_sum().last()
+    return ordered_sum(step)
 
 
 def exact_gap(tp: pl.Expr, fp: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr) -> pl.Expr:
@@ -166,7 +167,7 @@ def partial_area(x: pl.Expr, y: pl.Expr, lo: float, hi: float) -> pl.Expr:
     slope = (y - y0) / (x - x0)
     at_a, at_b = y0 + slope * (a - x0), y0 + slope * (b - x0)
     part = pl.when(b > a).then((b - a) * (at_a + at_b) / 2).otherwise(0.0)
-    return part.cum_sum().last()
+    return ordered_sum(part)
 
 
 def chance_area(lo: float, hi: float, along: Literal["fpr", "tpr"]) -> float:

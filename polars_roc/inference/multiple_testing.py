@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
+from polars_roc._core.groups import before_block, changed
 from polars_roc._core.names import fresh_names
 from polars_roc.typing import Adjust
 
@@ -105,18 +106,17 @@ def with_adjusted(
     part: list[Any] = [*family] or [pl.lit(0)]
     p = pl.col("p_value").cast(pl.Float64).fill_nan(None)
     # Sorted by family, then p-value: each family is a run of rows, and a p-value's rank
-    # its row's distance from its run's start (a row number per family window is slow
+    # its row number less the rows before its run (a row number per family window is slow
     # with many small families).
-    index = pl.int_range(pl.len())
-    start = index == 0
-    for column in family:
-        start = start | pl.col(column).ne_missing(pl.col(column).shift())
+    number = pl.int_range(1, pl.len() + 1)
     ranked = (
         lf.with_row_index(row)
         .sort([*family, p, row], nulls_last=True)
         .with_columns(
             p.count().over(part).cast(pl.Float64).alias(m),
-            (index - pl.when(start).then(index).forward_fill() + 1).cast(pl.Float64).alias(rank),
+            (number - before_block(number, pl.lit(1), changed(family)))
+            .cast(pl.Float64)
+            .alias(rank),
         )
     )
     size, position = pl.col(m), pl.col(rank)

@@ -266,9 +266,9 @@ def _ks_exact(
     than on whole diagonals (two samples of 5,000 rows at d = 0.03: 150 points, not 5,000).
     """
     out = np.ones(len(h))  # a statistic of 0: every path touches the band
-    if (h > 0).any():
-        moved = np.flatnonzero(h > 0)
-        out[moved] = _band_paths(h[moved], m[moved], n[moved])
+    positive = np.flatnonzero(h > 0)
+    if positive.size:
+        out[positive] = _band_paths(h[positive], m[positive], n[positive])
     return out
 
 

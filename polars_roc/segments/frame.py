@@ -39,6 +39,7 @@ from polars_roc._core.groups import (
     before_block,
     changed,
     join_groups,
+    ordered_sum,
     summarize,
 )
 from polars_roc._core.names import suffixes_clashes
@@ -221,16 +222,6 @@ def _ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     return pl.when(denominator > 0).then(numerator / denominator)
 
 
-def _total(x: pl.Expr) -> pl.Expr:
-    """
-    A sum taken in row order (a running sum's end): the same bits with or without groups.
-
-    An aggregation's ``sum`` adds in another order in ``select`` than in ``group_by``; the
-    segments come sorted, so the running sum makes a group's roll-up the same on its own.
-    """
-    return x.cum_sum().last()
-
-
 def _segment_auc() -> pl.Expr:
     """A segment's own AUC from its `_u`: null without both classes or with a NaN score."""
     p, n = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
@@ -349,21 +340,23 @@ def rollup(
     )
     p, n = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
     a, v = pl.col("_a"), pl.col("_var")
-    pooled_u = _total(pl.col("_rp"))  # the positives' placements among the group's negatives
+    pooled_u = ordered_sum(pl.col("_rp"))  # the positives' placements among the group's negatives
     table = table.with_columns(_a=_segment_auc()).with_columns(
         _usable=a.is_not_null() & (v > 0).fill_null(False)
     )
     usable = pl.col("_usable")
     w, kept = (1.0 / v).filter(usable), a.filter(usable)
-    ivw = _total(w * kept) / _total(w)
+    ivw = ordered_sum(w * kept) / ordered_sum(w)
     nan = pl.col("_nan").any()
     measures = [
         pl.when(~nan).then(_ratio(pooled_u, p.sum() * n.sum())).alias("pooled_auc"),
-        pl.when(~nan).then(_ratio(_total(pl.col("_u")), _total(p * n))).alias("within_auc"),
-        (_total(kept) / kept.len()).alias("mean_auc"),
+        pl.when(~nan)
+        .then(_ratio(ordered_sum(pl.col("_u")), ordered_sum(p * n)))
+        .alias("within_auc"),
+        (ordered_sum(kept) / kept.len()).alias("mean_auc"),
         ivw.alias("ivw_auc"),
-        (1.0 / _total(w)).sqrt().alias("ivw_se"),
-        _total(w * (kept - ivw) ** 2).alias("q"),
+        (1.0 / ordered_sum(w)).sqrt().alias("ivw_se"),
+        ordered_sum(w * (kept - ivw) ** 2).alias("q"),
         usable.sum().cast(pl.Int64).alias("n_segments"),
         p.sum().alias("n_pos"),
         n.sum().alias("n_neg"),
